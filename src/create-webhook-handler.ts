@@ -1,0 +1,233 @@
+import { readBody, declaredLength } from './body.js';
+import { systemClock } from './clock.js';
+import { isJsonContentType } from './content-type.js';
+import { ChannelWebhookError, isChannelWebhookError } from './errors.js';
+import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
+import type { WebhookRequest, WebhookResponse } from './http-types.js';
+import { MAX_BODY_BYTES } from './limits.js';
+import { createMemoryRateLimiter } from './memory-rate-limiter.js';
+import type { Channel, Message, RateLimitDecision, WebhookLookup } from './ports.js';
+import { problemResponse, rateLimitHeaders } from './problem.js';
+import { matchWebhookPath } from './route.js';
+import { constantTimeEqual, hashSecret, isWellFormedCredential } from './secret.js';
+import { validatePayload } from './validation/validate-payload.js';
+
+const NOT_FOUND_DETAIL = 'No webhook answers at this URL. Check the stored URL, or create a new webhook in the channel.';
+// Compared against when the webhook id is unknown, so that the answer costs the same work.
+const ABSENT_HASH = hashSecret('absent');
+
+/**
+ * Creates the webhook endpoint: a function from a normalized request to its answer, applying the
+ * contract's checks in the settled order — 405, 404, 415, rate count (429), 413, 400, 409, 200
+ * (duplicate), 201 — and answering 500 when the store fails or misses its deadline. It never
+ * rejects, and never reads the body of a request refused before the rate count.
+ *
+ * Framework adapters (`channel-webhooks/express`, `/koa`, `/fetch`) wrap it; tests call it directly.
+ *
+ * @param options - see {@link WebhookHandlerOptions}: `store` (required), `rateLimiter` (default: an
+ *   in-memory limiter, 60 per 60 s), `clock` (default {@link systemClock}), `onMessage`, `onError`,
+ *   `onRateLimiterError` (default `'allow'`), `storeTimeoutMs` (5,000), `rateLimiterTimeoutMs` (1,000).
+ * @example
+ * ```ts
+ * const store = createMemoryStore();
+ * const handle = createWebhookHandler({ store, onMessage: (message) => broadcast(message) });
+ * const res = await handle({
+ *   method: 'POST',
+ *   url: '/hooks/channels/wh_abc/secret',
+ *   headers: { 'content-type': 'application/json', 'idempotency-key': 'deploy-42' },
+ *   body: '{"text":"Deploy 42 finished"}',
+ * });
+ * res.status; // 201, or 200 with duplicate: true on a retry
+ * ```
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  const { store, onMessage, onError } = options;
+  if (typeof store !== 'object' || store === null) {
+    throw new ChannelWebhookError('invalid_argument', 'createWebhookHandler needs a store, e.g. createMemoryStore()');
+  }
+  const clock = options.clock ?? systemClock;
+  const rateLimiter = options.rateLimiter ?? createMemoryRateLimiter({ clock });
+  const rejectOnLimiterError = options.onRateLimiterError === 'reject';
+  const storeTimeoutMs = options.storeTimeoutMs ?? 5_000;
+  const rateLimiterTimeoutMs = options.rateLimiterTimeoutMs ?? 1_000;
+
+  const report = (error: unknown, context: ErrorContext): void => {
+    if (onError === undefined) return;
+    try {
+      onError(error, context);
+    } catch {
+      // A failing error hook must not turn an answer into a crash.
+    }
+  };
+
+  const fromStore = <T>(work: () => Promise<T>): Promise<T> =>
+    withDeadline(work, storeTimeoutMs, 'store_timeout', 'the store did not answer in time');
+
+  const storeFailed = (error: unknown, webhookId: string | undefined, headers?: Record<string, string>): WebhookResponse => {
+    report(error, webhookId === undefined ? { stage: 'store' } : { stage: 'store', webhookId });
+    return problemResponse('store_failed', 'The message could not be stored. Retry with exponential backoff and the same idempotency key.', headers === undefined ? undefined : { headers });
+  };
+
+  async function handle(request: WebhookRequest): Promise<WebhookResponse> {
+    // 1. Method, whatever the URL.
+    if (typeof request.method !== 'string' || request.method.toUpperCase() !== 'POST') {
+      return problemResponse('method_not_allowed', 'Only POST is accepted here.', { headers: { allow: 'POST' } });
+    }
+
+    // 2. Credentials: unknown, wrong, rotated and revoked all look the same.
+    const path = typeof request.url === 'string' ? matchWebhookPath(request.url) : null;
+    if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) {
+      return problemResponse('not_found', NOT_FOUND_DETAIL);
+    }
+    let webhook: WebhookLookup | null;
+    try {
+      webhook = await fromStore(() => store.getWebhook(path.webhookId));
+    } catch (error) {
+      return storeFailed(error, path.webhookId);
+    }
+    const presented = hashSecret(path.secret);
+    const matches = constantTimeEqual(presented, webhook?.secretHash ?? ABSENT_HASH);
+    if (webhook === null || !matches || webhook.revokedAt !== null) {
+      return problemResponse('not_found', NOT_FOUND_DETAIL);
+    }
+    const webhookId = webhook.id;
+
+    // 3. Media type.
+    const headers = request.headers ?? {};
+    if (!isJsonContentType(headers['content-type'])) {
+      return problemResponse('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json (charset, if any, utf-8).');
+    }
+
+    // 4. From here on the request counts toward the webhook's rate limit.
+    let decision: RateLimitDecision | undefined;
+    try {
+      decision = await withDeadline(
+        () => rateLimiter.hit(webhookId, clock.now()),
+        rateLimiterTimeoutMs,
+        'rate_limiter_timeout',
+        'the rate limiter did not answer in time',
+      );
+    } catch (error) {
+      report(error, { stage: 'rate_limiter', webhookId });
+      if (rejectOnLimiterError) {
+        return problemResponse('rate_limiter_failed', 'The request could not be counted toward the rate limit. Retry later with the same idempotency key.');
+      }
+    }
+    const counted = decision === undefined ? undefined : rateLimitHeaders(decision);
+    const withCount = (response: WebhookResponse): WebhookResponse => {
+      if (counted !== undefined) Object.assign(response.headers, counted);
+      return response;
+    };
+    if (decision !== undefined && !decision.allowed) {
+      const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
+      return withCount(
+        problemResponse('rate_limited', `More than ${decision.limit} requests in ${Math.ceil(decision.windowMs / 1000)} seconds on this webhook. Retry after ${retryAfter} s with the same idempotency key.`, {
+          headers: { 'retry-after': String(retryAfter) },
+        }),
+      );
+    }
+
+    // 5. Size, from Content-Length when it can be trusted, else by counting while reading.
+    const declared = declaredLength(headers);
+    const tooLarge = () => withCount(problemResponse('payload_too_large', `The body exceeds ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes. Send a smaller message.`));
+    if (declared !== null && declared > MAX_BODY_BYTES) return tooLarge();
+    const read = await readBody(request.body);
+    if (read.kind === 'too_large') return tooLarge();
+    if (read.kind === 'read_failed') {
+      if (isChannelWebhookError(read.error, 'misconfigured')) {
+        report(read.error, { stage: 'body', webhookId });
+        return withCount(problemResponse('misconfigured', read.error.message));
+      }
+      return withCount(problemResponse('body_read_failed', 'The request body ended before it was complete.'));
+    }
+
+    // 6. JSON and fields.
+    if (read.kind === 'not_utf8') return withCount(problemResponse('invalid_json', 'The body is not valid UTF-8.'));
+    let value: unknown;
+    try {
+      value = JSON.parse(read.text);
+    } catch (error) {
+      return withCount(problemResponse('invalid_json', `The body is not valid JSON: ${(error as Error).message}`));
+    }
+    const validation = validatePayload(value, headers['idempotency-key'], read.text.includes('\\u'));
+    if (!validation.ok) {
+      return withCount(problemResponse(validation.code, validation.detail, { errors: validation.errors }));
+    }
+    const { text, blocks, key } = validation.payload;
+
+    // 7. Channel.
+    let channel: Channel | null | undefined = webhook.channel;
+    if (channel === undefined) {
+      try {
+        channel = await fromStore(() => store.getChannel(webhook.channelId));
+      } catch (error) {
+        return withCount(storeFailed(error, webhookId));
+      }
+    }
+    if (channel === null) return withCount(problemResponse('not_found', NOT_FOUND_DETAIL));
+    if (channel.archived) {
+      return withCount(problemResponse('channel_archived', 'The destination channel is archived. Unarchive it, or use a webhook of an active channel.'));
+    }
+
+    // 8 and 9. One atomic insert decides between a new message and the earlier one.
+    const now = clock.now();
+    const message: Message = {
+      id: crypto.randomUUID(),
+      channelId: channel.id,
+      body: text ?? '',
+      blocks: blocks ?? [],
+      author: { type: 'webhook', id: webhookId, name: webhook.name },
+      createdAt: new Date(now).toISOString(),
+    };
+    let stored;
+    try {
+      stored = await fromStore(() => store.insertMessage(message, key));
+    } catch (error) {
+      return withCount(storeFailed(error, webhookId));
+    }
+    if (stored.created && onMessage !== undefined) notify(stored.message);
+    return withCount({
+      status: stored.created ? 201 : 200,
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+      body: { message: stored.message, duplicate: !stored.created },
+    });
+  }
+
+  function notify(message: Message): void {
+    try {
+      const result = onMessage!(message);
+      if (result !== undefined && typeof (result as Promise<void>).then === 'function') {
+        (result as Promise<void>).then(undefined, (error: unknown) => report(error, { stage: 'on_message', webhookId: message.author.id }));
+      }
+    } catch (error) {
+      report(error, { stage: 'on_message', webhookId: message.author.id });
+    }
+  }
+
+  return async (request) => {
+    try {
+      return await handle(request);
+    } catch (error) {
+      report(error, { stage: 'handler' });
+      return problemResponse('internal_error', 'The request could not be handled.');
+    }
+  };
+}
+
+/**
+ * Runs `work`, rejecting with a `ChannelWebhookError` of `code` if it has not settled after `ms`.
+ * A synchronous throw becomes a rejection. The late result, if any, is ignored.
+ */
+function withDeadline<T>(work: () => Promise<T>, ms: number, code: 'store_timeout' | 'rate_limiter_timeout', message: string): Promise<T> {
+  let promise: Promise<T>;
+  try {
+    promise = work();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ChannelWebhookError(code, `${message} (${ms} ms)`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,45 @@
+import type { Clock, Message, RateLimiter, WebhookStore } from './ports.js';
+import type { WebhookRequest, WebhookResponse } from './http-types.js';
+
+/** Where a failure reported to `onError` happened. */
+export type ErrorStage = 'store' | 'rate_limiter' | 'on_message' | 'body' | 'handler';
+
+/** What `onError` learns about a failure besides the error. It never contains a secret. */
+export interface ErrorContext {
+  stage: ErrorStage;
+  /** The webhook the request was for, when known. */
+  webhookId?: string;
+}
+
+/** Options of {@link createWebhookHandler}. */
+export interface WebhookHandlerOptions {
+  /** Where webhooks and messages live. */
+  store: WebhookStore;
+  /** Counts requests per webhook. Default: a new in-memory limiter (60 per 60 s) on `clock`. */
+  rateLimiter?: RateLimiter;
+  /** Time source. Default: {@link systemClock}. */
+  clock?: Clock;
+  /**
+   * Called once for every newly stored message (not for duplicates), after the store accepted it;
+   * the host app fans it out to its clients here. Not awaited: it never delays or changes the
+   * answer. A throw or rejection goes to `onError` with stage `on_message`.
+   */
+  onMessage?: (message: Message) => void | Promise<void>;
+  /**
+   * Called for failures the sender only sees as a status: store and limiter errors and time-outs,
+   * `onMessage` failures. The error never contains the secret. Default: none.
+   */
+  onError?: (error: unknown, context: ErrorContext) => void;
+  /**
+   * What to do when the rate limiter fails or times out: `'allow'` (default) lets the request go on
+   * unthrottled and reports the error to `onError`; `'reject'` answers 500.
+   */
+  onRateLimiterError?: 'allow' | 'reject';
+  /** Deadline for each store call, in ms; past it the answer is 500. Default 5,000. */
+  storeTimeoutMs?: number;
+  /** Deadline for each rate-limiter call, in ms. Default 1,000. */
+  rateLimiterTimeoutMs?: number;
+}
+
+/** Turns one normalized request into its answer. Never rejects. */
+export type WebhookHandler = (request: WebhookRequest) => Promise<WebhookResponse>;

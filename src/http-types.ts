@@ -1,0 +1,49 @@
+/** A header value as Node and most frameworks give it. */
+export type HeaderValue = string | string[] | undefined;
+
+/** The raw request body: bytes, a string, or nothing. */
+export type RawBody = Uint8Array | string | null | undefined;
+
+/**
+ * Reads the request body. Called at most once, and only for a request that got past the method,
+ * URL, Content-Type and rate-limit checks, so nothing is read for a request refused before them.
+ *
+ * An implementation must never buffer more than `maxBytes + 1` bytes: past that it stops reading and
+ * either returns what it has (the handler answers 413) or rejects with a `ChannelWebhookError` of
+ * code `payload_too_large`. A client that disconnects is a rejection with code `body_read_failed`.
+ */
+export type BodyReader = (maxBytes: number) => Promise<RawBody>;
+
+/**
+ * A request, normalized by an adapter (or built by hand in a test).
+ *
+ * @example
+ * ```ts
+ * const res = await handle({
+ *   method: 'POST',
+ *   url: '/hooks/channels/wh_123/s3cr3t',
+ *   headers: { 'content-type': 'application/json' },
+ *   body: JSON.stringify({ text: 'Deploy finished' }),
+ * });
+ * ```
+ */
+export interface WebhookRequest {
+  /** HTTP method, any case. */
+  method: string;
+  /**
+   * Path (with optional query) or absolute URL ending in `/hooks/channels/{webhook_id}/{secret}`;
+   * any mount prefix before it is allowed.
+   */
+  url: string;
+  /** Headers with lower-case names. */
+  headers: Readonly<Record<string, HeaderValue>>;
+  /** The body, or a function that reads it on demand (see {@link BodyReader}). */
+  body?: RawBody | BodyReader;
+}
+
+/** The answer to a {@link WebhookRequest}. `body` is JSON-serializable; headers have lower-case names. */
+export interface WebhookResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}

@@ -1,0 +1,104 @@
+import { systemClock } from './clock.js';
+import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from './limits.js';
+import type { Clock, RateLimitDecision, RateLimiter } from './ports.js';
+
+/** Options of {@link createMemoryRateLimiter}. */
+export interface MemoryRateLimiterOptions {
+  /** Allowed requests per key per window. Default 60. */
+  limit?: number;
+  /** Window length in ms. Default 60,000. */
+  windowMs?: number;
+  /**
+   * Kept for symmetry with the handler's options; `hit` takes its time from the caller, so the
+   * limiter itself never reads a clock. Default {@link systemClock}.
+   */
+  clock?: Clock;
+}
+
+/** The in-memory limiter, with a count of the keys it tracks. */
+export interface MemoryRateLimiter extends RateLimiter {
+  /** Number of keys with state held right now (idle keys are dropped once their window passed). */
+  readonly size: number;
+}
+
+// The times of the allowed requests of one key, oldest first, in a ring that grows up to `limit`.
+interface Log {
+  times: number[];
+  head: number;
+  count: number;
+}
+
+/**
+ * An exact sliding-window {@link RateLimiter} in this process's memory: a request is allowed when
+ * fewer than `limit` requests were allowed in the trailing `windowMs`. Memory is O(limit) per active
+ * key (at most `limit` timestamps); a key whose last request left the window is dropped on a later
+ * `hit`, so idle webhooks cost nothing. For one process only: several instances need a shared
+ * limiter such as `createRedisRateLimiter` from `channel-webhooks/redis`.
+ *
+ * @example
+ * ```ts
+ * const rateLimiter = createMemoryRateLimiter();            // 60 per 60 s
+ * const strict = createMemoryRateLimiter({ limit: 10, windowMs: 10_000 });
+ * const handle = createWebhookHandler({ store, rateLimiter });
+ * ```
+ */
+export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): MemoryRateLimiter {
+  const limit = options.limit ?? DEFAULT_RATE_LIMIT;
+  const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
+  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`windowMs must be a positive number, got ${windowMs}`);
+
+  // Insertion order is the order of last use: the least recently hit key is first.
+  const logs = new Map<string, Log>();
+
+  const newest = (log: Log): number => log.times[(log.head + log.count - 1) % log.times.length]!;
+
+  const dropIdle = (now: number): void => {
+    for (const [key, log] of logs) {
+      if (log.count > 0 && newest(log) > now - windowMs) return;
+      logs.delete(key);
+    }
+  };
+
+  const decide = (key: string, now: number): RateLimitDecision => {
+    let log = logs.get(key);
+    if (log === undefined) {
+      log = { times: [], head: 0, count: 0 };
+    } else {
+      logs.delete(key);
+      const cutoff = now - windowMs;
+      while (log.count > 0 && log.times[log.head]! <= cutoff) {
+        log.head = (log.head + 1) % log.times.length;
+        log.count--;
+      }
+    }
+    dropIdle(now);
+    logs.set(key, log);
+
+    if (log.count >= limit) {
+      const resetMs = log.times[log.head]! + windowMs - now;
+      return { allowed: false, limit, windowMs, remaining: 0, resetMs };
+    }
+    if (log.count === log.times.length) grow(log, limit);
+    log.times[(log.head + log.count) % log.times.length] = now;
+    log.count++;
+    const resetMs = log.times[log.head]! + windowMs - now;
+    return { allowed: true, limit, windowMs, remaining: limit - log.count, resetMs };
+  };
+
+  return {
+    get size() {
+      return logs.size;
+    },
+    hit: (key, now) => Promise.resolve(decide(key, now)),
+  };
+}
+
+// Doubles the ring's capacity (up to `limit`), laying the entries out oldest first from index 0.
+function grow(log: Log, limit: number): void {
+  const capacity = Math.min(limit, Math.max(4, log.times.length * 2));
+  const times = new Array<number>(capacity);
+  for (let i = 0; i < log.count; i++) times[i] = log.times[(log.head + i) % log.times.length]!;
+  log.times = times;
+  log.head = 0;
+}

@@ -1,0 +1,66 @@
+import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+
+// Shapes follow the contract, plus what DESIGN.md adds from Slack Block Kit. Lengths counted in code
+// points and "after trimming" are checked in validate-payload.ts: JSON Schema counts UTF-16 units.
+
+const strict = <T extends TProperties>(properties: T): TObject<T> => Type.Object(properties, { additionalProperties: false });
+const blockId = Type.Optional(Type.String({ minLength: 1, maxLength: 255 }));
+const anyArray = Type.Array(Type.Unknown());
+
+export const plainTextObject = strict({ type: Type.Literal('plain_text'), text: Type.String(), emoji: Type.Optional(Type.Boolean()) });
+export const mrkdwnTextObject = strict({ type: Type.Literal('mrkdwn'), text: Type.String(), verbatim: Type.Optional(Type.Boolean()) });
+export const imageElement = strict({ type: Type.Literal('image'), image_url: Type.String({ minLength: 1, maxLength: 3000 }), alt_text: Type.String({ minLength: 1, maxLength: 2000 }) });
+
+export const headerBlock = strict({ type: Type.Literal('header'), text: plainTextObject, block_id: blockId });
+export const sectionBlock = strict({ type: Type.Literal('section'), text: mrkdwnTextObject, block_id: blockId });
+export const markdownBlock = strict({ type: Type.Literal('markdown'), text: Type.String(), block_id: blockId });
+export const dividerBlock = strict({ type: Type.Literal('divider'), block_id: blockId });
+/** Its `elements` are checked one by one, so that each error points at the element. */
+export const contextBlock = strict({ type: Type.Literal('context'), elements: Type.Array(Type.Unknown(), { minItems: 1, maxItems: 10 }), block_id: blockId });
+export const richTextBlock = strict({ type: Type.Literal('rich_text'), elements: Type.Array(Type.Unknown(), { minItems: 1 }), block_id: blockId });
+
+const border = Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)]));
+export const richTextSection = strict({ type: Type.Literal('rich_text_section'), elements: anyArray });
+export const richTextQuote = strict({ type: Type.Literal('rich_text_quote'), elements: anyArray, border });
+export const richTextPreformatted = strict({ type: Type.Literal('rich_text_preformatted'), elements: anyArray, border });
+export const richTextList = strict({
+  type: Type.Literal('rich_text_list'),
+  style: Type.Union([Type.Literal('bullet'), Type.Literal('ordered')]),
+  elements: Type.Array(Type.Unknown(), { minItems: 1 }),
+  indent: Type.Optional(Type.Integer({ minimum: 0, maximum: 8 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  border,
+});
+
+const textStyle = Type.Optional(
+  strict({
+    bold: Type.Optional(Type.Boolean()),
+    italic: Type.Optional(Type.Boolean()),
+    strike: Type.Optional(Type.Boolean()),
+    code: Type.Optional(Type.Boolean()),
+    underline: Type.Optional(Type.Boolean()),
+    highlight: Type.Optional(Type.Boolean()),
+    client_highlight: Type.Optional(Type.Boolean()),
+    unlink: Type.Optional(Type.Boolean()),
+  }),
+);
+const id = Type.String({ minLength: 1, maxLength: 255 });
+
+export const inlineElements = {
+  text: strict({ type: Type.Literal('text'), text: Type.String(), style: textStyle }),
+  link: strict({ type: Type.Literal('link'), url: Type.String({ minLength: 1, maxLength: 3000 }), text: Type.Optional(Type.String()), unsafe: Type.Optional(Type.Boolean()), style: textStyle }),
+  emoji: strict({ type: Type.Literal('emoji'), name: Type.String({ minLength: 1, maxLength: 100 }), unicode: Type.Optional(Type.String({ maxLength: 100 })), skin_tone: Type.Optional(Type.Integer({ minimum: 1, maximum: 6 })) }),
+  user: strict({ type: Type.Literal('user'), user_id: id, style: textStyle }),
+  channel: strict({ type: Type.Literal('channel'), channel_id: id, style: textStyle }),
+  usergroup: strict({ type: Type.Literal('usergroup'), usergroup_id: id, style: textStyle }),
+  broadcast: strict({ type: Type.Literal('broadcast'), range: Type.Union([Type.Literal('here'), Type.Literal('channel'), Type.Literal('everyone')]), style: textStyle }),
+  date: strict({ type: Type.Literal('date'), timestamp: Type.Integer({ minimum: 0 }), format: Type.String({ minLength: 1, maxLength: 255 }), url: Type.Optional(Type.String({ minLength: 1, maxLength: 3000 })), fallback: Type.Optional(Type.String()) }),
+  color: strict({ type: Type.Literal('color'), value: Type.String({ minLength: 1, maxLength: 32 }) }),
+};
+
+/** The request body's top level. `blocks` items are checked one by one by type. */
+export const payloadSchema = strict({
+  text: Type.Optional(Type.String()),
+  blocks: Type.Optional(Type.Array(Type.Unknown(), { minItems: 1, maxItems: 50 })),
+  eventId: Type.Optional(Type.String()),
+});

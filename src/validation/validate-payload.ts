@@ -1,0 +1,272 @@
+import type { HeaderValue } from '../http-types.js';
+import { codePointLength, hasTrimmedLength } from '../text.js';
+import {
+  contextBlock,
+  dividerBlock,
+  headerBlock,
+  imageElement,
+  inlineElements,
+  markdownBlock,
+  mrkdwnTextObject,
+  payloadSchema,
+  plainTextObject,
+  richTextBlock,
+  richTextList,
+  richTextPreformatted,
+  richTextQuote,
+  richTextSection,
+  sectionBlock,
+} from './block-schemas.js';
+import { compile, describeError, type Checker } from './compile.js';
+
+/** One offending field: a JSON Pointer into the body, or a header name. */
+export interface FieldError {
+  pointer?: string;
+  header?: string;
+  message: string;
+}
+
+/** A payload that passed every rule. */
+export interface ValidPayload {
+  text: string | undefined;
+  blocks: unknown[] | undefined;
+  /** The idempotency key: `eventId`, the header, or both when equal; `null` when neither was sent. */
+  key: string | null;
+}
+
+export type PayloadValidation =
+  | { ok: true; payload: ValidPayload }
+  | { ok: false; code: 'invalid_payload' | 'key_mismatch'; detail: string; errors: FieldError[] };
+
+export const MAX_TEXT = 10_000;
+export const MAX_KEY = 200;
+export const MAX_MARKDOWN_TOTAL = 12_000;
+/** More errors than this are not listed: the sender has enough to fix. */
+const MAX_ERRORS = 20;
+
+// Compiled once, at module load.
+const payloadChecker = compile(payloadSchema);
+const blockCheckers = checkers({ header: headerBlock, section: sectionBlock, markdown: markdownBlock, divider: dividerBlock, context: contextBlock, rich_text: richTextBlock });
+const contextCheckers = checkers({ plain_text: plainTextObject, mrkdwn: mrkdwnTextObject, image: imageElement });
+const richTextCheckers = checkers({ rich_text_section: richTextSection, rich_text_list: richTextList, rich_text_quote: richTextQuote, rich_text_preformatted: richTextPreformatted });
+const listItemCheckers = checkers({ rich_text_section: richTextSection });
+const inlineCheckers = checkers(inlineElements);
+
+const WEB_URL = /^https?:\/\/\S+$/i;
+const LINK_URL = /^(?:https?:\/\/|mailto:)\S+$/i;
+// NUL and lone surrogates cannot be stored as text by every database, nor encoded as UTF-8.
+const UNSTORABLE = /[\0\p{Cs}]/u;
+
+interface Checkers {
+  byType: Map<string, Checker>;
+  label: string;
+}
+
+function checkers(schemas: Record<string, Parameters<typeof compile>[0]>): Checkers {
+  const byType = new Map(Object.entries(schemas).map(([type, schema]) => [type, compile(schema)] as const));
+  return { byType, label: [...byType.keys()].map((type) => JSON.stringify(type)).join(', ') };
+}
+
+class Collector {
+  readonly errors: FieldError[] = [];
+  add(pointer: string, message: string): void {
+    if (this.errors.length < MAX_ERRORS) this.errors.push({ pointer, message });
+  }
+  addHeader(header: string, message: string): void {
+    if (this.errors.length < MAX_ERRORS) this.errors.push({ header, message });
+  }
+  addSchemaErrors(checker: Checker, value: unknown, pointer: string): void {
+    for (const error of checker.errors(value)) {
+      if (this.errors.length >= MAX_ERRORS) return;
+      this.add(pointer + error.path, describeError(error));
+    }
+  }
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isBlank = (text: string): boolean => text.trim().length === 0;
+
+/**
+ * Checks `value` against `checkers` by its `type`; returns the type when the shape is right, adding
+ * errors that point into the element otherwise.
+ */
+function dispatch(value: unknown, pointer: string, set: Checkers, out: Collector): string | null {
+  if (!isObject(value)) {
+    out.add(pointer, 'must be an object');
+    return null;
+  }
+  const type = value.type;
+  const checker = typeof type === 'string' ? set.byType.get(type) : undefined;
+  if (checker === undefined) {
+    out.add(`${pointer}/type`, `must be one of ${set.label}`);
+    return null;
+  }
+  if (!checker.check(value)) {
+    out.addSchemaErrors(checker, value, pointer);
+    return null;
+  }
+  return type as string;
+}
+
+/** Checks inline rich-text elements; returns whether any shows text. */
+function checkInline(elements: unknown[], pointer: string, out: Collector): boolean {
+  let visible = false;
+  elements.forEach((element, index) => {
+    const at = `${pointer}/${index}`;
+    const type = dispatch(element, at, inlineCheckers, out);
+    if (type === null) return;
+    const inline = element as Json;
+    if (type === 'text') {
+      visible ||= !isBlank(inline.text as string);
+    } else if (type === 'link') {
+      if (!LINK_URL.test(inline.url as string)) out.add(`${at}/url`, 'must be an http(s) or mailto URL');
+      visible ||= !isBlank((inline.text as string | undefined) ?? (inline.url as string));
+    } else if (type === 'date' && inline.url !== undefined && !WEB_URL.test(inline.url as string)) {
+      out.add(`${at}/url`, 'must be an http(s) URL');
+    }
+  });
+  return visible;
+}
+
+interface BlockFacts {
+  visible: boolean;
+  markdown: number;
+}
+
+function checkBlock(block: unknown, pointer: string, out: Collector): BlockFacts {
+  const facts: BlockFacts = { visible: false, markdown: 0 };
+  const type = dispatch(block, pointer, blockCheckers, out);
+  if (type === null) return facts;
+  const b = block as Json;
+  switch (type) {
+    case 'header':
+    case 'section':
+      facts.visible = !isBlank((b.text as Json).text as string);
+      break;
+    case 'markdown':
+      facts.visible = !isBlank(b.text as string);
+      facts.markdown = codePointLength(b.text as string);
+      break;
+    case 'context':
+      (b.elements as unknown[]).forEach((element, index) => {
+        const at = `${pointer}/elements/${index}`;
+        const kind = dispatch(element, at, contextCheckers, out);
+        const e = element as Json;
+        if (kind === 'image') {
+          if (!WEB_URL.test(e.image_url as string)) out.add(`${at}/image_url`, 'must be an http(s) URL');
+        } else if (kind !== null) {
+          facts.visible ||= !isBlank(e.text as string);
+        }
+      });
+      break;
+    case 'rich_text':
+      (b.elements as unknown[]).forEach((element, index) => {
+        const at = `${pointer}/elements/${index}`;
+        const kind = dispatch(element, at, richTextCheckers, out);
+        if (kind === null) return;
+        const items = (element as Json).elements as unknown[];
+        if (kind === 'rich_text_list') {
+          items.forEach((item, itemIndex) => {
+            const itemAt = `${at}/elements/${itemIndex}`;
+            if (dispatch(item, itemAt, listItemCheckers, out) !== null) {
+              facts.visible = checkInline((item as Json).elements as unknown[], `${itemAt}/elements`, out) || facts.visible;
+            }
+          });
+        } else {
+          facts.visible = checkInline(items, `${at}/elements`, out) || facts.visible;
+        }
+      });
+      break;
+  }
+  return facts;
+}
+
+/** Adds an error for every string under `value` that holds NUL or a lone surrogate. */
+function checkStorable(value: unknown, pointer: string, out: Collector): void {
+  if (typeof value === 'string') {
+    if (UNSTORABLE.test(value)) out.add(pointer, 'must not contain U+0000 or unpaired surrogates');
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => checkStorable(item, `${pointer}/${index}`, out));
+  } else if (isObject(value)) {
+    for (const key of Object.keys(value)) checkStorable(value[key], `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+  }
+}
+
+/**
+ * Applies every field rule of the contract to a parsed body and the `Idempotency-Key` header.
+ *
+ * @param mayHoldEscapes - whether the raw JSON had a `\u` escape; only then can a string hold NUL or
+ *   a lone surrogate, so only then are all strings walked.
+ */
+export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldEscapes: boolean): PayloadValidation {
+  const out = new Collector();
+  if (!isObject(value)) {
+    out.add('', 'must be a JSON object');
+    return invalid(out);
+  }
+  if (!payloadChecker.check(value)) out.addSchemaErrors(payloadChecker, value, '');
+
+  const { text, blocks, eventId } = value;
+  if (typeof text === 'string' && !hasTrimmedLength(text, MAX_TEXT)) {
+    out.add('/text', `must have 1 to ${MAX_TEXT.toLocaleString('en-US')} characters after trimming`);
+  }
+  if (Array.isArray(blocks) && blocks.length >= 1 && blocks.length <= 50) {
+    let visible = false;
+    let markdown = 0;
+    const errorsBefore = out.errors.length;
+    blocks.forEach((block, index) => {
+      const facts = checkBlock(block, `/blocks/${index}`, out);
+      visible ||= facts.visible;
+      markdown += facts.markdown;
+    });
+    if (markdown > MAX_MARKDOWN_TOTAL) {
+      out.add('/blocks', `markdown blocks together must have at most ${MAX_MARKDOWN_TOTAL.toLocaleString('en-US')} characters; these have ${markdown.toLocaleString('en-US')}`);
+    }
+    // Only judge visibility on well-formed blocks: an invalid block already has its own error.
+    if (text === undefined && !visible && out.errors.length === errorsBefore) {
+      out.add('/blocks', 'must contain visible text when text is omitted');
+    }
+  }
+  if (text === undefined && blocks === undefined) out.add('/text', 'is required when blocks is absent');
+  if (typeof eventId === 'string' && !hasTrimmedLength(eventId, MAX_KEY)) {
+    out.add('/eventId', `must have 1 to ${MAX_KEY} characters after trimming`);
+  }
+  let header: string | undefined;
+  if (Array.isArray(keyHeader)) {
+    out.addHeader('idempotency-key', 'must be sent at most once');
+  } else if (keyHeader !== undefined) {
+    header = keyHeader;
+    if (!hasTrimmedLength(header, MAX_KEY)) out.addHeader('idempotency-key', `must have 1 to ${MAX_KEY} characters after trimming`);
+  }
+  if (mayHoldEscapes) checkStorable(value, '', out);
+  if (out.errors.length > 0) return invalid(out);
+
+  if (typeof eventId === 'string' && header !== undefined && eventId !== header) {
+    return {
+      ok: false,
+      code: 'key_mismatch',
+      detail: 'eventId and the Idempotency-Key header must be exactly equal when both are sent.',
+      errors: [{ pointer: '/eventId', message: 'must equal the Idempotency-Key header exactly' }],
+    };
+  }
+  return {
+    ok: true,
+    payload: {
+      text: text as string | undefined,
+      blocks: blocks as unknown[] | undefined,
+      key: (eventId as string | undefined) ?? header ?? null,
+    },
+  };
+}
+
+function invalid(out: Collector): PayloadValidation {
+  const count = out.errors.length;
+  return {
+    ok: false,
+    code: 'invalid_payload',
+    detail: count === 1 ? 'One field is invalid; see errors.' : `${count >= MAX_ERRORS ? `At least ${count}` : count} fields are invalid; see errors.`,
+    errors: out.errors,
+  };
+}

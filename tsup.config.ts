@@ -1,0 +1,21 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+    express: 'adapters/express/index.ts',
+    koa: 'adapters/koa/index.ts',
+    fetch: 'adapters/fetch/index.ts',
+    postgres: 'adapters/postgres/index.ts',
+    redis: 'adapters/redis/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  // One shared core chunk, so every entry point loads the same handler and error classes.
+  splitting: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  treeshake: true,
+});
