@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebhookHandler } from '../../src/handler-types.js';
+import { matchWebhookPath } from '../../src/route.js';
+import { createNodeBodyReader } from '../shared/read-node-body.js';
+import { writeNodeResponse } from '../shared/write-node-response.js';
+
+/** The parts of an Express 4 or 5 request the middleware reads (a structural type, so Express stays optional). */
+export interface ExpressLikeRequest extends IncomingMessage {
+  /** The URL before any mount prefix was stripped. */
+  originalUrl?: string;
+  /** What a body parser left: a Buffer (`express.raw`), a string (`express.text`) or a parsed object. */
+  body?: unknown;
+  /** A raw body kept by a parser's `verify` hook, when an app stores one there. */
+  rawBody?: unknown;
+}
+
+/** An Express middleware: `(req, res, next)`. */
+export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+/**
+ * Creates an Express (4 or 5) middleware that answers webhook posts: every request whose path ends
+ * in `/hooks/channels/{webhook_id}/{secret}`, under any mount prefix. Every other request goes on
+ * to `next()`.
+ *
+ * Mount it before any body parser: it reads the body itself, only once the method, URL,
+ * Content-Type and rate-limit checks passed, and never more than 64 KiB + 1 byte. If a parser runs
+ * first, the raw Buffer or string it left (`express.raw({ type: 'application/json' })`,
+ * `express.text()`) is used; an already-parsed object (`express.json()`) gets a 500 problem with
+ * code `misconfigured` saying how to mount, never a hang.
+ *
+ * @param handle - the core handler, from `createWebhookHandler`.
+ * @example
+ * ```ts
+ * import express from 'express';
+ * import { createMemoryStore, createWebhookHandler } from 'channel-webhooks';
+ * import { createExpressMiddleware } from 'channel-webhooks/express';
+ *
+ * const handle = createWebhookHandler({ store: createMemoryStore() });
+ * const app = express();
+ * app.use('/api', createExpressMiddleware(handle)); // before express.json()
+ * app.use(express.json());
+ * ```
+ */
+export function createExpressMiddleware(handle: WebhookHandler): ExpressMiddleware {
+  return (req, res, next) => {
+    if (matchWebhookPath(req.url ?? '') === null) return next();
+    handle({
+      method: req.method ?? 'GET',
+      url: req.originalUrl ?? req.url ?? '',
+      headers: req.headers,
+      body: createNodeBodyReader(req, { body: req.body, rawBody: req.rawBody }),
+    }).then((response) => writeNodeResponse(res, response), next);
+  };
+}

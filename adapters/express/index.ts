@@ -1,0 +1,2 @@
+export { createExpressMiddleware } from './create-express-middleware.js';
+export type { ExpressLikeRequest, ExpressMiddleware } from './create-express-middleware.js';

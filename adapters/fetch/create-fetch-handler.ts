@@ -1,0 +1,67 @@
+import type { WebhookHandler } from '../../src/handler-types.js';
+import type { WebhookResponse } from '../../src/http-types.js';
+import { problemResponse } from '../../src/problem.js';
+import { matchWebhookPath } from '../../src/route.js';
+import { createFetchBodyReader } from './read-fetch-body.js';
+
+/** Options of {@link createFetchHandler}. */
+export interface FetchHandlerOptions {
+  /**
+   * Answers requests whose path is not a webhook URL, e.g. the rest of the app
+   * (`fallback: app.fetch`). Default: a 404 problem.
+   */
+  fallback?: (request: Request) => Response | Promise<Response>;
+}
+
+/**
+ * Creates a Fetch-API handler, `(request: Request) => Promise<Response>`, over Web standards only:
+ * it runs on Node 20+, Bun, Deno, Cloudflare Workers and in Hono. Requests whose path ends in
+ * `/hooks/channels/{webhook_id}/{secret}` (any prefix before it) go to the core; any other path
+ * gets a 404 problem, or goes to `options.fallback` when one is given.
+ *
+ * On Hono, mount it on the webhook route and pass the raw request:
+ * `app.all('/hooks/channels/:id/:secret', (c) => fetchHandler(c.req.raw))`. Don't read the body in
+ * an earlier Hono middleware, since a Web request body can be read only once.
+ *
+ * @param handle - the core handler, from `createWebhookHandler`.
+ * @param options - see {@link FetchHandlerOptions}.
+ * @example
+ * ```ts
+ * import { createMemoryStore, createWebhookHandler } from 'channel-webhooks';
+ * import { createFetchHandler } from 'channel-webhooks/fetch';
+ *
+ * const fetchHandler = createFetchHandler(createWebhookHandler({ store: createMemoryStore() }));
+ * export default { fetch: fetchHandler }; // Bun, Deno, workers
+ * ```
+ */
+export function createFetchHandler(
+  handle: WebhookHandler,
+  options: FetchHandlerOptions = {},
+): (request: Request) => Promise<Response> {
+  const { fallback } = options;
+  return async (request) => {
+    if (matchWebhookPath(request.url) === null) {
+      return fallback === undefined ? toResponse(NOT_FOUND) : fallback(request);
+    }
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const response = await handle({
+      method: request.method,
+      url: request.url,
+      headers,
+      body: createFetchBodyReader(request),
+    });
+    return toResponse(response);
+  };
+}
+
+const NOT_FOUND = problemResponse('not_found', 'No webhook answers at this URL.');
+
+function toResponse(response: WebhookResponse): Response {
+  return new Response(JSON.stringify(response.body), {
+    status: response.status,
+    headers: { 'content-type': 'application/json', ...response.headers },
+  });
+}

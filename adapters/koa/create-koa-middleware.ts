@@ -1,0 +1,63 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { WebhookHandler } from '../../src/handler-types.js';
+import { matchWebhookPath } from '../../src/route.js';
+import { createNodeBodyReader } from '../shared/read-node-body.js';
+import { nodeHeaders } from '../shared/write-node-response.js';
+
+/** The parts of a Koa 2 or 3 context the middleware uses (a structural type, so Koa stays optional). */
+export interface KoaLikeContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** The path (and query) as seen by this middleware, after any mount prefix. */
+  path: string;
+  /** The URL before any mount prefix was stripped. */
+  originalUrl: string;
+  /** `koa-bodyparser` leaves `body` (parsed) and `rawBody` (the text it parsed) here. */
+  request: { body?: unknown; rawBody?: unknown };
+  status: number;
+  body: unknown;
+  set(headers: Record<string, string>): void;
+}
+
+/** A Koa middleware: `(ctx, next) => Promise`. */
+export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) => Promise<void>;
+
+/**
+ * Creates a Koa (2 or 3) middleware that answers webhook posts: every request whose path ends in
+ * `/hooks/channels/{webhook_id}/{secret}`, under any mount prefix. Every other request goes on to
+ * `next()`.
+ *
+ * Mount it before any body parser: it reads the body itself, only once the method, URL,
+ * Content-Type and rate-limit checks passed, and never more than 64 KiB + 1 byte. If
+ * `koa-bodyparser` runs first, the `ctx.request.rawBody` it keeps is used; a parsed body without a
+ * raw one gets a 500 problem with code `misconfigured`, never a hang.
+ *
+ * @param handle - the core handler, from `createWebhookHandler`.
+ * @example
+ * ```ts
+ * import Koa from 'koa';
+ * import { createMemoryStore, createWebhookHandler } from 'channel-webhooks';
+ * import { createKoaMiddleware } from 'channel-webhooks/koa';
+ *
+ * const app = new Koa();
+ * app.use(createKoaMiddleware(createWebhookHandler({ store: createMemoryStore() })));
+ * ```
+ */
+export function createKoaMiddleware(handle: WebhookHandler): KoaMiddleware {
+  return async (ctx, next) => {
+    if (matchWebhookPath(ctx.path) === null) {
+      await next();
+      return;
+    }
+    const response = await handle({
+      method: ctx.req.method ?? 'GET',
+      url: ctx.originalUrl,
+      headers: ctx.req.headers,
+      body: createNodeBodyReader(ctx.req, { body: ctx.request.body, rawBody: ctx.request.rawBody }),
+    });
+    ctx.status = response.status;
+    // Headers first: Koa would otherwise type a string body as text/plain.
+    ctx.set(nodeHeaders(response));
+    ctx.body = JSON.stringify(response.body);
+  };
+}

@@ -1,0 +1,2 @@
+export { createKoaMiddleware } from './create-koa-middleware.js';
+export type { KoaLikeContext, KoaMiddleware } from './create-koa-middleware.js';

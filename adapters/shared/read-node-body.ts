@@ -1,0 +1,105 @@
+import type { IncomingMessage } from 'node:http';
+import { ChannelWebhookError } from '../../src/errors.js';
+import type { BodyReader, RawBody } from '../../src/http-types.js';
+
+/** What a body parser that ran before the adapter may have left on the request. */
+export interface ParserLeftovers {
+  /** The parsed body (`req.body`, `ctx.request.body`): a Buffer or string is the raw body itself. */
+  body?: unknown;
+  /** The raw text or bytes a parser kept beside its parsed result (`ctx.request.rawBody`, `req.rawBody`). */
+  rawBody?: unknown;
+}
+
+/**
+ * Creates the {@link BodyReader} of a Node request, for the Express and Koa adapters.
+ *
+ * - A `Content-Length` over the limit is refused before a byte is read.
+ * - Otherwise the stream is counted as it arrives and reading stops at `maxBytes + 1` bytes, which
+ *   are returned so the handler answers 413; nothing beyond them is ever held.
+ * - A client that goes away mid-body is a rejection with code `body_read_failed`, and every
+ *   listener added here is removed on every path.
+ * - When a body parser consumed the stream first, the raw body it left is used; a parsed object
+ *   without one is a rejection with code `misconfigured`, never a wait on a stream that will not
+ *   end.
+ *
+ * @param req - the Node request.
+ * @param leftovers - what a body parser may have left, read only when the stream was consumed.
+ * @example
+ * ```ts
+ * const response = await handle({ method, url, headers, body: createNodeBodyReader(req, { body: req.body }) });
+ * ```
+ */
+export function createNodeBodyReader(req: IncomingMessage, leftovers: ParserLeftovers = {}): BodyReader {
+  return async (maxBytes) => {
+    if (isConsumed(req)) return fromLeftovers(leftovers);
+    if (declaredLength(req) > maxBytes) throw tooLarge(maxBytes);
+    if (req.destroyed) throw new ChannelWebhookError('body_read_failed', 'the client closed the connection before sending the body');
+    return readStream(req, maxBytes);
+  };
+}
+
+function isConsumed(req: IncomingMessage): boolean {
+  // `_body` is body-parser 1.x's own mark; `complete && !readable` is how body-parser 2.x and
+  // on-finished tell a drained request.
+  return req.readableEnded || (req as { _body?: unknown })._body === true || (req.complete && !req.readable);
+}
+
+function declaredLength(req: IncomingMessage): number {
+  // A chunked request's Content-Length is meaningless (and Node drops it); count instead.
+  if (req.headers['transfer-encoding'] !== undefined) return 0;
+  const header = req.headers['content-length'];
+  if (header === undefined) return 0;
+  const length = Number(header);
+  return Number.isFinite(length) ? length : 0;
+}
+
+function fromLeftovers({ body, rawBody }: ParserLeftovers): RawBody {
+  for (const candidate of [rawBody, body]) {
+    if (typeof candidate === 'string' || candidate instanceof Uint8Array) return candidate;
+  }
+  throw new ChannelWebhookError(
+    'misconfigured',
+    'a body parser read the request body before the webhook middleware and left no raw body; ' +
+      'mount the webhook middleware before any body parser, or parse webhook routes with ' +
+      "express.raw({ type: 'application/json' })",
+  );
+}
+
+function tooLarge(maxBytes: number): ChannelWebhookError {
+  return new ChannelWebhookError('payload_too_large', `the request body is larger than ${maxBytes} bytes`);
+}
+
+function readStream(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+
+    const finish = (error: ChannelWebhookError | null) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onFailure);
+      req.off('close', onFailure);
+      if (error !== null) return reject(error);
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+    };
+    const onData = (chunk: Buffer) => {
+      const room = maxBytes + 1 - received;
+      const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      chunks.push(kept);
+      received += kept.length;
+      if (received > maxBytes) {
+        // Enough to know the answer is 413. The rest is left to Node, which discards it while the
+        // answer goes out and then closes the connection, instead of resetting it before the answer.
+        finish(null);
+        req.resume();
+      }
+    };
+    const onEnd = () => finish(null);
+    const onFailure = () => finish(new ChannelWebhookError('body_read_failed', 'the client closed the connection before the body ended'));
+
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onFailure);
+    req.on('close', onFailure);
+  });
+}
