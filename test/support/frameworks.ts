@@ -1,0 +1,75 @@
+import { createServer } from 'node:http';
+import { createAdaptorServer } from '@hono/node-server';
+import express5 from 'express';
+import express4 from 'express4';
+import { Hono } from 'hono';
+import Koa3 from 'koa';
+import Koa2 from 'koa2';
+import { createExpressMiddleware } from '../../adapters/express/index.js';
+import { createFetchHandler } from '../../adapters/fetch/index.js';
+import { createKoaMiddleware } from '../../adapters/koa/index.js';
+import type { WebhookHandler } from '../../src/handler-types.js';
+import { listen, type Listening } from './http.js';
+
+/**
+ * A framework app with the adapter mounted under the `/api` prefix, beside two routes of its own:
+ * `GET /api/health` answers `{"ok":true}` and anything else unknown answers `{"fallthrough":true}`
+ * with 404, so a test can tell the app's answers from the adapter's.
+ */
+export interface FrameworkTarget {
+  name: string;
+  start(handle: WebhookHandler): Promise<Listening>;
+}
+
+const express = (name: string, create: typeof express5): FrameworkTarget => ({
+  name,
+  start: (handle) => {
+    const app = create();
+    app.get('/api/health', (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.use('/api', createExpressMiddleware(handle));
+    app.use((_req, res) => {
+      res.status(404).json({ fallthrough: true });
+    });
+    return listen(createServer(app));
+  },
+});
+
+const koa = (name: string, Create: typeof Koa3): FrameworkTarget => ({
+  name,
+  start: (handle) => {
+    const app = new Create();
+    app.use(createKoaMiddleware(handle));
+    app.use((ctx) => {
+      if (ctx.method === 'GET' && ctx.path === '/api/health') {
+        ctx.body = { ok: true };
+        return;
+      }
+      ctx.status = 404;
+      ctx.body = { fallthrough: true };
+    });
+    return listen(createServer(app.callback()));
+  },
+});
+
+const hono: FrameworkTarget = {
+  name: 'fetch (Hono)',
+  start: (handle) => {
+    const fetchHandler = createFetchHandler(handle);
+    const app = new Hono();
+    app.get('/api/health', (c) => c.json({ ok: true }));
+    app.all('/api/hooks/channels/:id/:secret', (c) => fetchHandler(c.req.raw));
+    app.notFound((c) => c.json({ fallthrough: true }, 404));
+    return listen(createAdaptorServer({ fetch: app.fetch }) as ReturnType<typeof createServer>);
+  },
+};
+
+/** Every framework and major version the adapters support. */
+export const frameworkTargets: FrameworkTarget[] = [
+  express('Express 5', express5),
+  express('Express 4', express4),
+  koa('Koa 3', Koa3),
+  koa('Koa 2', Koa2),
+  hono,
+];
