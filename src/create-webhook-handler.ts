@@ -1,6 +1,7 @@
 import { readBody, declaredLength } from './body.js';
 import { systemClock } from './clock.js';
 import { isJsonContentType } from './content-type.js';
+import { createDeadline } from './deadline.js';
 import { ChannelWebhookError, isChannelWebhookError } from './errors.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import type { WebhookRequest, WebhookResponse } from './http-types.js';
@@ -60,8 +61,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  const fromStore = <T>(work: () => Promise<T>): Promise<T> =>
-    withDeadline(work, storeTimeoutMs, 'store_timeout', 'the store did not answer in time');
+  const fromStore = createDeadline(storeTimeoutMs, 'store_timeout', 'the store did not answer in time');
+  const fromRateLimiter = createDeadline(rateLimiterTimeoutMs, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
 
   const storeFailed = (error: unknown, webhookId: string | undefined, headers?: Record<string, string>): WebhookResponse => {
     report(error, webhookId === undefined ? { stage: 'store' } : { stage: 'store', webhookId });
@@ -101,12 +102,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     // 4. From here on the request counts toward the webhook's rate limit.
     let decision: RateLimitDecision | undefined;
     try {
-      decision = await withDeadline(
-        () => rateLimiter.hit(webhookId, clock.now()),
-        rateLimiterTimeoutMs,
-        'rate_limiter_timeout',
-        'the rate limiter did not answer in time',
-      );
+      decision = await fromRateLimiter(() => rateLimiter.hit(webhookId, clock.now()));
     } catch (error) {
       report(error, { stage: 'rate_limiter', webhookId });
       if (rejectOnLimiterError) {
@@ -212,22 +208,4 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return problemResponse('internal_error', 'The request could not be handled.');
     }
   };
-}
-
-/**
- * Runs `work`, rejecting with a `ChannelWebhookError` of `code` if it has not settled after `ms`.
- * A synchronous throw becomes a rejection. The late result, if any, is ignored.
- */
-function withDeadline<T>(work: () => Promise<T>, ms: number, code: 'store_timeout' | 'rate_limiter_timeout', message: string): Promise<T> {
-  let promise: Promise<T>;
-  try {
-    promise = work();
-  } catch (error) {
-    return Promise.reject(error);
-  }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ChannelWebhookError(code, `${message} (${ms} ms)`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
