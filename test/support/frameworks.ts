@@ -40,6 +40,10 @@ const koa = (name: string, Create: typeof Koa3): FrameworkTarget => ({
   name,
   start: (handle) => {
     const app = new Create();
+    // A client that vanishes mid-body ends its socket with a parse error, which Koa logs by default.
+    app.on('error', (error: { code?: string }) => {
+      if (error.code !== 'HPE_INVALID_EOF_STATE' && error.code !== 'ECONNRESET') console.error(error);
+    });
     app.use(createKoaMiddleware(handle));
     app.use((ctx) => {
       if (ctx.method === 'GET' && ctx.path === '/api/health') {
