@@ -1,7 +1,4 @@
-import { sha256 } from '@noble/hashes/sha256';
-import { bytesToHex } from '@noble/hashes/utils';
-
-const encoder = new TextEncoder();
+import { sha256Hex } from './sha256-short.js';
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
@@ -21,7 +18,7 @@ export function generateWebhookId(): string {
 
 /** Lower-case hex SHA-256 of a secret: what stores keep instead of the secret. */
 export function hashSecret(secret: string): string {
-  return bytesToHex(sha256(encoder.encode(secret)));
+  return sha256Hex(secret);
 }
 
 /**
