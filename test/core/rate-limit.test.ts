@@ -61,6 +61,17 @@ describe('429 rate limited', () => {
     expect((await s.post({ text: 'through' })).status).toBe(201);
   });
 
+  it('once limited, 405, 404 and 415 still answer first, and 429 comes before any body check', async () => {
+    const s = await setup();
+    for (let i = 0; i < 60; i++) await s.post({ text: `post ${i}` });
+    const { webhookId } = splitUrl(s.url);
+    expect((await s.post({ text: 'x' }, { method: 'GET' })).status).toBe(405);
+    expect((await s.post({ text: 'x' }, { url: `${BASE_URL}/hooks/channels/${webhookId}/${'B'.repeat(43)}` })).status).toBe(404);
+    expect((await s.post({ text: 'x' }, { headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await s.post(undefined, { raw: '{broken' })).status).toBe(429);
+    expect((await s.post(undefined, { raw: '{}', headers: { 'content-length': '70000' } })).status).toBe(429);
+  });
+
   it('the limit is per webhook', async () => {
     const s = await setup();
     const other = await s.manager.create({ userId: 'u-owner', role: 'member' }, { channelId: 'general', name: 'Other' });
