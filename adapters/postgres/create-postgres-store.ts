@@ -1,0 +1,237 @@
+import type { Channel, InsertMessageResult, Message, WebhookLookup, WebhookRecord, WebhookStore } from '../../src/ports.js';
+import {
+  MESSAGE_COLUMNS,
+  WEBHOOK_COLUMNS,
+  toMessage,
+  toWebhook,
+  toWebhookLookup,
+  type MessageRow,
+  type WebhookChannelRow,
+  type WebhookRow,
+} from './rows.js';
+import { checkTablePrefix, postgresSchema } from './schema.js';
+import { withDeadline } from './with-deadline.js';
+
+/** One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs. */
+export interface PostgresQuery {
+  text: string;
+  values?: unknown[];
+  query_timeout?: number;
+}
+
+/**
+ * What the store needs of a database client: node-postgres's `Pool` (or `Client`) fits. Only this
+ * shape is used, so `pg` stays an optional peer dependency that this package never imports.
+ */
+export interface PostgresQueryable {
+  query(query: PostgresQuery): Promise<{ rows: unknown[] }>;
+}
+
+/** Options of {@link createPostgresStore}. */
+export interface PostgresStoreOptions {
+  /** A node-postgres `Pool`. Give it an `'error'` listener: an idle connection that drops emits one. */
+  pool: PostgresQueryable;
+  /** Prefix of every table name (see `postgresSchema`). Default `'channel_webhooks_'`. */
+  tablePrefix?: string;
+  /**
+   * Deadline of each query in ms, waiting for a pool connection included. Past it the call rejects
+   * with code `store_timeout` and pg drops the connection. Default 5,000.
+   */
+  timeoutMs?: number;
+  /**
+   * Whether `getWebhook` reads the webhook's channel from this store's channels table in the same
+   * query, saving the handler a round trip. Set `false` when the host app supplies its own
+   * `getChannel`. Default `true`.
+   */
+  joinChannel?: boolean;
+}
+
+/** The PostgreSQL store, with the extra methods of the reference stores and its migration. */
+export interface PostgresStore extends WebhookStore {
+  /** Creates the tables and indexes if they do not exist yet (safe to run on every start, from any number of instances). */
+  migrate(): Promise<void>;
+  /** Creates or replaces a channel in the store's channels table. */
+  putChannel(channel: Channel): Promise<void>;
+  /** The channel's messages, oldest first. */
+  listMessages(channelId: string): Promise<Message[]>;
+}
+
+const MIGRATE_TIMEOUT_MS = 60_000;
+
+/**
+ * A {@link WebhookStore} on PostgreSQL, shared by any number of instances. Every method is one
+ * statement (one round trip): `getWebhook` joins the channel in, so an accepted post costs two
+ * (look up the webhook, insert the message). The idempotent insert is a single
+ * `INSERT … ON CONFLICT (webhook_id, idempotency_key) DO UPDATE … RETURNING`, which waits for a
+ * concurrent insert of the same key to commit and returns that row: N racing posts with one key,
+ * on any number of instances, store one message and all get it back. A failed or timed-out call
+ * rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being one statement,
+ * has written nothing or everything.
+ *
+ * Give the pool deadlines of its own too, so the server stops work nobody waits for:
+ * `statement_timeout`, `query_timeout` and `connectionTimeoutMillis`.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { createPostgresStore } from 'channel-webhooks/postgres';
+ *
+ * const pool = new pg.Pool({
+ *   connectionString: process.env.DATABASE_URL,
+ *   statement_timeout: 5_000,
+ *   connectionTimeoutMillis: 5_000,
+ * });
+ * pool.on('error', (error) => console.error('idle PostgreSQL connection failed', error));
+ * const store = createPostgresStore({ pool, tablePrefix: 'channel_webhooks_' });
+ * await store.migrate();
+ * await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+ * ```
+ */
+export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
+  const { pool } = options;
+  if (typeof pool?.query !== 'function') throw new TypeError('createPostgresStore needs { pool }: a node-postgres Pool');
+  const p = checkTablePrefix(options.tablePrefix);
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  const joinChannel = options.joinChannel ?? true;
+
+  const query = async <Row>(what: string, text: string, values: unknown[]): Promise<Row[]> => {
+    const request: PostgresQuery = { text, values, query_timeout: timeoutMs };
+    const result = await withDeadline(pool.query(request), timeoutMs, what);
+    return result.rows as Row[];
+  };
+
+  const getWebhookSql = joinChannel
+    ? `SELECT w.*, c.owner_id AS channel_owner_id, c.archived AS channel_archived
+       FROM (SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1) w
+       LEFT JOIN ${p}channels c ON c.id = w.channel_id`
+    : `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1`;
+
+  return {
+    async migrate() {
+      // One simple-protocol query runs as one transaction; the advisory lock keeps instances that
+      // start together from racing on CREATE … IF NOT EXISTS, which is not safe concurrently.
+      const sql = `SELECT pg_advisory_xact_lock(${lockKey(p)});\n${postgresSchema({ tablePrefix: p })}`;
+      await withDeadline(pool.query({ text: sql, query_timeout: MIGRATE_TIMEOUT_MS }), MIGRATE_TIMEOUT_MS, 'migrate');
+    },
+
+    async putChannel(channel) {
+      await query(
+        'putChannel',
+        `INSERT INTO ${p}channels (id, owner_id, archived) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET owner_id = EXCLUDED.owner_id, archived = EXCLUDED.archived`,
+        [channel.id, channel.ownerId, channel.archived],
+      );
+    },
+
+    async listMessages(channelId) {
+      const rows = await query<MessageRow>(
+        'listMessages',
+        `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`,
+        [channelId],
+      );
+      return rows.map(toMessage);
+    },
+
+    async getChannel(channelId) {
+      const rows = await query<{ id: string; owner_id: string; archived: boolean }>(
+        'getChannel',
+        `SELECT id, owner_id, archived FROM ${p}channels WHERE id = $1`,
+        [channelId],
+      );
+      const row = rows[0];
+      return row === undefined ? null : { id: row.id, ownerId: row.owner_id, archived: row.archived };
+    },
+
+    async insertWebhook(webhook) {
+      await query(
+        'insertWebhook',
+        `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          webhook.id,
+          webhook.channelId,
+          webhook.name,
+          webhook.secretHash,
+          webhook.createdBy,
+          webhook.createdAt,
+          webhook.rotatedAt,
+          webhook.revokedAt,
+        ],
+      );
+    },
+
+    async getWebhook(webhookId): Promise<WebhookLookup | null> {
+      if (joinChannel) {
+        const rows = await query<WebhookChannelRow>('getWebhook', getWebhookSql, [webhookId]);
+        return rows[0] === undefined ? null : toWebhookLookup(rows[0]);
+      }
+      const rows = await query<WebhookRow>('getWebhook', getWebhookSql, [webhookId]);
+      return rows[0] === undefined ? null : toWebhook(rows[0]);
+    },
+
+    async listWebhooks(channelId) {
+      const rows = await query<WebhookRow>(
+        'listWebhooks',
+        `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`,
+        [channelId],
+      );
+      return rows.map(toWebhook);
+    },
+
+    async updateWebhookSecret(webhookId, secretHash, rotatedAt): Promise<WebhookRecord | null> {
+      const rows = await query<WebhookRow>(
+        'updateWebhookSecret',
+        `UPDATE ${p}webhooks SET secret_hash = $2, rotated_at = $3
+         WHERE id = $1 AND revoked_at IS NULL
+         RETURNING ${WEBHOOK_COLUMNS}`,
+        [webhookId, secretHash, rotatedAt],
+      );
+      return rows[0] === undefined ? null : toWebhook(rows[0]);
+    },
+
+    async revokeWebhook(webhookId, revokedAt): Promise<WebhookRecord | null> {
+      const rows = await query<WebhookRow>(
+        'revokeWebhook',
+        `UPDATE ${p}webhooks SET revoked_at = COALESCE(revoked_at, $2)
+         WHERE id = $1
+         RETURNING ${WEBHOOK_COLUMNS}`,
+        [webhookId, revokedAt],
+      );
+      return rows[0] === undefined ? null : toWebhook(rows[0]);
+    },
+
+    async insertMessage(message, idempotencyKey): Promise<InsertMessageResult> {
+      // DO UPDATE (a no-op write) rather than DO NOTHING: DO NOTHING returns no row for a key that
+      // a concurrent transaction committed after this statement's snapshot, and a second SELECT
+      // would be another round trip. DO UPDATE waits for that commit and returns the stored row;
+      // `xmax = 0` tells a fresh insert from the earlier row.
+      const rows = await query<MessageRow & { inserted: boolean }>(
+        'insertMessage',
+        `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
+         VALUES ($1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8)
+         ON CONFLICT (webhook_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
+         RETURNING ${MESSAGE_COLUMNS}, (xmax = 0) AS inserted`,
+        [
+          message.id,
+          message.channelId,
+          message.author.id,
+          message.author.name,
+          JSON.stringify(message.body),
+          JSON.stringify(message.blocks),
+          message.createdAt,
+          idempotencyKey === null ? null : JSON.stringify(idempotencyKey),
+        ],
+      );
+      const row = rows[0]!;
+      return { message: toMessage(row), created: row.inserted };
+    },
+  };
+}
+
+// A stable 31-bit key per table prefix, so migrations of different prefixes do not wait on each other.
+function lockKey(prefix: string): number {
+  let hash = 0x6368;
+  for (let i = 0; i < prefix.length; i++) hash = (Math.imul(hash, 31) + prefix.charCodeAt(i)) | 0;
+  return hash & 0x7fffffff;
+}

@@ -1,0 +1,87 @@
+/** Options of {@link postgresSchema}. */
+export interface PostgresSchemaOptions {
+  /**
+   * Prefix of every table and index name: lower-case letters, digits and `_`, starting with a letter
+   * or `_`. Default `'channel_webhooks_'`.
+   */
+  tablePrefix?: string;
+}
+
+/** The table prefix used when none is given. */
+export const DEFAULT_TABLE_PREFIX = 'channel_webhooks_';
+
+const PREFIX_SHAPE = /^[a-z_][a-z0-9_]{0,39}$/;
+
+/**
+ * The prefix, checked. Names are spliced into SQL (identifiers cannot be bound as parameters), so
+ * only a plain lower-case identifier is accepted.
+ */
+export function checkTablePrefix(tablePrefix: string = DEFAULT_TABLE_PREFIX): string {
+  if (!PREFIX_SHAPE.test(tablePrefix)) {
+    throw new RangeError(
+      `tablePrefix must be 1-40 lower-case letters, digits or "_", starting with a letter or "_"; got ${JSON.stringify(tablePrefix)}`,
+    );
+  }
+  return tablePrefix;
+}
+
+/**
+ * The PostgreSQL schema of `createPostgresStore`, as SQL text (idempotent: every statement is
+ * `IF NOT EXISTS`). `migrate()` runs exactly this; use it directly to feed your own migration tool.
+ * `adapters/postgres/schema.sql` in the repository is this text for the default prefix.
+ *
+ * Design notes:
+ * - `body` and `blocks` are `json`, not `text` or `jsonb`: `json` keeps the text as sent (key order,
+ *   duplicate keys) and any JavaScript string, including U+0000 and lone surrogates, which a `text`
+ *   column refuses or alters. Read the body with `body #>> '{}'`.
+ * - `idempotency_key` holds the key as a JSON string literal (`"deploy-42"`), for the same reason;
+ *   the unique constraint on `(webhook_id, idempotency_key)` makes the idempotent insert one
+ *   statement. Rows without a key are `NULL` there, and NULLs never conflict.
+ * - Times of webhooks are epoch ms in `bigint`; a message's time is a `timestamptz`.
+ * - There are no foreign keys, so a host app may keep channels in its own table and supply its own
+ *   `getChannel`.
+ *
+ * @example
+ * ```ts
+ * import { postgresSchema } from 'channel-webhooks/postgres';
+ * await writeFile('migrations/001_channel_webhooks.sql', postgresSchema({ tablePrefix: 'hooks_' }));
+ * ```
+ */
+export function postgresSchema(options: PostgresSchemaOptions = {}): string {
+  const p = checkTablePrefix(options.tablePrefix);
+  return `CREATE TABLE IF NOT EXISTS ${p}channels (
+  id text PRIMARY KEY,
+  owner_id text NOT NULL,
+  archived boolean NOT NULL DEFAULT false
+);
+
+CREATE TABLE IF NOT EXISTS ${p}webhooks (
+  seq bigint GENERATED ALWAYS AS IDENTITY,
+  id text PRIMARY KEY,
+  channel_id text NOT NULL,
+  name text NOT NULL,
+  secret_hash text NOT NULL,
+  created_by text NOT NULL,
+  created_at bigint NOT NULL,
+  rotated_at bigint,
+  revoked_at bigint
+);
+
+CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);
+
+CREATE TABLE IF NOT EXISTS ${p}messages (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id text NOT NULL UNIQUE,
+  channel_id text NOT NULL,
+  webhook_id text NOT NULL,
+  author_name text NOT NULL,
+  body json NOT NULL,
+  blocks json NOT NULL,
+  created_at timestamptz NOT NULL,
+  idempotency_key text,
+  CONSTRAINT ${p}messages_key UNIQUE (webhook_id, idempotency_key)
+);
+
+CREATE INDEX IF NOT EXISTS ${p}messages_channel_idx ON ${p}messages (channel_id, seq);
+`;
+}

@@ -1,0 +1,205 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A throwaway PostgreSQL cluster in a temp dir, on a free loopback port. */
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  url: string;
+  /** Stops the server (fast shutdown), keeping its data. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  start(): Promise<void>;
+  /** Freezes every process of the cluster (SIGSTOP): a hung database. */
+  pause(): void;
+  /** Thaws what {@link pause} froze. */
+  resume(): void;
+  /** Stops it for good and deletes its files. */
+  destroy(): Promise<void>;
+}
+
+/** A throwaway redis-server without persistence, on a free loopback port. */
+export interface RedisServer {
+  /** `redis://127.0.0.1:<port>` */
+  url: string;
+  /** Stops the server (its data is gone: nothing is persisted). */
+  stop(): Promise<void>;
+  /** Starts a fresh one on the same port. */
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+/** Whether the PostgreSQL and Redis binaries are here, and if not, why not. */
+export function serverBinaries(): { postgres: string | null; redis: string | null; missing: string[] } {
+  const postgres = findPostgresBin();
+  const redis = findOnPath('redis-server');
+  const missing: string[] = [];
+  if (postgres === null) missing.push('PostgreSQL (no /usr/lib/postgresql/*/bin/initdb; apt-get install postgresql)');
+  if (redis === null) missing.push('redis-server (not on PATH; apt-get install redis-server)');
+  return { postgres, redis, missing };
+}
+
+/** Starts an ephemeral PostgreSQL cluster: `initdb` into a temp dir, then `pg_ctl start`. */
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = findPostgresBin();
+  if (bin === null) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql/*/bin');
+  const root = await mkdtemp(join(tmpdir(), 'channel-webhooks-pg-'));
+  const data = join(root, 'data');
+  const log = join(root, 'postgres.log');
+  // initdb and postgres refuse to run as root; Debian's package provides the `postgres` user.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const { uid, gid } = await userIds('postgres');
+    await chown(root, uid, gid);
+  }
+  const pg = (command: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args);
+
+  await pg('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const port = await freePort();
+  // Durability is pointless for a throwaway cluster; turning it off keeps tests fast on small machines.
+  const serverOptions = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = async () => {
+    await pg('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', log, '-o', serverOptions]);
+  };
+  const stop = async (mode: 'fast' | 'immediate') => {
+    await pg('pg_ctl', ['stop', '-w', '-t', '60', '-D', data, '-m', mode]);
+  };
+  const clusterPids = (): number[] => {
+    const pidFile = join(data, 'postmaster.pid');
+    if (!existsSync(pidFile)) return [];
+    const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    return [postmaster, ...childrenOf(postmaster)];
+  };
+  let running = false;
+  await start();
+  running = true;
+
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await stop('fast');
+      running = false;
+    },
+    async start() {
+      await start();
+      running = true;
+    },
+    pause() {
+      for (const pid of clusterPids()) process.kill(pid, 'SIGSTOP');
+    },
+    resume() {
+      for (const pid of clusterPids()) process.kill(pid, 'SIGCONT');
+    },
+    async destroy() {
+      if (running) {
+        for (const pid of clusterPids()) process.kill(pid, 'SIGCONT');
+        await stop('immediate');
+        running = false;
+      }
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts an ephemeral `redis-server` without persistence. */
+export async function startRedis(): Promise<RedisServer> {
+  const bin = findOnPath('redis-server');
+  if (bin === null) throw new Error('redis-server not found on PATH');
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+
+  const start = async () => {
+    const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start within 30 s:\n${output}`)), 30_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          proc.stdout!.off('data', onData);
+          proc.stdout!.resume();
+          resolve();
+        }
+      };
+      proc.stdout!.on('data', onData);
+      proc.stderr!.resume();
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${code}:\n${output}`));
+      });
+    });
+  };
+  const stop = async () => {
+    const proc = child;
+    child = null;
+    if (proc === null || proc.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+    });
+  };
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, start, stop, destroy: stop };
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function findPostgresBin(): string | null {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return null;
+  const versions = readdirSync(base)
+    .filter((name) => existsSync(join(base, name, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length === 0 ? null : join(base, versions[0]!, 'bin');
+}
+
+function findOnPath(command: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir !== '' && existsSync(join(dir, command))) return join(dir, command);
+  }
+  return null;
+}
+
+async function userIds(user: string): Promise<{ uid: number; gid: number }> {
+  const [uid, gid] = await Promise.all([run('id', ['-u', user]), run('id', ['-g', user])]);
+  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+// Reads /proc rather than depending on procps: the direct children of `parent`.
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // The command name may hold spaces and parentheses; the fields after its last ')' are fixed.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === parent) children.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return children;
+}
