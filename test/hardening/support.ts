@@ -1,0 +1,149 @@
+import { expect } from 'vitest';
+import { createFakeClock, type FakeClock } from '../../src/clock.js';
+import { createWebhookHandler } from '../../src/create-webhook-handler.js';
+import { createWebhookManager, type Actor, type WebhookManager } from '../../src/create-webhook-manager.js';
+import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from '../../src/handler-types.js';
+import type { WebhookResponse } from '../../src/http-types.js';
+import { createMemoryRateLimiter } from '../../src/memory-rate-limiter.js';
+import { createMemoryStore, type MemoryStore } from '../../src/memory-store.js';
+import type { Message, WebhookStore } from '../../src/ports.js';
+
+export const OWNER: Actor = { userId: 'u-owner', role: 'member' };
+export const CHANNEL_ID = 'general';
+
+/** Every status the contract (and DESIGN.md's 405) allows a post to be answered with. */
+export const CONTRACT_STATUSES = [200, 201, 400, 404, 405, 409, 413, 415, 429, 500] as const;
+
+/** The status each stable problem code goes with. */
+export const CODE_STATUS: Record<string, number> = {
+  method_not_allowed: 405,
+  not_found: 404,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  payload_too_large: 413,
+  invalid_json: 400,
+  invalid_payload: 400,
+  key_mismatch: 400,
+  body_read_failed: 400,
+  channel_archived: 409,
+  store_failed: 500,
+  rate_limiter_failed: 500,
+  misconfigured: 500,
+  internal_error: 500,
+};
+
+/** Runs per property: `FUZZ_RUNS` scaled by `share`, or the seeded slice's `slice` when unset. */
+export function fuzzRuns(slice: number, share: number): number {
+  const total = Number(process.env.FUZZ_RUNS ?? '');
+  return Number.isFinite(total) && total > 0 ? Math.max(1, Math.ceil(total * share)) : slice;
+}
+
+/** The seed of every property: fixed, so a failure replays; `FUZZ_SEED` picks another. */
+export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_260_101);
+
+export interface ReportedError {
+  error: unknown;
+  context: ErrorContext;
+}
+
+/** A webhook world on the memory store: one active channel, one webhook, a handler, counters. */
+export interface World {
+  clock: FakeClock;
+  store: MemoryStore;
+  manager: WebhookManager;
+  handle: WebhookHandler;
+  url: string;
+  path: string;
+  webhookId: string;
+  secret: string;
+  errors: ReportedError[];
+  /** Messages the store reports as newly created, in order. */
+  created: Message[];
+}
+
+export interface WorldOptions extends Partial<Omit<WebhookHandlerOptions, 'store' | 'clock'>> {
+  /** Wraps the (counting) memory store before the handler sees it. */
+  wrapStore?: (store: WebhookStore) => WebhookStore;
+}
+
+export async function createWorld(options: WorldOptions = {}): Promise<World> {
+  const { wrapStore, ...handlerOptions } = options;
+  const clock = createFakeClock();
+  const store = createMemoryStore();
+  await store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: false });
+  const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock });
+  const { webhook, url } = await manager.create(OWNER, { channelId: CHANNEL_ID, name: 'CI' });
+  const created: Message[] = [];
+  const counting: WebhookStore = {
+    ...store,
+    insertMessage: async (message, key) => {
+      const result = await store.insertMessage(message, key);
+      if (result.created) created.push(result.message);
+      return result;
+    },
+  };
+  const errors: ReportedError[] = [];
+  const handle = createWebhookHandler({
+    store: wrapStore ? wrapStore(counting) : counting,
+    rateLimiter: createMemoryRateLimiter({ clock }),
+    clock,
+    onError: (error, context) => errors.push({ error, context }),
+    ...handlerOptions,
+  });
+  const path = new URL(url).pathname;
+  return { clock, store, manager, handle, url, path, webhookId: webhook.id, secret: path.split('/').pop()!, errors, created };
+}
+
+/**
+ * Asserts that an answer is one the contract allows: a known status; for a non-2xx, an RFC 9457
+ * problem body whose `status` and `code` agree with it; for a 2xx, the success body.
+ */
+export function expectContractAnswer(response: WebhookResponse, allowed: readonly number[] = CONTRACT_STATUSES): void {
+  expect(allowed, `status ${response.status}: ${JSON.stringify(response.body)}`).toContain(response.status);
+  expect(response.headers['cache-control']).toBe('no-store');
+  if (response.status === 200 || response.status === 201) {
+    expect(response.headers['content-type']).toBe('application/json');
+    const body = response.body as { message: Message; duplicate: boolean };
+    expect(body.duplicate).toBe(response.status === 200);
+    expect(typeof body.message.id).toBe('string');
+    return;
+  }
+  expect(response.headers['content-type']).toBe('application/problem+json');
+  expectProblemBody(response.body, response.status);
+}
+
+/** Asserts an RFC 9457 body with a stable code matching `status`. */
+export function expectProblemBody(body: unknown, status: number): void {
+  const problem = body as Record<string, unknown>;
+  expect(problem).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), code: expect.any(String) });
+  expect(CODE_STATUS[problem.code as string], `code ${String(problem.code)} with status ${status}`).toBe(status);
+  if (status === 400 && problem.code !== 'invalid_json' && problem.code !== 'body_read_failed') {
+    expect(Array.isArray(problem.errors) && problem.errors.length > 0).toBe(true);
+  }
+}
+
+/** Own property names of the built-in prototypes a parser could be tricked into writing to. */
+export function prototypeSnapshot(): string {
+  return JSON.stringify(
+    [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((proto) => Reflect.ownKeys(proto).map(String).sort()),
+  );
+}
+
+/** Collects unhandled rejections and uncaught exceptions while installed. */
+export function watchProcess(): { problems: unknown[]; stop(): void } {
+  const problems: unknown[] = [];
+  const onProblem = (error: unknown) => problems.push(error);
+  process.on('unhandledRejection', onProblem);
+  process.on('uncaughtException', onProblem);
+  return {
+    problems,
+    stop() {
+      process.off('unhandledRejection', onProblem);
+      process.off('uncaughtException', onProblem);
+    },
+  };
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
