@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    globalSetup: [],
+    // One PostgreSQL and one Redis for the whole run (see test/support/global-setup.ts).
+    globalSetup: ['test/support/global-setup.ts'],
   },
 });

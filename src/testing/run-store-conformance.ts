@@ -162,17 +162,15 @@ export function runStoreConformance<S extends WebhookStore>(options: StoreConfor
 
       test('listWebhooks returns the channel\'s webhooks oldest first, revoked ones included, no others', async ({ store, peer }) => {
         const channelId = `c_${randomId()}`;
-        const first = makeWebhook(channelId, t0, { name: 'first' });
-        const second = makeWebhook(channelId, t0 + 1_000, { name: 'second' });
-        const third = makeWebhook(channelId, t0 + 2_000, { name: 'third' });
-        const elsewhere = makeWebhook(`c_${randomId()}`, t0 + 500);
-        await store.insertWebhook(second);
-        await store.insertWebhook(first);
-        await store.insertWebhook(elsewhere);
-        await store.insertWebhook(third);
-        await store.revokeWebhook(second.id, t0 + 3_000);
-        const listed = await peer.listWebhooks(channelId);
-        checkDeepEqual(listed.map(recordFields), [first, { ...second, revokedAt: t0 + 3_000 }, third], 'listWebhooks');
+        // Inserted in creation order, as a clock that never goes back produces them.
+        const webhooks = Array.from({ length: 5 }, (_, i) => makeWebhook(channelId, t0 + i * 1_000, { name: `hook ${i}` }));
+        for (const [i, webhook] of webhooks.entries()) {
+          await store.insertWebhook(webhook);
+          if (i === 1) await store.insertWebhook(makeWebhook(`c_${randomId()}`, t0 + 1_500));
+        }
+        await store.revokeWebhook(webhooks[2]!.id, t0 + 9_000);
+        const expected = webhooks.map((webhook, i) => (i === 2 ? { ...webhook, revokedAt: t0 + 9_000 } : webhook));
+        checkDeepEqual((await peer.listWebhooks(channelId)).map(recordFields), expected, 'listWebhooks');
         checkDeepEqual(await store.listWebhooks(`c_${randomId()}`), [], 'listWebhooks of a channel without webhooks');
       });
 

@@ -1,0 +1,38 @@
+-- Schema of channel-webhooks/postgres for the default table prefix "channel_webhooks_".
+-- The same text as postgresSchema() (and what store.migrate() runs); for another prefix, use
+-- postgresSchema({ tablePrefix }) or replace the prefix below.
+
+CREATE TABLE IF NOT EXISTS channel_webhooks_channels (
+  id text PRIMARY KEY,
+  owner_id text NOT NULL,
+  archived boolean NOT NULL DEFAULT false
+);
+
+CREATE TABLE IF NOT EXISTS channel_webhooks_webhooks (
+  seq bigint GENERATED ALWAYS AS IDENTITY,
+  id text PRIMARY KEY,
+  channel_id text NOT NULL,
+  name text NOT NULL,
+  secret_hash text NOT NULL,
+  created_by text NOT NULL,
+  created_at bigint NOT NULL,
+  rotated_at bigint,
+  revoked_at bigint
+);
+
+CREATE INDEX IF NOT EXISTS channel_webhooks_webhooks_channel_idx ON channel_webhooks_webhooks (channel_id, created_at, seq);
+
+CREATE TABLE IF NOT EXISTS channel_webhooks_messages (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id text NOT NULL UNIQUE,
+  channel_id text NOT NULL,
+  webhook_id text NOT NULL,
+  author_name text NOT NULL,
+  body json NOT NULL,
+  blocks json NOT NULL,
+  created_at timestamptz NOT NULL,
+  idempotency_key text,
+  CONSTRAINT channel_webhooks_messages_key UNIQUE (webhook_id, idempotency_key)
+);
+
+CREATE INDEX IF NOT EXISTS channel_webhooks_messages_channel_idx ON channel_webhooks_messages (channel_id, seq);

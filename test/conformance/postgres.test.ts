@@ -1,0 +1,137 @@
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresStore, postgresSchema, type PostgresQuery } from '../../adapters/postgres/index.js';
+import { runStoreConformance } from '../../src/testing/index.js';
+import { makeMessage, makeWebhook } from '../../src/testing/fixtures.js';
+import { backends } from '../support/backends.js';
+
+const { databaseUrl, title } = backends();
+const tablePrefix = 'cwtest_conformance_';
+
+describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () => {
+  let pool: pg.Pool;
+  let peerPool: pg.Pool;
+
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: databaseUrl!, max: 8 });
+    peerPool = new pg.Pool({ connectionString: databaseUrl!, max: 8 });
+    await createPostgresStore({ pool, tablePrefix }).migrate();
+  });
+  afterAll(async () => {
+    await Promise.all([pool?.end(), peerPool?.end()]);
+  });
+
+  runStoreConformance({
+    describe,
+    it,
+    name: 'conformance',
+    createStore: () => createPostgresStore({ pool, tablePrefix }),
+    // Another pool is another set of sessions, as another instance would have.
+    createPeer: () => createPostgresStore({ pool: peerPool, tablePrefix }),
+    concurrency: 40,
+  });
+
+  describe('schema', () => {
+    it('adapters/postgres/schema.sql is the schema for the default prefix', async () => {
+      const file = await readFile(new URL('../../adapters/postgres/schema.sql', import.meta.url), 'utf8');
+      expect(file).toContain(postgresSchema());
+    });
+
+    it('migrate() is idempotent and safe when instances run it at once', async () => {
+      const prefix = `cwtest_migrate_${Date.now().toString(36)}_`;
+      const stores = Array.from({ length: 4 }, (_, i) => createPostgresStore({ pool: i % 2 ? pool : peerPool, tablePrefix: prefix }));
+      await Promise.all(stores.map((store) => store.migrate()));
+      await stores[0]!.migrate();
+      const { rows } = await pool.query(
+        `SELECT table_name FROM information_schema.tables WHERE table_name LIKE $1 ORDER BY table_name`,
+        [`${prefix}%`],
+      );
+      expect(rows.map((row) => row.table_name)).toEqual([`${prefix}channels`, `${prefix}messages`, `${prefix}webhooks`]);
+    });
+
+    it('refuses a table prefix that is not a plain identifier', () => {
+      expect(() => createPostgresStore({ pool, tablePrefix: 'x; DROP TABLE users; --' })).toThrow(RangeError);
+      expect(() => createPostgresStore({ pool, tablePrefix: 'Upper_' })).toThrow(/lower-case/);
+    });
+  });
+
+  describe('round trips and deadlines', () => {
+    it('each store call is one query; getWebhook carries the channel', async () => {
+      const queries: string[] = [];
+      const counting = { query: (query: PostgresQuery) => (queries.push(query.text), pool.query(query)) };
+      const store = createPostgresStore({ pool: counting, tablePrefix });
+      const channel = { id: `c_${Date.now()}_${Math.random()}`, ownerId: 'u1', archived: false };
+      await store.putChannel(channel);
+      const webhook = makeWebhook(channel.id, Date.UTC(2026, 0, 1));
+      await store.insertWebhook(webhook);
+      queries.length = 0;
+
+      const found = await store.getWebhook(webhook.id);
+      const inserted = await store.insertMessage(makeMessage(webhook, Date.UTC(2026, 0, 1, 1)), 'k1');
+      const repeated = await store.insertMessage(makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'k1');
+
+      expect(queries).toHaveLength(3);
+      expect(found?.channel).toEqual(channel);
+      expect(inserted.created).toBe(true);
+      expect(repeated).toEqual({ message: inserted.message, created: false });
+    });
+
+    it('leaves channel undefined when the channel is not in its table, or when joinChannel is false', async () => {
+      const store = createPostgresStore({ pool, tablePrefix });
+      const webhook = makeWebhook('c_kept_by_the_host_app', Date.UTC(2026, 0, 1));
+      await store.insertWebhook(webhook);
+      expect(await store.getWebhook(webhook.id)).toEqual(webhook);
+      await store.putChannel({ id: 'c_kept_by_the_host_app', ownerId: 'u1', archived: false });
+      const unjoined = createPostgresStore({ pool, tablePrefix, joinChannel: false });
+      expect(await unjoined.getWebhook(webhook.id)).toEqual(webhook);
+    });
+
+    it('a query that never answers rejects with store_timeout at its deadline', async () => {
+      const hung = { query: () => new Promise<{ rows: unknown[] }>(() => {}) };
+      const store = createPostgresStore({ pool: hung, tablePrefix, timeoutMs: 200 });
+      const started = Date.now();
+      await expect(store.getWebhook('wh_x')).rejects.toMatchObject({ name: 'ChannelWebhookError', code: 'store_timeout' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+      expect(Date.now() - started).toBeLessThan(1_000);
+    });
+
+    it('a failing query rejects with store_failed and the driver error as cause', async () => {
+      const store = createPostgresStore({ pool, tablePrefix: 'cwtest_never_migrated_' });
+      const error = await store.getWebhook('wh_x').catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ name: 'ChannelWebhookError', code: 'store_failed' });
+      expect((error as Error).cause).toMatchObject({ code: '42P01' });
+    });
+
+    it('an insert blocked past its deadline times out, writes nothing, and a retry stores it once', async () => {
+      // The server cancels the statement too (statement_timeout), so nothing lands after the 500.
+      const strictPool = new pg.Pool({ connectionString: databaseUrl!, max: 2, statement_timeout: 300 });
+      strictPool.on('error', () => {});
+      const locker = await pool.connect();
+      try {
+        const store = createPostgresStore({ pool: strictPool, tablePrefix, timeoutMs: 300 });
+        const webhook = makeWebhook(`c_${Date.now()}`, Date.UTC(2026, 0, 1));
+        await store.insertWebhook(webhook);
+        const message = makeMessage(webhook, Date.UTC(2026, 0, 1, 1));
+
+        await locker.query('BEGIN');
+        await locker.query(`LOCK TABLE ${tablePrefix}messages IN ACCESS EXCLUSIVE MODE`);
+        const started = Date.now();
+        await expect(store.insertMessage(message, 'blocked')).rejects.toMatchObject({ code: expect.stringMatching(/^store_(timeout|failed)$/) });
+        expect(Date.now() - started).toBeLessThan(2_000);
+        await locker.query('COMMIT');
+
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const reader = createPostgresStore({ pool, tablePrefix });
+        expect(await reader.listMessages(webhook.channelId)).toEqual([]);
+        expect(await reader.insertMessage(message, 'blocked')).toEqual({ message, created: true });
+        expect(await reader.insertMessage(makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'blocked')).toEqual({ message, created: false });
+        expect(await reader.listMessages(webhook.channelId)).toEqual([message]);
+      } finally {
+        await locker.query('ROLLBACK').catch(() => {});
+        locker.release();
+        await strictPool.end();
+      }
+    });
+  });
+});
