@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listen, send } from '../support/http.js';
+
+const SCRIPT = 'examples/express/server.js';
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill();
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Runs the example as `npm start` does, collecting its output. */
+function start(port: number) {
+  const child = spawn(process.execPath, [SCRIPT], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const waitFor = async (pattern: RegExp) => {
+    for (let i = 0; i < 200 && !pattern.test(output.stdout); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    return pattern.exec(output.stdout);
+  };
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { output, waitFor, exited };
+}
+
+describe('npm start (examples/express/server.js run directly)', () => {
+  it('prints the secret URL once with a ready curl line, and logs each message it receives', async () => {
+    const port = await freePort();
+    const { output, waitFor } = start(port);
+    const curl = await waitFor(/curl -i -X POST -H 'Content-Type: application\/json' -d '(\{.*\})' (\S+)/);
+    expect(curl).not.toBeNull();
+    const [, body, url] = curl!;
+    expect(url).toMatch(new RegExp(`^http://localhost:${port}/hooks/channels/wh_[\\w-]{22}/[\\w-]{43}$`));
+    expect(output.stdout.split(url!).length - 1).toBe(2);
+
+    const answer = await send(url!.replace('localhost', '127.0.0.1'), { body: body! });
+    expect(answer.status).toBe(201);
+    expect(await waitFor(/#general Demo: Hello from curl/)).not.toBeNull();
+    expect(output.stderr).toBe('');
+  });
+
+  it('says clearly when the port is in use, and exits', async () => {
+    const taken = await listen(createHttpServer());
+    try {
+      const port = Number(new URL(taken.origin).port);
+      const { output, exited } = start(port);
+      expect(await exited).toBe(1);
+      expect(output.stderr).toContain(`Port ${port} is already in use`);
+    } finally {
+      await taken.close();
+    }
+  });
+});
