@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/create-webhook-handler.js';
-import { createWebhookManager } from '../../src/create-webhook-manager.js';
+import { createWebhookManager, type WebhookWithUrl } from '../../src/create-webhook-manager.js';
 import type { WebhookResponse } from '../../src/http-types.js';
 import { createMemoryRateLimiter } from '../../src/memory-rate-limiter.js';
 import { createMemoryStore } from '../../src/memory-store.js';
@@ -21,10 +21,10 @@ interface Post {
   blocks: unknown[] | undefined;
 }
 
-const contentArb = fc.oneof(
+const contentArb: fc.Arbitrary<Pick<Post, 'text' | 'blocks'>> = fc.oneof(
   fc.record({ text: fc.constantFrom('deploy ok', 'deploy failed', ' spaced '), blocks: fc.constant(undefined) }),
-  fc.record({ text: fc.constant(undefined), blocks: fc.constantFrom([{ type: 'markdown', text: 'm' }], [{ type: 'divider' }, { type: 'header', text: { type: 'plain_text', text: 'H' } }]) }),
-  fc.record({ text: fc.constant('both'), blocks: fc.constant([{ type: 'divider' }]) }),
+  fc.record({ text: fc.constant(undefined), blocks: fc.constantFrom<unknown[]>([{ type: 'markdown', text: 'm' }], [{ type: 'divider' }, { type: 'header', text: { type: 'plain_text', text: 'H' } }]) }),
+  fc.record({ text: fc.constant('both'), blocks: fc.constant<unknown[]>([{ type: 'divider' }]) }),
 );
 
 const postArb = (hooks: number): fc.Arbitrary<Post> =>
@@ -46,7 +46,7 @@ async function world(hooks: number, wrap: (store: WebhookStore) => WebhookStore 
   const store = createMemoryStore();
   await store.putChannel({ id: 'general', ownerId: OWNER.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock });
-  const created = [];
+  const created: WebhookWithUrl[] = [];
   for (let i = 0; i < hooks; i++) created.push(await manager.create(OWNER, { channelId: 'general', name: `hook ${i}` }));
   const handle = createWebhookHandler({
     store: wrap(store),
