@@ -4,7 +4,8 @@ import { MAX_BODY_BYTES } from './limits.js';
 
 /** What reading the body came to. */
 export type BodyOutcome =
-  | { kind: 'text'; text: string }
+  /** `decoded`: the text came from bytes through the strict UTF-8 decoder, so it holds no lone surrogate. */
+  | { kind: 'text'; text: string; decoded: boolean }
   | { kind: 'too_large' }
   | { kind: 'not_utf8' }
   | { kind: 'read_failed'; error: unknown };
@@ -42,17 +43,17 @@ export async function readBody(body: RawBody | BodyReader): Promise<BodyOutcome>
   } else {
     raw = body;
   }
-  if (raw === null || raw === undefined) return { kind: 'text', text: '' };
+  if (raw === null || raw === undefined) return { kind: 'text', text: '', decoded: true };
   if (typeof raw === 'string') {
     if (utf8Length(raw) > MAX_BODY_BYTES) return { kind: 'too_large' };
-    return { kind: 'text', text: raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw };
+    return { kind: 'text', text: raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw, decoded: false };
   }
   if (!(raw instanceof Uint8Array)) {
     return { kind: 'read_failed', error: new ChannelWebhookError('misconfigured', 'the request body must be bytes, a string, or a function that reads them') };
   }
   if (raw.byteLength > MAX_BODY_BYTES) return { kind: 'too_large' };
   try {
-    return { kind: 'text', text: decoder.decode(raw) };
+    return { kind: 'text', text: decoder.decode(raw), decoded: true };
   } catch {
     return { kind: 'not_utf8' };
   }

@@ -134,18 +134,23 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         report(read.error, { stage: 'body', webhookId });
         return withCount(problemResponse('misconfigured', read.error.message));
       }
-      return withCount(problemResponse('body_read_failed', 'The request body ended before it was complete.'));
+      return withCount(problemResponse('body_read_failed', 'The request body ended before it was complete.', { errors: [{ pointer: '', message: 'ended before it was complete' }] }));
     }
 
     // 6. JSON and fields.
-    if (read.kind === 'not_utf8') return withCount(problemResponse('invalid_json', 'The body is not valid UTF-8.'));
+    if (read.kind === 'not_utf8') {
+      return withCount(problemResponse('invalid_json', 'The body is not valid UTF-8.', { errors: [{ pointer: '', message: 'must be UTF-8' }] }));
+    }
     let value: unknown;
     try {
       value = JSON.parse(read.text);
     } catch (error) {
-      return withCount(problemResponse('invalid_json', `The body is not valid JSON: ${(error as Error).message}`));
+      const reason = (error as Error).message;
+      return withCount(problemResponse('invalid_json', `The body is not valid JSON: ${reason}`, { errors: [{ pointer: '', message: `must be valid JSON: ${reason}` }] }));
     }
-    const validation = validatePayload(value, headers['idempotency-key'], read.text.includes('\\u'));
+    // Only a `\u` escape can put NUL or a lone surrogate into text decoded from bytes; a string body
+    // may hold them raw.
+    const validation = validatePayload(value, headers['idempotency-key'], !read.decoded || read.text.includes('\\u'));
     if (!validation.ok) {
       return withCount(problemResponse(validation.code, validation.detail, { errors: validation.errors }));
     }
