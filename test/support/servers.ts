@@ -92,14 +92,14 @@ export async function startPostgres(): Promise<PostgresServer> {
       running = true;
     },
     pause() {
-      for (const pid of clusterPids()) process.kill(pid, 'SIGSTOP');
+      for (const pid of clusterPids()) signal(pid, 'SIGSTOP');
     },
     resume() {
-      for (const pid of clusterPids()) process.kill(pid, 'SIGCONT');
+      for (const pid of clusterPids()) signal(pid, 'SIGCONT');
     },
     async destroy() {
       if (running) {
-        for (const pid of clusterPids()) process.kill(pid, 'SIGCONT');
+        for (const pid of clusterPids()) signal(pid, 'SIGCONT');
         await stop('immediate');
         running = false;
       }
@@ -185,6 +185,15 @@ function findOnPath(command: string): string | null {
 async function userIds(user: string): Promise<{ uid: number; gid: number }> {
   const [uid, gid] = await Promise.all([run('id', ['-u', user]), run('id', ['-g', user])]);
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+// A process of the cluster may end between listing and signalling it (a backend whose client left).
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }
 
 // Reads /proc rather than depending on procps: the direct children of `parent`.
