@@ -4,7 +4,15 @@ import { matchWebhookPath } from '../../src/route.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
 import { writeNodeResponse } from '../shared/write-node-response.js';
 
-/** The parts of an Express 4 or 5 request the middleware reads (a structural type, so Express stays optional). */
+/**
+ * The parts of an Express 4 or 5 request the middleware reads: a structural type, so that the
+ * declarations need no Express types and Express stays an optional peer.
+ *
+ * @example
+ * ```ts
+ * const webhookRequest: ExpressLikeRequest = req; // an express.Request fits
+ * ```
+ */
 export interface ExpressLikeRequest extends IncomingMessage {
   /** The URL before any mount prefix was stripped. */
   originalUrl?: string;
@@ -14,7 +22,15 @@ export interface ExpressLikeRequest extends IncomingMessage {
   rawBody?: unknown;
 }
 
-/** An Express middleware: `(req, res, next)`. */
+/**
+ * An Express middleware: `(req, res, next)`, accepted by `app.use` and routers of Express 4 and 5.
+ *
+ * @example
+ * ```ts
+ * const middleware: ExpressMiddleware = createExpressMiddleware(handle);
+ * app.use(middleware);
+ * ```
+ */
 export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /**
@@ -49,6 +65,8 @@ export function createExpressMiddleware(handle: WebhookHandler): ExpressMiddlewa
       url: req.originalUrl ?? req.url ?? '',
       headers: req.headers,
       body: createNodeBodyReader(req, { body: req.body, rawBody: req.rawBody }),
-    }).then((response) => writeNodeResponse(res, response), next);
+    })
+      .then((response) => writeNodeResponse(res, response))
+      .catch(next);
   };
 }

@@ -4,7 +4,14 @@ import { problemResponse } from '../../src/problem.js';
 import { matchWebhookPath } from '../../src/route.js';
 import { createFetchBodyReader } from './read-fetch-body.js';
 
-/** Options of {@link createFetchHandler}. */
+/**
+ * Options of {@link createFetchHandler}.
+ *
+ * @example
+ * ```ts
+ * const options: FetchHandlerOptions = { fallback: app.fetch };
+ * ```
+ */
 export interface FetchHandlerOptions {
   /**
    * Answers requests whose path is not a webhook URL, e.g. the rest of the app

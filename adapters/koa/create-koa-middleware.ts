@@ -4,7 +4,15 @@ import { matchWebhookPath } from '../../src/route.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
 
-/** The parts of a Koa 2 or 3 context the middleware uses (a structural type, so Koa stays optional). */
+/**
+ * The parts of a Koa 2 or 3 context the middleware uses: a structural type, so that the
+ * declarations need no Koa types and Koa stays an optional peer.
+ *
+ * @example
+ * ```ts
+ * app.use((ctx, next) => middleware(ctx as KoaLikeContext, next));
+ * ```
+ */
 export interface KoaLikeContext {
   req: IncomingMessage;
   res: ServerResponse;
@@ -19,7 +27,15 @@ export interface KoaLikeContext {
   set(headers: Record<string, string>): void;
 }
 
-/** A Koa middleware: `(ctx, next) => Promise`. */
+/**
+ * A Koa middleware: `(ctx, next) => Promise`, accepted by `app.use` of Koa 2 and 3.
+ *
+ * @example
+ * ```ts
+ * const middleware: KoaMiddleware = createKoaMiddleware(handle);
+ * app.use(middleware);
+ * ```
+ */
 export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) => Promise<void>;
 
 /**
