@@ -151,7 +151,8 @@ describe('fuzzing the core handler with hostile headers', () => {
           expect(response.headers.ratelimit).toEqual(expect.any(String));
           const declared = typeof length === 'string' && /^\s*\d+\s*$/.test(length) ? Number(length) : null;
           if (transfer === undefined && declared !== null && declared > 65_536) expect(response.status).toBe(413);
-          if (Array.isArray(key)) expect(response.status).toBe(400);
+          // A repeated key is a 400, unless the size check (step 5) refused the body first.
+          if (Array.isArray(key)) expect([400, 413]).toContain(response.status);
         },
       ),
       { seed: FUZZ_SEED, numRuns: RUNS.headers },
@@ -307,6 +308,8 @@ const CASES: Case[] = [
   { name: 'a body of 65,536 bytes declared as such', body: padTo('{"text":"t"}', 65_536), headers: { 'content-length': '65536' }, status: 201 },
   { name: 'a Content-Length of 65,537', body: '{"text":"t"}', headers: { 'content-length': '65537' }, status: 413, code: 'payload_too_large' },
   { name: 'arrays nested 20,000 deep in an unknown field', body: `{"text":"t","deep":${deep(20_000, '1')}}`, status: 400, code: 'invalid_payload', at: '/deep' },
+  { name: 'arrays nested 20,000 deep in an unknown field, as bytes', body: encode(`{"text":"t","deep":${deep(20_000, '1')}}`), status: 400, code: 'invalid_payload', at: '/deep' },
+  { name: 'arrays nested 20,000 deep around an escaped string, as bytes', body: encode(`{"text":"t","deep":${deep(20_000, '"\\u0041"')}}`), status: 400, code: 'invalid_payload', at: '/deep' },
   { name: 'arrays nested 20,000 deep around an escaped string', body: `{"text":"t","deep":${deep(20_000, '"\\u0041"')}}`, status: 400, code: 'invalid_payload', at: '/deep' },
   { name: 'arrays nested 5,000 deep as a block_id, with an escape', body: `{"text":"\\u0041","blocks":[{"type":"divider","block_id":${deep(5_000, '1')}}]}`, status: 400, code: 'invalid_payload', at: '/blocks/0/block_id' },
   { name: 'blocks nested 20,000 deep', body: `{"blocks":${deep(20_000, '{"type":"divider"}')}}`, status: 400, code: 'invalid_payload', at: '/blocks/0' },
