@@ -12,7 +12,14 @@ import {
 import { checkTablePrefix, postgresSchema } from './schema.js';
 import { withDeadline } from './with-deadline.js';
 
-/** One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs. */
+/**
+ * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.
+ *
+ * @example
+ * ```ts
+ * const query: PostgresQuery = { text: 'SELECT 1 WHERE $1', values: [true], query_timeout: 5_000 };
+ * ```
+ */
 export interface PostgresQuery {
   text: string;
   values?: unknown[];
@@ -22,12 +29,26 @@ export interface PostgresQuery {
 /**
  * What the store needs of a database client: node-postgres's `Pool` (or `Client`) fits. Only this
  * shape is used, so `pg` stays an optional peer dependency that this package never imports.
+ *
+ * @example
+ * ```ts
+ * // Count the queries of each post by wrapping the pool:
+ * const counting: PostgresQueryable = { query: (query) => (count++, pool.query(query)) };
+ * const store = createPostgresStore({ pool: counting });
+ * ```
  */
 export interface PostgresQueryable {
   query(query: PostgresQuery): Promise<{ rows: unknown[] }>;
 }
 
-/** Options of {@link createPostgresStore}. */
+/**
+ * Options of {@link createPostgresStore}.
+ *
+ * @example
+ * ```ts
+ * const options: PostgresStoreOptions = { pool, tablePrefix: 'hooks_', timeoutMs: 2_000 };
+ * ```
+ */
 export interface PostgresStoreOptions {
   /** A node-postgres `Pool`. Give it an `'error'` listener: an idle connection that drops emits one. */
   pool: PostgresQueryable;
@@ -46,7 +67,16 @@ export interface PostgresStoreOptions {
   joinChannel?: boolean;
 }
 
-/** The PostgreSQL store, with the extra methods of the reference stores and its migration. */
+/**
+ * The PostgreSQL store, with the extra methods of the reference stores and its migration.
+ *
+ * @example
+ * ```ts
+ * const store: PostgresStore = createPostgresStore({ pool });
+ * await store.migrate();
+ * const messages = await store.listMessages('general');
+ * ```
+ */
 export interface PostgresStore extends WebhookStore {
   /** Creates the tables and indexes if they do not exist yet (safe to run on every start, from any number of instances). */
   migrate(): Promise<void>;

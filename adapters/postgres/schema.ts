@@ -7,7 +7,14 @@ export interface PostgresSchemaOptions {
   tablePrefix?: string;
 }
 
-/** The table prefix used when none is given. */
+/**
+ * The table prefix used when none is given.
+ *
+ * @example
+ * ```ts
+ * await pool.query(`SELECT count(*) FROM ${DEFAULT_TABLE_PREFIX}messages`);
+ * ```
+ */
 export const DEFAULT_TABLE_PREFIX = 'channel_webhooks_';
 
 const PREFIX_SHAPE = /^[a-z_][a-z0-9_]{0,39}$/;

@@ -6,13 +6,25 @@ import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-scri
 /**
  * What the limiter needs of a Redis client: ioredis's `Redis` fits. Only this shape is used, so
  * `ioredis` stays an optional peer dependency that this package never imports.
+ *
+ * @example
+ * ```ts
+ * const client: RedisScriptClient = new Redis(process.env.REDIS_URL, { enableOfflineQueue: false });
+ * ```
  */
 export interface RedisScriptClient {
   evalsha(sha1: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
   eval(script: string, numkeys: number, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/** Options of {@link createRedisRateLimiter}. */
+/**
+ * Options of {@link createRedisRateLimiter}.
+ *
+ * @example
+ * ```ts
+ * const options: RedisRateLimiterOptions = { client, limit: 30, windowMs: 60_000, keyPrefix: 'chat:rate:' };
+ * ```
+ */
 export interface RedisRateLimiterOptions {
   /**
    * An ioredis client. Make it fail fast when Redis is away, or requests wait on reconnects:

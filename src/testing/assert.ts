@@ -1,4 +1,11 @@
-/** Thrown by the conformance suites' checks. Its message says what was expected and what came. */
+/**
+ * Thrown by the conformance suites' checks. Its message says what was expected and what came.
+ *
+ * @example
+ * ```text
+ * ConformanceError: number of callers told created: true: expected 1, got 2
+ * ```
+ */
 export class ConformanceError extends Error {
   constructor(message: string) {
     super(message);

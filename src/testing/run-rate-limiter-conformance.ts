@@ -4,7 +4,14 @@ import { check, checkDeepEqual, checkEqual } from './assert.js';
 import { randomId } from './fixtures.js';
 import type { TestApi } from './test-api.js';
 
-/** Options of {@link runRateLimiterConformance}. */
+/**
+ * Options of {@link runRateLimiterConformance}.
+ *
+ * @example
+ * ```ts
+ * const options: RateLimiterConformanceOptions = { describe, it, createRateLimiter: (o) => createMyLimiter(o) };
+ * ```
+ */
 export interface RateLimiterConformanceOptions<L extends RateLimiter = RateLimiter> extends TestApi {
   /**
    * Makes a limiter with the given `limit` and `windowMs` (each `undefined` means your default).

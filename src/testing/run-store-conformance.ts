@@ -4,7 +4,14 @@ import { ConformanceError, check, checkDeepEqual, checkEqual, checkRejects } fro
 import { makeMessage, makeWebhook, randomId, recordFields, sha256Hex } from './fixtures.js';
 import type { TestApi } from './test-api.js';
 
-/** Options of {@link runStoreConformance}. */
+/**
+ * Options of {@link runStoreConformance}.
+ *
+ * @example
+ * ```ts
+ * const options: StoreConformanceOptions = { describe, it, createStore: () => createMyStore(), concurrency: 50 };
+ * ```
+ */
 export interface StoreConformanceOptions<S extends WebhookStore = WebhookStore> extends TestApi {
   /**
    * Makes a store to test. Called once per test. Stores may share one backend (one database):

@@ -1,6 +1,12 @@
 /**
  * The two functions of a test framework the conformance suites need. Vitest's, Jest's, Mocha's and
  * `node:test`'s `describe` and `it` all fit.
+ *
+ * @example
+ * ```ts
+ * import { describe, it } from 'node:test';
+ * runStoreConformance({ describe, it, createStore: () => createMyStore() });
+ * ```
  */
 export interface TestApi {
   /** Groups tests. */

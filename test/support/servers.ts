@@ -55,7 +55,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   // initdb and postgres refuse to run as root; Debian's package provides the `postgres` user.
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    const { uid, gid } = await userIds('postgres');
+    const { uid, gid } = userIds('postgres');
     await chown(root, uid, gid);
   }
   const pg = (command: string, args: string[]) =>
@@ -80,6 +80,11 @@ export async function startPostgres(): Promise<PostgresServer> {
   let running = false;
   await start();
   running = true;
+  const pgCtl = asRoot ? `runuser -u postgres -- ${join(bin, 'pg_ctl')}` : join(bin, 'pg_ctl');
+  const stopWatchdog = watchdog(
+    `[ -f "$1/postmaster.pid" ] && kill -CONT "$(head -n 1 "$1/postmaster.pid")"; ${pgCtl} stop -w -t 10 -D "$1" -m immediate; rm -rf "$2"`,
+    [data, root],
+  );
 
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -98,12 +103,16 @@ export async function startPostgres(): Promise<PostgresServer> {
       for (const pid of clusterPids()) signal(pid, 'SIGCONT');
     },
     async destroy() {
-      if (running) {
-        for (const pid of clusterPids()) signal(pid, 'SIGCONT');
-        await stop('immediate');
-        running = false;
+      try {
+        if (running) {
+          for (const pid of clusterPids()) signal(pid, 'SIGCONT');
+          await stop('immediate');
+          running = false;
+        }
+        await rm(root, { recursive: true, force: true });
+      } finally {
+        stopWatchdog();
       }
-      await rm(root, { recursive: true, force: true });
     },
   };
 }
@@ -114,12 +123,14 @@ export async function startRedis(): Promise<RedisServer> {
   if (bin === null) throw new Error('redis-server not found on PATH');
   const port = await freePort();
   let child: ChildProcess | null = null;
+  let stopWatchdog = () => {};
 
   const start = async () => {
     const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = proc;
+    stopWatchdog = watchdog('kill "$1"', [String(proc.pid)]);
     await new Promise<void>((resolve, reject) => {
       let output = '';
       const timer = setTimeout(() => reject(new Error(`redis-server did not start within 30 s:\n${output}`)), 30_000);
@@ -143,6 +154,7 @@ export async function startRedis(): Promise<RedisServer> {
   const stop = async () => {
     const proc = child;
     child = null;
+    stopWatchdog();
     if (proc === null || proc.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       proc.once('exit', () => resolve());
@@ -166,6 +178,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Runs `cleanup` (a shell script; `$1`, `$2`… are `args`) once this process has died without
+ * cleaning up (a test run killed by a timeout or a signal), so no server outlives its run.
+ * Returns the function that cancels it.
+ */
+function watchdog(cleanup: string, args: string[]): () => void {
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${cleanup}`;
+  const guard = spawn('/bin/sh', ['-c', script, 'watchdog', ...args], { detached: true, stdio: 'ignore' });
+  guard.unref();
+  return () => {
+    if (guard.exitCode === null && guard.pid !== undefined) signal(guard.pid, 'SIGTERM');
+  };
+}
+
 function findPostgresBin(): string | null {
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return null;
@@ -182,9 +208,13 @@ function findOnPath(command: string): string | null {
   return null;
 }
 
-async function userIds(user: string): Promise<{ uid: number; gid: number }> {
-  const [uid, gid] = await Promise.all([run('id', ['-u', user]), run('id', ['-g', user])]);
-  return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+function userIds(user: string): { uid: number; gid: number } {
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith(`${user}:`));
+  if (line === undefined) throw new Error(`there is no ${user} user to run PostgreSQL as (the postgresql package creates it)`);
+  const [, , uid, gid] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid) };
 }
 
 // A process of the cluster may end between listing and signalling it (a backend whose client left).
