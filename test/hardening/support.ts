@@ -147,3 +147,19 @@ export function watchProcess(): { problems: unknown[]; stop(): void } {
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Everything reachable from `value` as text: own keys and values, Error messages, stacks and causes. */
+export function deepText(value: unknown, seen = new Set<unknown>()): string {
+  if (typeof value === 'string') return value;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return String(value);
+  if (seen.has(value)) return '';
+  seen.add(value);
+  const parts: string[] = [];
+  for (const key of Reflect.ownKeys(value)) {
+    parts.push(String(key));
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    if (descriptor !== undefined && 'value' in descriptor) parts.push(deepText(descriptor.value, seen));
+  }
+  if (value instanceof Error) parts.push(value.message, String(value.stack), deepText(value.cause, seen));
+  return parts.join('\n');
+}
