@@ -52,7 +52,8 @@ export function createMemoryStore(): MemoryStore {
     async listWebhooks(channelId) {
       const found: WebhookRecord[] = [];
       for (const webhook of webhooks.values()) if (webhook.channelId === channelId) found.push({ ...webhook });
-      return found;
+      // The port promises oldest first, whatever order the webhooks were inserted in (stable on ties).
+      return found.sort((a, b) => a.createdAt - b.createdAt);
     },
     async updateWebhookSecret(webhookId, secretHash, rotatedAt) {
       const webhook = webhooks.get(webhookId);
