@@ -183,14 +183,25 @@ function checkBlock(block: unknown, pointer: string, out: Collector): BlockFacts
   return facts;
 }
 
-/** Adds an error for every string under `value` that holds NUL or a lone surrogate. */
-function checkStorable(value: unknown, pointer: string, out: Collector): void {
-  if (typeof value === 'string') {
-    if (UNSTORABLE.test(value)) out.add(pointer, 'must not contain U+0000 or unpaired surrogates');
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => checkStorable(item, `${pointer}/${index}`, out));
-  } else if (isObject(value)) {
-    for (const key of Object.keys(value)) checkStorable(value[key], `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+/**
+ * Adds an error for every string under `value` that holds NUL or a lone surrogate. Iterative, so no
+ * nesting depth can overflow the stack.
+ */
+function checkStorable(value: unknown, out: Collector): void {
+  const pending: [unknown, string][] = [[value, '']];
+  while (pending.length > 0) {
+    const [item, pointer] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (UNSTORABLE.test(item)) out.add(pointer, 'must not contain U+0000 or unpaired surrogates');
+    } else if (Array.isArray(item)) {
+      for (let index = item.length - 1; index >= 0; index--) pending.push([item[index], `${pointer}/${index}`]);
+    } else if (isObject(item)) {
+      const keys = Object.keys(item);
+      for (let index = keys.length - 1; index >= 0; index--) {
+        const key = keys[index]!;
+        pending.push([item[key], `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+      }
+    }
   }
 }
 
@@ -240,7 +251,8 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     header = keyHeader;
     if (!hasTrimmedLength(header, MAX_KEY)) out.addHeader('idempotency-key', `must have 1 to ${MAX_KEY} characters after trimming`);
   }
-  if (mayHoldEscapes) checkStorable(value, '', out);
+  // Only a payload of the right shape is walked: its depth is bounded by the schema.
+  if (out.errors.length === 0 && mayHoldEscapes) checkStorable(value, out);
   if (out.errors.length > 0) return invalid(out);
 
   if (typeof eventId === 'string' && header !== undefined && eventId !== header) {
