@@ -83,7 +83,8 @@ async function main(): Promise<void> {
         return { method: 'POST', path, headers: json, body: big };
       case 6:
       case 7:
-        return { method: 'POST', path, headers: { ...json, 'idempotency-key': `retry-${Math.floor(n / 40)}` }, body: '{"text":"retried"}' };
+        // A send and its retry, to the same webhook with the same key: a 201, then a 200.
+        return { method: 'POST', path: paths[(n - (n % 20)) % paths.length]!, headers: { ...json, 'idempotency-key': `retry-${Math.floor(n / 20)}` }, body: '{"text":"retried"}' };
       default:
         return {
           method: 'POST',
@@ -151,7 +152,7 @@ async function main(): Promise<void> {
   const elapsed = (performance.now() - started) / 1_000;
   const warm = samples[Math.min(2, samples.length - 1)]!;
   const last = samples[samples.length - 1]!;
-  const successes = (statuses.get(201) ?? 0);
+  const successes = statuses.get(201) ?? 0;
   console.log('');
   console.log(`requests:   ${done} in ${elapsed.toFixed(1)} s = ${Math.round(done / elapsed)} req/s; client errors ${failures}`);
   console.log(`statuses:   ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ')}`);
