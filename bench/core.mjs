@@ -1,0 +1,67 @@
+// Part 1: the core in process, one post at a time on one core, on the memory store with the
+// default limiter and system clock. Run as a child: `node core.mjs` sends its results over IPC
+// (or prints them when run alone). BENCH_SECONDS sets the length of each round.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { WEBHOOKS, makeWebhooks, postLoop } from './core-loop.mjs';
+import { loadCoreInternals } from './internal.mjs';
+import { FIVE_BLOCKS, LARGE, SMALL } from './payloads.mjs';
+import { round, summarize } from './stats.mjs';
+
+const seconds = Number(process.env.BENCH_CORE_SECONDS ?? 1);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Mean time of `fn` in µs, over at least `ms` of calls. */
+function time(fn, ms = 300) {
+  for (let i = 0; i < 2_000; i++) fn();
+  let calls = 0;
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    for (let i = 0; i < 1_000; i++) fn();
+    calls += 1_000;
+  }
+  return ((performance.now() - start) * 1000) / calls;
+}
+
+async function main() {
+  const webhooks = await makeWebhooks();
+  const posts = {};
+  for (const [name, body] of [['small', SMALL], ['large', LARGE]]) {
+    await postLoop(webhooks, body, Math.min(seconds, 0.5));
+    const runs = [];
+    for (let r = 0; r < rounds; r++) runs.push(await postLoop(webhooks, body, seconds));
+    const rate = summarize(runs.map((run) => round(run.postsPerSecond)));
+    const cpuRate = summarize(runs.map((run) => round(run.postsPerCpuSecond)));
+    posts[name] = {
+      bytes: Buffer.byteLength(body),
+      postsPerSecond: rate,
+      usPerPost: round(1e6 / rate.median, 2),
+      postsPerCpuSecond: cpuRate,
+      cpuUsPerPost: round(1e6 / cpuRate.median, 2),
+      failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    };
+  }
+
+  const { validatePayload, hashSecret, constantTimeEqual } = await loadCoreInternals();
+  const validation = {};
+  for (const [name, body] of [['small', SMALL], ['fiveBlocks', FIVE_BLOCKS], ['large', LARGE]]) {
+    const value = JSON.parse(body);
+    if (!validatePayload(value, undefined, false).ok) throw new Error(`the ${name} payload does not validate`);
+    validation[name] = {
+      bytes: Buffer.byteLength(body),
+      validateUs: round(time(() => validatePayload(value, undefined, false)), 3),
+      jsonParseUs: round(time(() => JSON.parse(body)), 3),
+    };
+  }
+  const secret = 'x'.repeat(43);
+  const stored = hashSecret(secret);
+  const storedBytes = createHash('sha256').update(secret).digest();
+  const secrets = {
+    coreHashAndCompareUs: round(time(() => constantTimeEqual(hashSecret(secret), stored)), 3),
+    nodeCryptoHashAndCompareUs: round(time(() => timingSafeEqual(createHash('sha256').update(secret).digest(), storedBytes)), 3),
+  };
+  return { webhooks: WEBHOOKS, seconds, rounds, posts, validation, secrets };
+}
+
+const result = await main();
+if (process.send) process.send({ type: 'result', result });
+else console.log(JSON.stringify(result, null, 2));

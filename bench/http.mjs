@@ -1,0 +1,111 @@
+// Part 2: HTTP A/B. Each pair puts the library (A) against a hand-written route doing the minimal
+// work (B) on the same server stack, each server in its own process, loaded by the same autocannon
+// settings from this process.
+
+import autocannon from 'autocannon';
+import { PAYLOADS } from './payloads.mjs';
+import { launchServer } from './servers/launch.mjs';
+import { round, summarize } from './stats.mjs';
+
+export const PAIRS = [
+  { id: 'node-small', label: 'core on node:http, ~200 B', a: 'node-core', b: 'node-bare', payload: 'small', target: 0.9 },
+  { id: 'node-large', label: 'core on node:http, 60 KiB', a: 'node-core', b: 'node-bare', payload: 'large', target: 0.85 },
+  { id: 'express', label: 'Express 5 adapter', a: 'express-adapter', b: 'express-raw', payload: 'small', target: 0.9 },
+  { id: 'koa', label: 'Koa 3 adapter', a: 'koa-adapter', b: 'koa-raw', payload: 'small', target: 0.9 },
+  { id: 'fetch', label: 'Fetch adapter on Hono', a: 'hono-fetch', b: 'hono-raw', payload: 'small', target: 0.9 },
+];
+
+/** A server under test with its load generator: every request goes to the next webhook. */
+async function start(variant, payload, options) {
+  const server = await launchServer(variant, options.webhooks);
+  const body = Buffer.from(PAYLOADS[payload]);
+  const { paths } = server;
+  let next = 0;
+  const load = (seconds) =>
+    autocannon({
+      url: `http://127.0.0.1:${server.port}`,
+      connections: options.connections,
+      pipelining: 1,
+      duration: seconds,
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          setupRequest: (request) => {
+            request.path = paths[next++ % paths.length];
+            return request;
+          },
+        },
+      ],
+    });
+  const failed = (result) => result.non2xx + result.errors + result.timeouts;
+  const warm = await load(options.warmup);
+  let failures = failed(warm);
+  let requests = warm['2xx'];
+  return {
+    variant,
+    get failures() {
+      return failures;
+    },
+    get requests() {
+      return requests;
+    },
+    async measure(seconds) {
+      await server.cpu();
+      const result = await load(seconds);
+      const cpuMicros = await server.cpu();
+      failures += failed(result);
+      requests += result['2xx'];
+      const answered = result['2xx'] + result.non2xx;
+      return {
+        rps: result['2xx'] / result.duration,
+        cpuUsPerRequest: answered === 0 ? null : cpuMicros / answered,
+        p99Ms: result.latency.p99,
+      };
+    },
+    stop: () => server.stop(),
+  };
+}
+
+/**
+ * For each pair, starts A and B (fresh processes, both warmed up), then loads them in turn, ABBA,
+ * for `rounds` rounds of `seconds` each: short alternating runs keep a change in the machine's
+ * other load from landing on one side only. The ratio is the median of the per-round A/B ratios.
+ */
+export async function runHttp(options, log) {
+  const pairs = options.pairs === undefined ? PAIRS : PAIRS.filter((pair) => options.pairs.includes(pair.id));
+  const results = [];
+  for (const pair of pairs) {
+    const servers = { a: await start(pair.a, pair.payload, options), b: await start(pair.b, pair.payload, options) };
+    const runs = { a: [], b: [] };
+    try {
+      for (let r = 0; r < options.rounds; r++) {
+        for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) runs[side].push(await servers[side].measure(options.seconds));
+        const [a, b] = [runs.a[r], runs.b[r]];
+        log(`  ${pair.id.padEnd(10)} round ${r + 1}/${options.rounds}  A ${String(Math.round(a.rps)).padStart(6)} req/s ${a.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU  B ${String(Math.round(b.rps)).padStart(6)} req/s ${b.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU  A/B ${(a.rps / b.rps).toFixed(2)}`);
+      }
+    } finally {
+      await Promise.all([servers.a.stop(), servers.b.stop()]);
+    }
+    const side = (list, server) => ({
+      variant: server.variant,
+      rps: summarize(list.map((m) => round(m.rps))),
+      cpuUsPerRequest: summarize(list.map((m) => round(m.cpuUsPerRequest, 1))),
+      p99Ms: summarize(list.map((m) => m.p99Ms)),
+      failures: server.failures,
+      requests: server.requests,
+    });
+    results.push({
+      id: pair.id,
+      label: pair.label,
+      payload: pair.payload,
+      target: pair.target,
+      a: side(runs.a, servers.a),
+      b: side(runs.b, servers.b),
+      ratio: summarize(runs.a.map((m, i) => round(m.rps / runs.b[i].rps, 3))),
+      cpuRatio: summarize(runs.a.map((m, i) => round(runs.b[i].cpuUsPerRequest / m.cpuUsPerRequest, 3))),
+    });
+  }
+  return results;
+}

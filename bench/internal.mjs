@@ -1,0 +1,36 @@
+// Pieces of the core that the package does not export (validation, secret hashing), bundled from
+// src/ with the esbuild that the build tool installs, so that their cost can be timed alone.
+
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const TMP = fileURLToPath(new URL('./.tmp/', import.meta.url));
+
+/** Bundles `entry` (TypeScript source text, resolved from the repository root) to bench/.tmp/`name`. */
+export async function bundle(name, contents) {
+  const { build } = await import('esbuild');
+  await mkdir(TMP, { recursive: true });
+  const outfile = `${TMP}${name}`;
+  await build({
+    stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: `${name}.ts` },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
+    // Packages (typebox, noble, pg, ...) load from node_modules as the built package would.
+    packages: 'external',
+  });
+  return pathToFileURL(outfile).href;
+}
+
+export const loadCoreInternals = async () =>
+  import(
+    await bundle(
+      'core-internals.mjs',
+      `export { validatePayload } from './src/validation/validate-payload.ts';
+       export { hashSecret, constantTimeEqual } from './src/secret.ts';`,
+    )
+  );

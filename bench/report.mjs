@@ -1,0 +1,113 @@
+// The results as Markdown tables (printed, and written to bench/results.md for the README), and
+// the targets of the benchmark, each checked against the results.
+
+const int = (value) => Math.round(value).toLocaleString('en-US');
+const fixed = (value, digits = 2) => value.toFixed(digits);
+const range = (s, format) => `${format(s.min)}–${format(s.max)}`;
+const yes = (met) => (met ? 'yes' : '**no**');
+
+export function checkTargets(results) {
+  const targets = [];
+  for (const pair of results.http ?? []) {
+    targets.push({ what: `${pair.label}: throughput ≥ ${pair.target} of its hand-written route`, value: pair.ratio.median, met: pair.ratio.median >= pair.target });
+  }
+  if (results.core) {
+    const rate = results.core.posts.small.postsPerCpuSecond.median;
+    targets.push({ what: 'in-process core ≥ 100,000 small posts per CPU-second', value: rate, met: rate >= 100_000 });
+  }
+  if (results.backends && !results.backends.skipped) {
+    const trips = results.backends.roundTripsPerAcceptedPost;
+    targets.push({ what: 'PostgreSQL ≤ 2 round trips per accepted post', value: trips.postgres, met: trips.postgres <= 2 });
+    targets.push({ what: 'Redis 1 round trip per accepted post', value: trips.redis, met: trips.redis <= 1 });
+  }
+  if (results.memory) {
+    const full = results.memory.limiterBytesPerWebhook.fullWindow;
+    targets.push({ what: 'memory limiter ≤ 1 KiB per active webhook (full window)', value: full, met: full <= 1024 });
+    const idle = results.memory.idleAfterWindow;
+    targets.push({ what: 'idle webhooks hold nothing after their window', value: idle.keysLeft, met: idle.keysLeft <= 1 });
+  }
+  return targets;
+}
+
+export function markdown(results) {
+  const out = [];
+  const { options } = results;
+  if (results.http) {
+    out.push(
+      `**HTTP, library (A) against a hand-written route (B) on the same stack** — ${options.connections} connections, ` +
+        `${options.rounds} rounds of ${options.seconds} s alternating A and B (ABBA), after ${options.warmup} s of warm-up; A and B in fresh server processes for each pair; ` +
+        `each request to the next of ${int(options.webhooks)} webhooks. Ratios are medians of the per-round ratios (lowest–highest round). ` +
+        'CPU = CPU time of the server process per request (user + system); its ratio is B ÷ A, so higher is better for both ratios.',
+      '',
+      '| Pair | A req/s | B req/s | Throughput A/B | CPU µs/req A / B | CPU B/A | Target | Met | Non-2xx |',
+      '|---|--:|--:|--:|--:|--:|--:|:-:|--:|',
+    );
+    for (const pair of results.http) {
+      out.push(
+        `| ${pair.label} | ${int(pair.a.rps.median)} | ${int(pair.b.rps.median)} | ${fixed(pair.ratio.median)} (${range(pair.ratio, fixed)}) | ` +
+          `${fixed(pair.a.cpuUsPerRequest.median, 0)} / ${fixed(pair.b.cpuUsPerRequest.median, 0)} | ${fixed(pair.cpuRatio.median)} (${range(pair.cpuRatio, fixed)}) | ≥ ${fixed(pair.target)} | ${yes(pair.ratio.median >= pair.target)} | ${pair.a.failures + pair.b.failures} |`,
+      );
+    }
+    out.push('');
+  }
+  if (results.core) {
+    const { posts, validation, secrets } = results.core;
+    out.push(
+      `**In process, one post at a time** — memory store, default limiter, ${int(results.core.webhooks)} webhooks, ${results.core.rounds} rounds of ${results.core.seconds} s; median (lowest–highest).`,
+      '',
+      '| Payload | Posts/s (wall) | Posts per CPU-second | µs per post (CPU) | Non-2xx |',
+      '|---|--:|--:|--:|--:|',
+    );
+    for (const [name, p] of Object.entries(posts)) {
+      out.push(`| ${name === 'small' ? '~200 B text' : '60 KiB (text + 18 sections)'} | ${int(p.postsPerSecond.median)} (${range(p.postsPerSecond, int)}) | ${int(p.postsPerCpuSecond.median)} (${range(p.postsPerCpuSecond, int)}) | ${fixed(p.cpuUsPerPost, 1)} | ${p.failures} |`);
+    }
+    out.push('', '| Step alone | µs per call |', '|---|--:|');
+    out.push(`| validate ~200 B text (JSON.parse of it: ${fixed(validation.small.jsonParseUs)}) | ${fixed(validation.small.validateUs)} |`);
+    out.push(`| validate 5 blocks of 5 types (JSON.parse: ${fixed(validation.fiveBlocks.jsonParseUs)}) | ${fixed(validation.fiveBlocks.validateUs)} |`);
+    out.push(`| validate 60 KiB, 18 sections (JSON.parse: ${fixed(validation.large.jsonParseUs)}) | ${fixed(validation.large.validateUs)} |`);
+    out.push(`| secret: SHA-256 + constant-time compare (node:crypto for comparison: ${fixed(secrets.nodeCryptoHashAndCompareUs)}) | ${fixed(secrets.coreHashAndCompareUs)} |`);
+    out.push('');
+  }
+  if (results.backends) {
+    const b = results.backends;
+    if (b.skipped) {
+      out.push(`**Backends** — skipped: ${b.skipped}`, '');
+    } else {
+      out.push(
+        `**PostgreSQL store + Redis limiter, in process** — ${b.concurrency} posts in flight, pool of ${b.poolSize}, ${b.rounds} rounds of ${b.seconds} s; ${b.postgresSettings}.`,
+        '',
+        '| Measure | Per second | Ratio of the library |',
+        '|---|--:|--:|',
+        `| library, end to end (~200 B posts) | ${int(b.endToEnd.median)} (${range(b.endToEnd, int)}) | |`,
+        `| hand-written post: SELECT webhook + limiter script + INSERT | ${int(b.rawPost.median)} (${range(b.rawPost, int)}) | ${fixed(b.ratioToRawPost.median)} (${range(b.ratioToRawPost, fixed)}) |`,
+        `| raw \`INSERT … ON CONFLICT DO NOTHING RETURNING\` | ${int(b.rawInsert.median)} (${range(b.rawInsert, int)}) | ${fixed(b.ratioToRawInsert.median)} (${range(b.ratioToRawInsert, fixed)}) |`,
+        `| raw limiter script (\`EVALSHA\`) | ${int(b.rawLimiter.median)} (${range(b.rawLimiter, int)}) | |`,
+        '',
+        `Round trips per accepted post (counted over ${int(b.accepted)} posts, ${b.failures} non-2xx): PostgreSQL ${b.roundTripsPerAcceptedPost.postgres}, Redis ${b.roundTripsPerAcceptedPost.redis}.`,
+        '',
+      );
+    }
+  }
+  if (results.memory) {
+    const m = results.memory;
+    out.push(
+      '**Memory** (V8 heap after full GC)',
+      '',
+      '| Measure | Bytes |',
+      '|---|--:|',
+      `| memory limiter, per webhook with 1 request in the window | ${int(m.limiterBytesPerWebhook.oneRequest)} |`,
+      `| memory limiter, per webhook with 60 requests in the window | ${int(m.limiterBytesPerWebhook.fullWindow)} |`,
+      `| memory store, per stored message (${m.store.textChars}-character text) | ${int(m.store.bytesPerMessage)} |`,
+      `| ${int(m.idleAfterWindow.webhooks)} webhooks active (per webhook) | ${int(m.idleAfterWindow.bytesPerActiveWebhook)} |`,
+      `| the same, once their window passed: left in the heap (keys left: ${m.idleAfterWindow.keysLeft}; the request that dropped them took ${m.idleAfterWindow.sweepMs} ms) | ${int(m.idleAfterWindow.bytesLeft)} |`,
+      '',
+    );
+  }
+  const targets = checkTargets(results);
+  if (targets.length > 0) {
+    out.push('| Target | Measured | Met |', '|---|--:|:-:|');
+    for (const t of targets) out.push(`| ${t.what} | ${Number.isInteger(t.value) || t.value > 100 ? int(t.value) : fixed(t.value)} | ${yes(t.met)} |`);
+    out.push('');
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,113 @@
+// `npm run bench`: builds, then measures the core in process, memory, HTTP A/B pairs and the
+// PostgreSQL + Redis backends; prints the tables and writes bench/results.json, bench/results.md
+// and bench/ratios.svg. Loopback only. Settings (environment):
+//   BENCH_SECONDS   seconds of each HTTP round (default 1.5)
+//   BENCH_WARMUP    warm-up seconds before each HTTP run (default 1)
+//   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
+//                   min(3, BENCH_ROUNDS) rounds
+//   BENCH_PARTS     comma-separated subset of core,memory,http,backends (default all)
+//   BENCH_PAIRS     comma-separated subset of node-small,node-large,express,koa,fetch
+//   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
+
+import { fork } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { ratioChart } from './chart.mjs';
+import { runHttp } from './http.mjs';
+import { checkTargets, markdown } from './report.mjs';
+
+const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
+const options = {
+  seconds: Number(env('BENCH_SECONDS', 1.5)),
+  warmup: Number(env('BENCH_WARMUP', 1)),
+  rounds: Number(env('BENCH_ROUNDS', 6)),
+  connections: 50,
+  webhooks: Number(env('BENCH_WEBHOOKS', 10_000)),
+  pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
+};
+const parts = env('BENCH_PARTS', 'core,memory,http,backends').split(',');
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+const log = (line) => process.stderr.write(`${line}\n`);
+
+function machine() {
+  const model = /^model name\s*:\s*(.+)$/m.exec(safeRead('/proc/cpuinfo'))?.[1] ?? os.cpus()[0]?.model ?? 'unknown';
+  return {
+    cpus: os.availableParallelism(),
+    cpuModel: model.trim(),
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
+  };
+}
+
+function safeRead(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Runs a part in its own process and returns the result it sends back. */
+function child(script, execArgv = []) {
+  return new Promise((resolve, reject) => {
+    const proc = fork(here(script), [], {
+      execArgv: [...process.execArgv, '--max-old-space-size=4096', ...execArgv],
+      env: { ...process.env, BENCH_ROUNDS: String(Math.min(3, options.rounds)) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let result;
+    proc.on('message', (message) => {
+      if (message?.type === 'result') result = message.result;
+    });
+    proc.once('error', reject);
+    proc.once('exit', (code) => (result === undefined ? reject(new Error(`${script} exited with code ${code}`)) : resolve(result)));
+  });
+}
+
+const started = performance.now();
+const results = { date: new Date().toISOString(), machine: machine(), options };
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+
+if (parts.includes('core')) {
+  log('core in process …');
+  results.core = await child('./core.mjs');
+}
+if (parts.includes('memory')) {
+  log(`memory … (${elapsed()})`);
+  results.memory = await child('./memory.mjs', ['--expose-gc']);
+}
+if (parts.includes('http')) {
+  log(`HTTP A/B, ${options.rounds} rounds … (${elapsed()})`);
+  results.http = await runHttp(options, log);
+}
+if (parts.includes('backends')) {
+  log(`PostgreSQL + Redis … (${elapsed()})`);
+  results.backends = await child('./backends.mjs');
+  if (results.backends.skipped) log(`  skipped: ${results.backends.skipped}`);
+}
+results.loadAverageAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
+results.seconds = Math.round((performance.now() - started) / 1000);
+results.targets = checkTargets(results);
+
+const m = results.machine;
+const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
+const table = markdown(results);
+console.log(`\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`);
+console.log(table);
+
+writeFileSync(here('./results.json'), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(here('./results.md'), `Measured ${results.date.slice(0, 10)} on ${machineLine}.\n\n${table}`);
+if (results.http?.length) {
+  writeFileSync(
+    here('./ratios.svg'),
+    ratioChart(results.http, {
+      title: 'Throughput with channel-webhooks ÷ the same route written by hand',
+      subtitle: `Same run, A/B alternating, median of ${options.rounds} rounds (whisker: lowest–highest). Thin grey bar: server CPU per request, B ÷ A.`,
+      footer: `${machineLine} · ${options.connections} connections, loopback · ${results.date.slice(0, 10)}`,
+    }),
+  );
+}
+log(`wrote bench/results.json, bench/results.md${results.http?.length ? ', bench/ratios.svg' : ''} (${elapsed()})`);

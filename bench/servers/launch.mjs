@@ -1,0 +1,48 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
+
+/**
+ * Starts one server under test in its own process and waits until it listens. `cpu()` asks it for
+ * the CPU time its process used since the last `cpu()` (or since it started).
+ */
+export async function launchServer(variant, webhooks) {
+  const child = fork(SERVER, [variant, String(webhooks)], {
+    execArgv: [...process.execArgv, '--max-old-space-size=4096'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await nextMessage(child, 'ready', 30_000);
+  return {
+    port: ready.port,
+    paths: ready.paths,
+    async cpu() {
+      child.send({ type: 'cpu' });
+      return (await nextMessage(child, 'cpu', 10_000)).micros;
+    },
+    stop() {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.disconnect();
+      });
+    },
+  };
+}
+
+function nextMessage(child, type, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`server did not answer "${type}" within ${timeoutMs} ms`)), timeoutMs);
+    const onMessage = (message) => message?.type === type && finish(null, message);
+    const onExit = (code) => finish(new Error(`server exited with code ${code} before "${type}"`));
+    function finish(error, message) {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(message);
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}

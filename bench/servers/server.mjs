@@ -1,0 +1,147 @@
+// One server under test, in its own process: `node server.mjs <variant> <webhooks>`. It listens on a
+// free loopback port and tells the parent (over IPC) its port and the webhook paths to post to;
+// it exits when the parent disconnects.
+
+import { createServer } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { MAX_BYTES, TOO_LARGE, acceptPost, webhookIdOf } from './baseline.mjs';
+import { readCapped } from './read-capped.mjs';
+
+const [variant, webhookCount = '5000'] = process.argv.slice(2);
+const count = Number(webhookCount);
+
+const json = (res, status, headers, body) => {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': headers['content-type'] ?? 'application/json', 'content-length': Buffer.byteLength(payload) });
+  res.end(payload);
+};
+
+// The library's side: a memory store with `count` webhooks made by the manager, and the handler
+// with its defaults (in-memory limiter, 60 per 60 s, system clock).
+async function core() {
+  const { createMemoryStore, createWebhookHandler, createWebhookManager } = await import('channel-webhooks');
+  const store = createMemoryStore();
+  await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+  const manager = createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
+  const paths = [];
+  for (let i = 0; i < count; i++) {
+    const { url } = await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` });
+    paths.push(new URL(url).pathname);
+  }
+  return { handle: createWebhookHandler({ store }), paths };
+}
+
+// Paths of the same shape and length for the hand-written routes, which do not check them.
+function fakePaths() {
+  const id = () => randomBytes(32).toString('base64url');
+  return Array.from({ length: count }, () => `/hooks/channels/wh_${id().slice(0, 22)}/${id().slice(0, 43)}`);
+}
+
+const variants = {
+  async 'node-bare'() {
+    const server = createServer((req, res) => {
+      readCapped(req, MAX_BYTES).then((bytes) => {
+        const { status, body } = bytes.length > MAX_BYTES ? TOO_LARGE : acceptPost(bytes.toString('utf8'), webhookIdOf(req.url));
+        json(res, status, {}, body);
+      });
+    });
+    return { server, paths: fakePaths() };
+  },
+
+  // What a user of plain node:http writes around the handler.
+  async 'node-core'() {
+    const { handle, paths } = await core();
+    const server = createServer((req, res) => {
+      handle({ method: req.method, url: req.url, headers: req.headers, body: (max) => readCapped(req, max) }).then((answer) =>
+        json(res, answer.status, answer.headers, answer.body),
+      );
+    });
+    return { server, paths };
+  },
+
+  async 'express-raw'() {
+    const { default: express } = await import('express');
+    const app = express();
+    app.post('/hooks/channels/:id/:secret', async (req, res) => {
+      const bytes = await readCapped(req, MAX_BYTES);
+      const { status, body } = bytes.length > MAX_BYTES ? TOO_LARGE : acceptPost(bytes.toString('utf8'), req.params.id);
+      res.status(status).json(body);
+    });
+    return { server: createServer(app), paths: fakePaths() };
+  },
+
+  async 'express-adapter'() {
+    const { default: express } = await import('express');
+    const { createExpressMiddleware } = await import('channel-webhooks/express');
+    const { handle, paths } = await core();
+    const app = express();
+    app.use(createExpressMiddleware(handle));
+    return { server: createServer(app), paths };
+  },
+
+  async 'koa-raw'() {
+    const { default: Koa } = await import('koa');
+    const app = new Koa();
+    app.use(async (ctx) => {
+      if (ctx.method !== 'POST' || !ctx.path.startsWith('/hooks/channels/')) return;
+      const bytes = await readCapped(ctx.req, MAX_BYTES);
+      const { status, body } = bytes.length > MAX_BYTES ? TOO_LARGE : acceptPost(bytes.toString('utf8'), webhookIdOf(ctx.path));
+      ctx.status = status;
+      ctx.body = body;
+    });
+    return { server: createServer(app.callback()), paths: fakePaths() };
+  },
+
+  async 'koa-adapter'() {
+    const { default: Koa } = await import('koa');
+    const { createKoaMiddleware } = await import('channel-webhooks/koa');
+    const { handle, paths } = await core();
+    const app = new Koa();
+    app.use(createKoaMiddleware(handle));
+    return { server: createServer(app.callback()), paths };
+  },
+
+  async 'hono-raw'() {
+    const { Hono } = await import('hono');
+    const app = new Hono();
+    app.post('/hooks/channels/:id/:secret', async (c) => {
+      if (Number(c.req.header('content-length')) > MAX_BYTES) return c.json(TOO_LARGE.body, 413);
+      const { status, body } = acceptPost(await c.req.text(), c.req.param('id'));
+      return c.json(body, status);
+    });
+    return { server: await honoServer(app), paths: fakePaths() };
+  },
+
+  async 'hono-fetch'() {
+    const { Hono } = await import('hono');
+    const { createFetchHandler } = await import('channel-webhooks/fetch');
+    const { handle, paths } = await core();
+    const fetchHandler = createFetchHandler(handle);
+    const app = new Hono();
+    app.all('/hooks/channels/:id/:secret', (c) => fetchHandler(c.req.raw));
+    return { server: await honoServer(app), paths };
+  },
+};
+
+async function honoServer(app) {
+  const { createAdaptorServer } = await import('@hono/node-server');
+  return createAdaptorServer({ fetch: app.fetch });
+}
+
+const make = variants[variant];
+if (make === undefined) {
+  console.error(`unknown variant ${variant}; one of ${Object.keys(variants).join(', ')}`);
+  process.exit(2);
+}
+const { server, paths } = await make();
+server.listen(0, '127.0.0.1', () => {
+  process.send({ type: 'ready', port: server.address().port, paths });
+});
+let cpuMark = process.cpuUsage();
+process.on('message', (message) => {
+  if (message?.type !== 'cpu') return;
+  const used = process.cpuUsage(cpuMark);
+  cpuMark = process.cpuUsage();
+  process.send({ type: 'cpu', micros: used.user + used.system });
+});
+process.on('disconnect', () => process.exit(0));
