@@ -3,6 +3,7 @@
 // (or prints them when run alone). BENCH_SECONDS sets the length of each round.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { createMemoryRateLimiter } from 'channel-webhooks';
 import { WEBHOOKS, makeWebhooks, postLoop } from './core-loop.mjs';
 import { loadCoreInternals } from './internal.mjs';
 import { FIVE_BLOCKS, LARGE, SMALL } from './payloads.mjs';
@@ -20,6 +21,26 @@ function time(fn, ms = 300) {
     calls += 1_000;
   }
   return ((performance.now() - start) * 1000) / calls;
+}
+
+/**
+ * µs per `hit` of the memory limiter with `n` webhooks active, over three rounds through all of
+ * them (each hit at a later time, so none is refused and none goes idle).
+ */
+async function limiterScaling() {
+  const result = {};
+  // The first 100 warms the code up; its second run is the one kept.
+  for (const n of [100, 100, 1_000, 10_000]) {
+    const limiter = createMemoryRateLimiter();
+    const ids = Array.from({ length: n }, (_, i) => `wh_${String(i).padStart(22, '0')}`);
+    const t0 = Date.UTC(2026, 0, 1);
+    for (let i = 0; i < n; i++) await limiter.hit(ids[i], t0);
+    const hits = Math.max(30_000, 3 * n);
+    const start = performance.now();
+    for (let i = 0; i < hits; i++) await limiter.hit(ids[i % n], t0 + 1 + i / 1_000);
+    result[n] = round(((performance.now() - start) * 1000) / hits, 2);
+  }
+  return result;
 }
 
 async function main() {
@@ -59,7 +80,7 @@ async function main() {
     coreHashAndCompareUs: round(time(() => constantTimeEqual(hashSecret(secret), stored)), 3),
     nodeCryptoHashAndCompareUs: round(time(() => timingSafeEqual(createHash('sha256').update(secret).digest(), storedBytes)), 3),
   };
-  return { webhooks: WEBHOOKS, seconds, rounds, posts, validation, secrets };
+  return { webhooks: WEBHOOKS, seconds, rounds, posts, validation, secrets, limiterUsPerHit: await limiterScaling() };
 }
 
 const result = await main();

@@ -53,7 +53,9 @@ async function start(variant, payload, options) {
     },
     async measure(seconds) {
       await server.cpu();
+      const own = process.cpuUsage();
       const result = await load(seconds);
+      const loadCpu = process.cpuUsage(own);
       const cpuMicros = await server.cpu();
       failures += failed(result);
       requests += result['2xx'];
@@ -62,6 +64,8 @@ async function start(variant, payload, options) {
         rps: result['2xx'] / result.duration,
         cpuUsPerRequest: answered === 0 ? null : cpuMicros / answered,
         p99Ms: result.latency.p99,
+        // Share of one core the load generator used: near 1, it, not the server, sets the pace.
+        loadGeneratorCpu: (loadCpu.user + loadCpu.system) / (result.duration * 1e6),
       };
     },
     stop: () => server.stop(),
@@ -83,7 +87,7 @@ export async function runHttp(options, log) {
       for (let r = 0; r < options.rounds; r++) {
         for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) runs[side].push(await servers[side].measure(options.seconds));
         const [a, b] = [runs.a[r], runs.b[r]];
-        log(`  ${pair.id.padEnd(10)} round ${r + 1}/${options.rounds}  A ${String(Math.round(a.rps)).padStart(6)} req/s ${a.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU  B ${String(Math.round(b.rps)).padStart(6)} req/s ${b.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU  A/B ${(a.rps / b.rps).toFixed(2)}`);
+        log(`  ${pair.id.padEnd(10)} round ${r + 1}/${options.rounds}  A ${String(Math.round(a.rps)).padStart(6)} req/s ${a.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU  B ${String(Math.round(b.rps)).padStart(6)} req/s ${b.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU  A/B ${(a.rps / b.rps).toFixed(2)}  load generator ${Math.round(100 * a.loadGeneratorCpu)}% / ${Math.round(100 * b.loadGeneratorCpu)}% of a core`);
       }
     } finally {
       await Promise.all([servers.a.stop(), servers.b.stop()]);
@@ -93,6 +97,7 @@ export async function runHttp(options, log) {
       rps: summarize(list.map((m) => round(m.rps))),
       cpuUsPerRequest: summarize(list.map((m) => round(m.cpuUsPerRequest, 1))),
       p99Ms: summarize(list.map((m) => m.p99Ms)),
+      loadGeneratorCpu: summarize(list.map((m) => round(m.loadGeneratorCpu, 2))),
       failures: server.failures,
       requests: server.requests,
     });

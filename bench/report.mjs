@@ -66,6 +66,7 @@ export function markdown(results) {
     out.push(`| validate 5 blocks of 5 types (JSON.parse: ${fixed(validation.fiveBlocks.jsonParseUs)}) | ${fixed(validation.fiveBlocks.validateUs)} |`);
     out.push(`| validate 60 KiB, 18 sections (JSON.parse: ${fixed(validation.large.jsonParseUs)}) | ${fixed(validation.large.validateUs)} |`);
     out.push(`| secret: SHA-256 + constant-time compare (node:crypto for comparison: ${fixed(secrets.nodeCryptoHashAndCompareUs)}) | ${fixed(secrets.coreHashAndCompareUs)} |`);
+    for (const [n, us] of Object.entries(results.core.limiterUsPerHit)) out.push(`| memory limiter, one request, ${int(Number(n))} webhooks active | ${fixed(us)} |`);
     out.push('');
   }
   if (results.backends) {
