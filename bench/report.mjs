@@ -5,6 +5,7 @@ const int = (value) => Math.round(value).toLocaleString('en-US');
 const fixed = (value, digits = 2) => value.toFixed(digits);
 const range = (s, format) => `${format(s.min)}–${format(s.max)}`;
 const yes = (met) => (met ? 'yes' : '**no**');
+const rounds = (n) => `${n} round${n === 1 ? '' : 's'}`;
 
 export function checkTargets(results) {
   const targets = [];
@@ -35,7 +36,7 @@ export function markdown(results) {
   if (results.http) {
     out.push(
       `**HTTP, library (A) against a hand-written route (B) on the same stack** — ${options.connections} connections, ` +
-        `${options.rounds} rounds of ${options.seconds} s alternating A and B (ABBA), after ${options.warmup} s of warm-up; A and B in fresh server processes for each pair; ` +
+        `${rounds(options.rounds)} of ${options.seconds} s alternating A and B (ABBA), after ${options.warmup} s of warm-up; A and B in fresh server processes for each pair; ` +
         `each request to the next of ${int(options.webhooks)} webhooks. Ratios are medians of the per-round ratios (lowest–highest round). ` +
         'CPU = CPU time of the server process per request (user + system); its ratio is B ÷ A, so higher is better for both ratios.',
       '',
@@ -53,7 +54,7 @@ export function markdown(results) {
   if (results.core) {
     const { posts, validation, secrets } = results.core;
     out.push(
-      `**In process, one post at a time** — memory store, default limiter, ${int(results.core.webhooks)} webhooks, ${results.core.rounds} rounds of ${results.core.seconds} s; median (lowest–highest).`,
+      `**In process, one post at a time** — memory store, default limiter, ${int(results.core.webhooks)} webhooks, ${rounds(results.core.rounds)} of ${results.core.seconds} s; median (lowest–highest).`,
       '',
       '| Payload | Posts/s (wall) | Posts per CPU-second | µs per post (CPU) | Non-2xx |',
       '|---|--:|--:|--:|--:|',
@@ -75,7 +76,7 @@ export function markdown(results) {
       out.push(`**Backends** — skipped: ${b.skipped}`, '');
     } else {
       out.push(
-        `**PostgreSQL store + Redis limiter, in process** — ${b.concurrency} posts in flight, pool of ${b.poolSize}, ${b.rounds} rounds of ${b.seconds} s; ${b.postgresSettings}.`,
+        `**PostgreSQL store + Redis limiter, in process** — ${b.concurrency} posts in flight, pool of ${b.poolSize}, ${rounds(b.rounds)} of ${b.seconds} s; ${b.postgresSettings}.`,
         '',
         '| Measure | Per second | Ratio of the library |',
         '|---|--:|--:|',
