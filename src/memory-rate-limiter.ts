@@ -21,6 +21,9 @@ export interface MemoryRateLimiter extends RateLimiter {
   readonly size: number;
 }
 
+// Keys examined for idleness per hit while a sweep is under way: bounds the work of any one hit.
+const SWEEP_BUDGET = 64;
+
 // The times of the allowed requests of one key, oldest first, in a ring that grows up to `limit`.
 interface Log {
   times: number[];
@@ -31,9 +34,12 @@ interface Log {
 /**
  * An exact sliding-window {@link RateLimiter} in this process's memory: a request is allowed when
  * fewer than `limit` requests were allowed in the trailing `windowMs`. Memory is O(limit) per active
- * key (at most `limit` timestamps); a key whose last request left the window is dropped on a later
- * `hit`, so idle webhooks cost nothing. For one process only: several instances need a shared
+ * key (at most `limit` timestamps); a key whose last request left the window is dropped by a later
+ * `hit`'s sweep, so idle webhooks cost nothing. For one process only: several instances need a shared
  * limiter such as `createRedisRateLimiter` from `channel-webhooks/redis`.
+ *
+ * Idle keys are reclaimed by a sweep that starts at most once per window and examines a bounded
+ * number of keys per `hit`, so no single request pays for a large sweep.
  *
  * @example
  * ```ts
@@ -48,32 +54,46 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
   if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`windowMs must be a positive number, got ${windowMs}`);
 
-  // Insertion order is the order of last use: the least recently hit key is first.
   const logs = new Map<string, Log>();
 
   const newest = (log: Log): number => log.times[(log.head + log.count - 1) % log.times.length]!;
 
-  const dropIdle = (now: number): void => {
-    for (const [key, log] of logs) {
-      if (log.count > 0 && newest(log) > now - windowMs) return;
-      logs.delete(key);
+  // Idle keys are found by a sweep that resumes where the last hit left it, a few keys per hit, and
+  // starts over at most once per window. Reordering the map on every hit (to keep the least
+  // recently used key first) would leave deleted slots at its front that every scan walks over.
+  let sweep: Iterator<[string, Log]> | undefined;
+  let nextSweepAt = -Infinity;
+  const sweepSome = (now: number): void => {
+    if (sweep === undefined) {
+      if (now < nextSweepAt) return;
+      sweep = logs.entries();
+      nextSweepAt = now + windowMs;
+    }
+    for (let budget = SWEEP_BUDGET; budget > 0; budget--) {
+      const next = sweep.next();
+      if (next.done === true) {
+        sweep = undefined;
+        return;
+      }
+      const [key, log] = next.value;
+      if (log.count === 0 || newest(log) <= now - windowMs) logs.delete(key);
     }
   };
 
   const decide = (key: string, now: number): RateLimitDecision => {
+    // Before the lookup: the sweep must not see this key's log while it is briefly empty.
+    sweepSome(now);
     let log = logs.get(key);
     if (log === undefined) {
       log = { times: [], head: 0, count: 0 };
+      logs.set(key, log);
     } else {
-      logs.delete(key);
       const cutoff = now - windowMs;
       while (log.count > 0 && log.times[log.head]! <= cutoff) {
         log.head = (log.head + 1) % log.times.length;
         log.count--;
       }
     }
-    dropIdle(now);
-    logs.set(key, log);
 
     if (log.count >= limit) {
       const resetMs = log.times[log.head]! + windowMs - now;
