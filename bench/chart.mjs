@@ -1,6 +1,7 @@
 // The ratio chart as SVG, by string templating: per A/B pair, a bar of the throughput ratio (the
 // median of the per-round ratios, with a whisker from the lowest to the highest round) and a thin
-// bar of the CPU-per-request ratio; the pair's own target when it is not 0.90, and a line at 0.90.
+// bar of the CPU-per-request ratio; a red tick at the pair's own target when it is not 0.90, and a
+// line at 0.90.
 
 const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -8,7 +9,7 @@ export function ratioChart(pairs, { title, subtitle, footer }) {
   const width = 760;
   const left = 230;
   const right = 70;
-  const top = 64;
+  const top = 80;
   const rowHeight = 36;
   const plot = width - left - right;
   const max = Math.max(1.2, ...pairs.map((pair) => Math.max(pair.ratio.max, pair.cpuRatio.median) + 0.05));
@@ -26,7 +27,11 @@ export function ratioChart(pairs, { title, subtitle, footer }) {
     const met = pair.ratio.median >= pair.target;
     const color = met ? '#2f855a' : '#c05621';
     const whisker = `<line x1="${x(pair.ratio.min).toFixed(1)}" y1="${y + 11.5}" x2="${x(pair.ratio.max).toFixed(1)}" y2="${y + 11.5}" stroke="#1f2937" stroke-width="1.5"/>`;
-    const targetTick = pair.target === 0.9 ? '' : `<line x1="${x(pair.target).toFixed(1)}" y1="${y + 2}" x2="${x(pair.target).toFixed(1)}" y2="${y + 24}" stroke="#6b7280" stroke-width="2" stroke-dasharray="3 2"/>`;
+    const targetTick =
+      pair.target === 0.9
+        ? ''
+        : `<line x1="${x(pair.target).toFixed(1)}" y1="${y - 1}" x2="${x(pair.target).toFixed(1)}" y2="${y + 29}" stroke="#b91c1c" stroke-width="2"/>` +
+          `<text x="${x(pair.target).toFixed(1)}" y="${y - 3}" text-anchor="middle" class="axis" style="fill:#b91c1c">${pair.target.toFixed(2)}</text>`;
     return [
       `<text x="${left - 10}" y="${y + 17}" text-anchor="end" class="label">${escape(pair.label)}</text>`,
       `<rect x="${left}" y="${y + 3}" width="${(x(pair.ratio.median) - left).toFixed(1)}" height="17" fill="${color}" rx="2"/>`,
@@ -34,7 +39,9 @@ export function ratioChart(pairs, { title, subtitle, footer }) {
       whisker,
       targetTick,
       `<text x="${(x(Math.max(pair.ratio.median, pair.ratio.max)) + 6).toFixed(1)}" y="${y + 17}" class="value">${pair.ratio.median.toFixed(2)}</text>`,
-    ].join('\n  ');
+    ]
+      .filter((part) => part !== '')
+      .join('\n  ');
   });
   const line = x(0.9).toFixed(1);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, Segoe UI, sans-serif">
@@ -50,9 +57,19 @@ export function ratioChart(pairs, { title, subtitle, footer }) {
   <text x="16" y="42" class="sub">${escape(subtitle)}</text>
   ${ticks.join('\n  ')}
   <line x1="${line}" y1="${top - 10}" x2="${line}" y2="${top + rowHeight * pairs.length + 4}" stroke="#b91c1c" stroke-width="1.5" stroke-dasharray="5 3"/>
-  <text x="${line}" y="${top - 13}" text-anchor="middle" class="axis" fill="#b91c1c">target 0.90</text>
+  <text x="${line}" y="${top - 13}" text-anchor="middle" class="axis" style="fill:#b91c1c">target 0.90</text>
   ${rows.join('\n  ')}
   <text x="16" y="${height - 14}" class="sub">${escape(footer)}</text>
 </svg>
 `;
+}
+
+/** The chart of a bench run's results (`bench/results.json`). */
+export function chartOf(results) {
+  const { machine: m, options } = results;
+  return ratioChart(results.http, {
+    title: 'Throughput with channel-webhooks ÷ the same route written by hand',
+    subtitle: `One run, A and B alternating; bar: median of ${options.rounds} rounds, whisker: lowest–highest round; grey: server CPU per request, B ÷ A`,
+    footer: `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform} · ${options.connections} connections, loopback · ${results.date.slice(0, 10)}`,
+  });
 }

@@ -13,7 +13,7 @@ import { fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { ratioChart } from './chart.mjs';
+import { chartOf } from './chart.mjs';
 import { runHttp } from './http.mjs';
 import { checkTargets, markdown } from './report.mjs';
 
@@ -100,14 +100,5 @@ console.log(table);
 
 writeFileSync(here('./results.json'), `${JSON.stringify(results, null, 2)}\n`);
 writeFileSync(here('./results.md'), `Measured ${results.date.slice(0, 10)} on ${machineLine}.\n\n${table}`);
-if (results.http?.length) {
-  writeFileSync(
-    here('./ratios.svg'),
-    ratioChart(results.http, {
-      title: 'Throughput with channel-webhooks ÷ the same route written by hand',
-      subtitle: `Same run, A/B alternating, median of ${options.rounds} rounds (whisker: lowest–highest). Thin grey bar: server CPU per request, B ÷ A.`,
-      footer: `${machineLine} · ${options.connections} connections, loopback · ${results.date.slice(0, 10)}`,
-    }),
-  );
-}
+if (results.http?.length) writeFileSync(here('./ratios.svg'), chartOf(results));
 log(`wrote bench/results.json, bench/results.md${results.http?.length ? ', bench/ratios.svg' : ''} (${elapsed()})`);
