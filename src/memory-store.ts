@@ -24,49 +24,49 @@ export interface MemoryStore extends WebhookStore {
  * ```
  */
 export function createMemoryStore(): MemoryStore {
-  const channels = new Map<string, Channel>();
-  const webhooks = new Map<string, WebhookRecord>();
+  // Channels and webhooks are frozen when stored and handed out as they are: no copy per lookup,
+  // and no caller can change the store through what it was given.
+  const channels = new Map<string, Readonly<Channel>>();
+  const webhooks = new Map<string, Readonly<WebhookRecord>>();
   const messagesByChannel = new Map<string, Message[]>();
   // Keyed by webhook id, then idempotency key: keys are scoped to their webhook.
   const messagesByKey = new Map<string, Map<string, Message>>();
 
   return {
     async putChannel(channel) {
-      channels.set(channel.id, { id: channel.id, ownerId: channel.ownerId, archived: channel.archived });
+      channels.set(channel.id, Object.freeze({ id: channel.id, ownerId: channel.ownerId, archived: channel.archived }));
     },
     async listMessages(channelId) {
       return [...(messagesByChannel.get(channelId) ?? [])];
     },
     async getChannel(channelId) {
-      const channel = channels.get(channelId);
-      return channel === undefined ? null : { ...channel };
+      return channels.get(channelId) ?? null;
     },
     async insertWebhook(webhook) {
       if (webhooks.has(webhook.id)) throw new Error(`a webhook with id ${webhook.id} already exists`);
-      webhooks.set(webhook.id, { ...webhook });
+      webhooks.set(webhook.id, Object.freeze({ ...webhook }));
     },
     async getWebhook(webhookId): Promise<WebhookLookup | null> {
-      const webhook = webhooks.get(webhookId);
-      return webhook === undefined ? null : { ...webhook };
+      return webhooks.get(webhookId) ?? null;
     },
     async listWebhooks(channelId) {
       const found: WebhookRecord[] = [];
-      for (const webhook of webhooks.values()) if (webhook.channelId === channelId) found.push({ ...webhook });
+      for (const webhook of webhooks.values()) if (webhook.channelId === channelId) found.push(webhook);
       // The port promises oldest first, whatever order the webhooks were inserted in (stable on ties).
       return found.sort((a, b) => a.createdAt - b.createdAt);
     },
     async updateWebhookSecret(webhookId, secretHash, rotatedAt) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined || webhook.revokedAt !== null) return null;
-      const updated = { ...webhook, secretHash, rotatedAt };
+      const updated = Object.freeze({ ...webhook, secretHash, rotatedAt });
       webhooks.set(webhookId, updated);
-      return { ...updated };
+      return updated;
     },
     async revokeWebhook(webhookId, revokedAt) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined) return null;
-      if (webhook.revokedAt === null) webhooks.set(webhookId, { ...webhook, revokedAt });
-      return { ...webhooks.get(webhookId)! };
+      if (webhook.revokedAt === null) webhooks.set(webhookId, Object.freeze({ ...webhook, revokedAt }));
+      return webhooks.get(webhookId)!;
     },
     async insertMessage(message, idempotencyKey): Promise<InsertMessageResult> {
       let keys: Map<string, Message> | undefined;

@@ -106,7 +106,8 @@ export interface InsertMessageResult {
  *   revocation is visible to the very next `getWebhook`.
  * - `insertMessage` is atomic and idempotent per `(message.author.id, idempotencyKey)`.
  * - Nothing is half-written: a method that rejects has changed nothing, or changed everything.
- * - Returned objects are not mutated by the store afterwards.
+ * - Returned objects are not mutated by the store afterwards, and changing one changes nothing
+ *   stored: return copies, or frozen objects.
  */
 export interface WebhookStore {
   /** The channel, or `null` when there is none with that id. */
