@@ -1,10 +1,11 @@
 import { readBody, declaredLength } from './body.js';
 import { systemClock } from './clock.js';
 import { isJsonContentType } from './content-type.js';
-import { createDeadline } from './deadline.js';
+import { createDeadline, type Deadline } from './deadline.js';
 import { ChannelWebhookError, isChannelWebhookError } from './errors.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import type { WebhookRequest, WebhookResponse } from './http-types.js';
+import { isInProcess } from './in-process-ports.js';
 import { MAX_BODY_BYTES } from './limits.js';
 import { createMemoryRateLimiter } from './memory-rate-limiter.js';
 import type { Channel, Message, RateLimitDecision, WebhookLookup } from './ports.js';
@@ -12,6 +13,9 @@ import { problemResponse, rateLimitHeaders } from './problem.js';
 import { matchWebhookPath } from './route.js';
 import { constantTimeEqual, hashSecret, isWellFormedCredential } from './secret.js';
 import { validatePayload } from './validation/validate-payload.js';
+
+// For ports that cannot hang: a synchronous throw still becomes a rejection.
+const direct: Deadline = async (work) => work();
 
 const NOT_FOUND_DETAIL = 'No webhook answers at this URL. Check the stored URL, or create a new webhook in the channel.';
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
@@ -61,8 +65,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  const fromStore = createDeadline(storeTimeoutMs, 'store_timeout', 'the store did not answer in time');
-  const fromRateLimiter = createDeadline(rateLimiterTimeoutMs, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
+  const fromStore = isInProcess(store) ? direct : createDeadline(storeTimeoutMs, 'store_timeout', 'the store did not answer in time');
+  const fromRateLimiter = isInProcess(rateLimiter)
+    ? direct
+    : createDeadline(rateLimiterTimeoutMs, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
 
   const storeFailed = (error: unknown, webhookId: string | undefined, headers?: Record<string, string>): WebhookResponse => {
     report(error, webhookId === undefined ? { stage: 'store' } : { stage: 'store', webhookId });

@@ -35,9 +35,12 @@ export interface WebhookHandlerOptions {
    * unthrottled and reports the error to `onError`; `'reject'` answers 500.
    */
   onRateLimiterError?: 'allow' | 'reject';
-  /** Deadline for each store call, in ms; past it the answer is 500. Default 5,000. */
+  /**
+   * Deadline for each store call, in ms; past it the answer is 500. Default 5,000. The in-memory
+   * store works synchronously and cannot hang, so its calls skip the deadline.
+   */
   storeTimeoutMs?: number;
-  /** Deadline for each rate-limiter call, in ms. Default 1,000. */
+  /** Deadline for each rate-limiter call, in ms. Default 1,000. The in-memory limiter skips it too. */
   rateLimiterTimeoutMs?: number;
 }
 

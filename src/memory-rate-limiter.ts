@@ -1,4 +1,5 @@
 import { systemClock } from './clock.js';
+import { markInProcess } from './in-process-ports.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from './limits.js';
 import type { Clock, RateLimitDecision, RateLimiter } from './ports.js';
 
@@ -106,12 +107,12 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
     return { allowed: true, limit, windowMs, remaining: limit - log.count, resetMs };
   };
 
-  return {
+  return markInProcess<MemoryRateLimiter>({
     get size() {
       return logs.size;
     },
     hit: (key, now) => Promise.resolve(decide(key, now)),
-  };
+  });
 }
 
 // Doubles the ring's capacity (up to `limit`), laying the entries out oldest first from index 0.

@@ -1,3 +1,4 @@
+import { markInProcess } from './in-process-ports.js';
 import type { Channel, InsertMessageResult, Message, WebhookLookup, WebhookRecord, WebhookStore } from './ports.js';
 
 /** The in-memory store, with the two extra methods of the reference stores. */
@@ -32,7 +33,7 @@ export function createMemoryStore(): MemoryStore {
   // Keyed by webhook id, then idempotency key: keys are scoped to their webhook.
   const messagesByKey = new Map<string, Map<string, Message>>();
 
-  return {
+  return markInProcess<MemoryStore>({
     async putChannel(channel) {
       channels.set(channel.id, Object.freeze({ id: channel.id, ownerId: channel.ownerId, archived: channel.archived }));
     },
@@ -84,5 +85,5 @@ export function createMemoryStore(): MemoryStore {
       }
       return { message, created: true };
     },
-  };
+  });
 }
