@@ -6,8 +6,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { bundle } from './internal.mjs';
+import { join } from 'node:path';
+import { ROOT, bundle } from './internal.mjs';
 import { SMALL } from './payloads.mjs';
 import { round, summarize } from './stats.mjs';
 
@@ -35,7 +35,7 @@ async function saturate(once, seconds) {
 }
 
 async function main() {
-  const serversTs = fileURLToPath(new URL('../test/support/servers.ts', import.meta.url));
+  const serversTs = join(ROOT, 'test', 'support', 'servers.ts');
   if (!existsSync(serversTs)) return { skipped: 'test/support/servers.ts is missing' };
   const servers = await import(await bundle('servers.mjs', `export * from './test/support/servers.ts';`));
   const { missing } = servers.serverBinaries();

@@ -4,7 +4,8 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+/** The repository: where bench/run.mjs was started (it runs a copy of bench/ from bench/.tmp). */
+export const ROOT = process.env.BENCH_ROOT ?? fileURLToPath(new URL('..', import.meta.url));
 export const TMP = fileURLToPath(new URL('./.tmp/', import.meta.url));
 
 /** Bundles `entry` (TypeScript source text, resolved from the repository root) to bench/.tmp/`name`. */
@@ -13,7 +14,7 @@ export async function bundle(name, contents) {
   await mkdir(TMP, { recursive: true });
   const outfile = `${TMP}${name}`;
   await build({
-    stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: `${name}.ts` },
+    stdin: { contents, resolveDir: ROOT, loader: 'ts', sourcefile: `${name}.ts` },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -9,13 +9,18 @@
 //   BENCH_PAIRS     comma-separated subset of node-small,node-large,express,koa,fetch
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
 
-import { fork } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { fork, spawn } from 'node:child_process';
+import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chartOf } from './chart.mjs';
 import { runHttp } from './http.mjs';
+import { ROOT } from './internal.mjs';
 import { checkTargets, markdown } from './report.mjs';
+
+const here = (file) => fileURLToPath(new URL(file, import.meta.url));
+
 
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
 const options = {
@@ -27,7 +32,6 @@ const options = {
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
 const parts = env('BENCH_PARTS', 'core,memory,http,backends').split(',');
-const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function machine() {
@@ -67,38 +71,60 @@ function child(script, execArgv = []) {
   });
 }
 
-const started = performance.now();
-const results = { date: new Date().toISOString(), machine: machine(), options };
-const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+async function main() {
+  const started = performance.now();
+  const results = { date: new Date().toISOString(), machine: machine(), options };
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 
-if (parts.includes('core')) {
-  log('core in process …');
-  results.core = await child('./core.mjs');
-}
-if (parts.includes('memory')) {
-  log(`memory … (${elapsed()})`);
-  results.memory = await child('./memory.mjs', ['--expose-gc']);
-}
-if (parts.includes('http')) {
-  log(`HTTP A/B, ${options.rounds} rounds … (${elapsed()})`);
-  results.http = await runHttp(options, log);
-}
-if (parts.includes('backends')) {
-  log(`PostgreSQL + Redis … (${elapsed()})`);
-  results.backends = await child('./backends.mjs');
-  if (results.backends.skipped) log(`  skipped: ${results.backends.skipped}`);
-}
-results.loadAverageAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
-results.seconds = Math.round((performance.now() - started) / 1000);
-results.targets = checkTargets(results);
+  if (parts.includes('core')) {
+    log('core in process …');
+    results.core = await child('./core.mjs');
+  }
+  if (parts.includes('memory')) {
+    log(`memory … (${elapsed()})`);
+    results.memory = await child('./memory.mjs', ['--expose-gc']);
+  }
+  if (parts.includes('http')) {
+    log(`HTTP A/B, ${options.rounds} rounds … (${elapsed()})`);
+    results.http = await runHttp(options, log);
+  }
+  if (parts.includes('backends')) {
+    log(`PostgreSQL + Redis … (${elapsed()})`);
+    results.backends = await child('./backends.mjs');
+    if (results.backends.skipped) log(`  skipped: ${results.backends.skipped}`);
+  }
+  results.loadAverageAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
+  results.seconds = Math.round((performance.now() - started) / 1000);
+  results.targets = checkTargets(results);
 
-const m = results.machine;
-const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
-const table = markdown(results);
-console.log(`\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`);
-console.log(table);
+  const m = results.machine;
+  const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
+  const table = markdown(results);
+  console.log(`\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`);
+  console.log(table);
 
-writeFileSync(here('./results.json'), `${JSON.stringify(results, null, 2)}\n`);
-writeFileSync(here('./results.md'), `Measured ${results.date.slice(0, 10)} on ${machineLine}.\n\n${table}`);
-if (results.http?.length) writeFileSync(here('./ratios.svg'), chartOf(results));
-log(`wrote bench/results.json, bench/results.md${results.http?.length ? ', bench/ratios.svg' : ''} (${elapsed()})`);
+  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(ROOT, 'bench', 'results.md'), `Measured ${results.date.slice(0, 10)} on ${machineLine}.\n\n${table}`);
+  if (results.http?.length) writeFileSync(join(ROOT, 'bench', 'ratios.svg'), chartOf(results));
+  log(`wrote bench/results.json, bench/results.md${results.http?.length ? ', bench/ratios.svg' : ''} (${elapsed()})`);
+}
+
+// A build started elsewhere in the working tree (tsup empties dist/ first) must neither break nor
+// change the code under test halfway through: the run works on a copy of the built package, whose
+// own package.json makes `channel-webhooks` resolve to the copied dist/.
+if (process.env.BENCH_ROOT === undefined) {
+  const snapshot = here('./.tmp/snapshot/');
+  rmSync(snapshot, { recursive: true, force: true });
+  cpSync(join(ROOT, 'dist'), join(snapshot, 'dist'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(snapshot, 'package.json'));
+  for (const entry of readdirSync(here('.'))) {
+    if (entry !== '.tmp') cpSync(here(entry), join(snapshot, 'bench', entry), { recursive: true });
+  }
+  const run = spawn(process.execPath, [...process.execArgv, join(snapshot, 'bench', 'run.mjs')], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_ROOT: ROOT },
+  });
+  run.once('exit', (code, signal) => process.exit(code ?? (signal === null ? 1 : 128 + os.constants.signals[signal])));
+} else {
+  await main();
+}
