@@ -56,13 +56,15 @@ async function start(variant, payload, options) {
       const own = process.cpuUsage();
       const result = await load(seconds);
       const loadCpu = process.cpuUsage(own);
-      const cpuMicros = await server.cpu();
+      const cpu = await server.cpu();
       failures += failed(result);
       requests += result['2xx'];
       const answered = result['2xx'] + result.non2xx;
       return {
         rps: result['2xx'] / result.duration,
-        cpuUsPerRequest: answered === 0 ? null : cpuMicros / answered,
+        cpuUsPerRequest: answered === 0 ? null : (cpu.user + cpu.system) / answered,
+        // The kernel's share (system time) rises when the other side must be woken more often.
+        systemUsPerRequest: answered === 0 ? null : cpu.system / answered,
         p99Ms: result.latency.p99,
         // Share of one core the load generator used: near 1, it, not the server, sets the pace.
         loadGeneratorCpu: (loadCpu.user + loadCpu.system) / (result.duration * 1e6),
@@ -87,7 +89,7 @@ export async function runHttp(options, log) {
       for (let r = 0; r < options.rounds; r++) {
         for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) runs[side].push(await servers[side].measure(options.seconds));
         const [a, b] = [runs.a[r], runs.b[r]];
-        log(`  ${pair.id.padEnd(10)} round ${r + 1}/${options.rounds}  A ${String(Math.round(a.rps)).padStart(6)} req/s ${a.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU  B ${String(Math.round(b.rps)).padStart(6)} req/s ${b.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU  A/B ${(a.rps / b.rps).toFixed(2)}  load generator ${Math.round(100 * a.loadGeneratorCpu)}% / ${Math.round(100 * b.loadGeneratorCpu)}% of a core`);
+        log(`  ${pair.id.padEnd(10)} round ${r + 1}/${options.rounds}  A ${String(Math.round(a.rps)).padStart(6)} req/s ${a.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${a.systemUsPerRequest.toFixed(0)} sys)  B ${String(Math.round(b.rps)).padStart(6)} req/s ${b.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${b.systemUsPerRequest.toFixed(0)} sys)  A/B ${(a.rps / b.rps).toFixed(2)}  load generator ${Math.round(100 * a.loadGeneratorCpu)}% / ${Math.round(100 * b.loadGeneratorCpu)}% of a core`);
       }
     } finally {
       await Promise.all([servers.a.stop(), servers.b.stop()]);
@@ -96,6 +98,7 @@ export async function runHttp(options, log) {
       variant: server.variant,
       rps: summarize(list.map((m) => round(m.rps))),
       cpuUsPerRequest: summarize(list.map((m) => round(m.cpuUsPerRequest, 1))),
+      systemUsPerRequest: summarize(list.map((m) => round(m.systemUsPerRequest, 1))),
       p99Ms: summarize(list.map((m) => m.p99Ms)),
       loadGeneratorCpu: summarize(list.map((m) => round(m.loadGeneratorCpu, 2))),
       failures: server.failures,

@@ -9,7 +9,7 @@
 //   BENCH_PAIRS     comma-separated subset of node-small,node-large,express,koa,fetch
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
 
-import { fork, spawn } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,16 @@ function machine() {
   };
 }
 
+/** The commit measured, with `+changes` when src/ or adapters/ differ from it. */
+function revision() {
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'src', 'adapters') === '' ? '' : '+changes'}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
 function safeRead(file) {
   try {
     return readFileSync(file, 'utf8');
@@ -73,7 +83,7 @@ function child(script, execArgv = []) {
 
 async function main() {
   const started = performance.now();
-  const results = { date: new Date().toISOString(), machine: machine(), options };
+  const results = { date: new Date().toISOString(), revision: revision(), machine: machine(), options };
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 
   if (parts.includes('core')) {
@@ -104,7 +114,7 @@ async function main() {
   console.log(table);
 
   writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.md'), `Measured ${results.date.slice(0, 10)} on ${machineLine}.\n\n${table}`);
+  writeFileSync(join(ROOT, 'bench', 'results.md'), `Measured ${results.date.slice(0, 10)} at ${results.revision} on ${machineLine}.\n\n${table}`);
   if (results.http?.length) writeFileSync(join(ROOT, 'bench', 'ratios.svg'), chartOf(results));
   log(`wrote bench/results.json, bench/results.md${results.http?.length ? ', bench/ratios.svg' : ''} (${elapsed()})`);
 }

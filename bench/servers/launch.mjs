@@ -5,7 +5,7 @@ const SERVER = fileURLToPath(new URL('./server.mjs', import.meta.url));
 
 /**
  * Starts one server under test in its own process and waits until it listens. `cpu()` asks it for
- * the CPU time its process used since the last `cpu()` (or since it started).
+ * the CPU time (µs, `{ user, system }`) its process used since the last `cpu()` (or since it started).
  */
 export async function launchServer(variant, webhooks) {
   const child = fork(SERVER, [variant, String(webhooks)], {
@@ -18,7 +18,8 @@ export async function launchServer(variant, webhooks) {
     paths: ready.paths,
     async cpu() {
       child.send({ type: 'cpu' });
-      return (await nextMessage(child, 'cpu', 10_000)).micros;
+      const { user, system } = await nextMessage(child, 'cpu', 10_000);
+      return { user, system };
     },
     stop() {
       return new Promise((resolve) => {

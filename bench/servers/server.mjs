@@ -142,6 +142,6 @@ process.on('message', (message) => {
   if (message?.type !== 'cpu') return;
   const used = process.cpuUsage(cpuMark);
   cpuMark = process.cpuUsage();
-  process.send({ type: 'cpu', micros: used.user + used.system });
+  process.send({ type: 'cpu', user: used.user, system: used.system });
 });
 process.on('disconnect', () => process.exit(0));
