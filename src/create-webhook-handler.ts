@@ -11,7 +11,7 @@ import { createMemoryRateLimiter } from './memory-rate-limiter.js';
 import type { Channel, Message, RateLimitDecision, WebhookLookup } from './ports.js';
 import { problemResponse, rateLimitHeaders } from './problem.js';
 import { matchWebhookPath } from './route.js';
-import { constantTimeEqual, hashSecret, isWellFormedCredential } from './secret.js';
+import { hashSecret, isWellFormedCredential, secretMatches } from './secret.js';
 import { validatePayload } from './validation/validate-payload.js';
 
 // For ports that cannot hang: a synchronous throw still becomes a rejection.
@@ -92,8 +92,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     } catch (error) {
       return storeFailed(error, path.webhookId);
     }
-    const presented = hashSecret(path.secret);
-    const matches = constantTimeEqual(presented, webhook?.secretHash ?? ABSENT_HASH);
+    const matches = secretMatches(path.secret, webhook?.secretHash ?? ABSENT_HASH);
     if (webhook === null || !matches || webhook.revokedAt !== null) {
       return problemResponse('not_found', NOT_FOUND_DETAIL);
     }
@@ -184,7 +183,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       body: text ?? '',
       blocks: blocks ?? [],
       author: { type: 'webhook', id: webhookId, name: webhook.name },
-      createdAt: new Date(now).toISOString(),
+      createdAt: isoTime(now),
     };
     let stored;
     try {
@@ -195,7 +194,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (stored.created && onMessage !== undefined) notify(stored.message);
     return withCount({
       status: stored.created ? 201 : 200,
-      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+      // No cache-control: caches never store the answer to a POST without explicit freshness.
+      headers: { 'content-type': 'application/json' },
       body: { message: stored.message, duplicate: !stored.created },
     });
   }
@@ -209,6 +209,17 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     } catch (error) {
       report(error, { stage: 'on_message', webhookId: message.author.id });
     }
+  }
+
+  // Posts in the same millisecond share one timestamp string.
+  let lastTime = Number.NaN;
+  let lastIso = '';
+  function isoTime(ms: number): string {
+    if (ms !== lastTime) {
+      lastTime = ms;
+      lastIso = new Date(ms).toISOString();
+    }
+    return lastIso;
   }
 
   return async (request) => {

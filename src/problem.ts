@@ -75,8 +75,14 @@ export function problemResponse(
 /** The `RateLimit-Policy` and `RateLimit` headers (IETF httpapi-ratelimit-headers) of a decision. */
 export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
   const seconds = Math.max(0, Math.ceil(decision.resetMs / 1000));
-  return {
-    'ratelimit-policy': `"default";q=${decision.limit};w=${Math.ceil(decision.windowMs / 1000)}`,
-    ratelimit: `"default";r=${decision.remaining};t=${seconds}`,
-  };
+  return { 'ratelimit-policy': policyOf(decision), ratelimit: `"default";r=${decision.remaining};t=${seconds}` };
+}
+
+// A limiter's policy rarely changes: keep the last header value.
+let lastPolicy = { limit: 0, windowMs: 0, value: '' };
+function policyOf({ limit, windowMs }: RateLimitDecision): string {
+  if (limit !== lastPolicy.limit || windowMs !== lastPolicy.windowMs) {
+    lastPolicy = { limit, windowMs, value: `"default";q=${limit};w=${Math.ceil(windowMs / 1000)}` };
+  }
+  return lastPolicy.value;
 }

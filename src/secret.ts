@@ -1,4 +1,4 @@
-import { sha256Hex } from './sha256-short.js';
+import { sha256Hex, sha256Words } from './sha256-short.js';
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
@@ -21,14 +21,28 @@ export function hashSecret(secret: string): string {
   return sha256Hex(secret);
 }
 
+// Hex digit values by character code; -1 for every other character.
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 16; digit++) {
+  HEX_VALUE['0123456789abcdef'.charCodeAt(digit)] = digit;
+  HEX_VALUE['0123456789ABCDEF'.charCodeAt(digit)] = digit;
+}
+const presented = new Int32Array(8);
+
 /**
- * Compares two strings in time that depends only on their lengths, never on where they differ.
- * Used on hex hashes, which always have the same length.
+ * Whether `secret` hashes to `storedHash` (hex SHA-256). Compares the digest as words against the
+ * hex it was stored as, without building strings, in time that depends only on the lengths, never on
+ * where the two differ.
  */
-export function constantTimeEqual(a: string, b: string): boolean {
-  let difference = a.length ^ b.length;
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+export function secretMatches(secret: string, storedHash: string): boolean {
+  sha256Words(secret, presented);
+  let difference = storedHash.length ^ 64;
+  for (let i = 0; i < 64; i++) {
+    const code = storedHash.charCodeAt(i) & 127;
+    const nibble = HEX_VALUE[code]!;
+    difference |= (nibble >> 4) & 1; // -1 (not a hex digit) sets the low bit
+    difference |= ((presented[i >> 3]! >>> (28 - (i & 7) * 4)) & 15) ^ (nibble & 15);
+  }
   return difference === 0;
 }
 

@@ -10,30 +10,29 @@ const K = new Int32Array([
   0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f,
   0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
+// Message schedule, reused by every call (JavaScript runs one call at a time).
 const W = new Int32Array(64);
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 const encoder = new TextEncoder();
 
 const hex32 = (word: number): string => HEX[(word >>> 24) & 255]! + HEX[(word >>> 16) & 255]! + HEX[(word >>> 8) & 255]! + HEX[word & 255]!;
 
+const INITIAL = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+
 /**
- * Lower-case hex SHA-256 of `text`'s UTF-8 bytes.
+ * Writes the SHA-256 of `text`'s UTF-8 bytes into `out` as eight big-endian 32-bit words.
  *
  * Secrets are 43 ASCII characters: one 64-byte block. For such input (ASCII, at most 55 bytes) this
  * computes the single block in place, without the allocations of a general-purpose hasher, which
  * were most of the cost of checking a secret; any other input goes to `@noble/hashes`.
  */
-export function sha256Hex(text: string): string {
+export function sha256Words(text: string, out: Int32Array): void {
   const length = text.length;
-  if (length > 55) return bytesToHex(sha256(encoder.encode(text)));
-  for (let word = 0; word < 16; word++) W[word] = 0;
-  for (let i = 0; i < length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) return bytesToHex(sha256(encoder.encode(text)));
-    W[i >> 2]! |= code << (24 - (i & 3) * 8);
+  if (length > 55 || !fillAsciiBlock(text)) {
+    const digest = sha256(encoder.encode(text));
+    for (let i = 0; i < 8; i++) out[i] = (digest[i * 4]! << 24) | (digest[i * 4 + 1]! << 16) | (digest[i * 4 + 2]! << 8) | digest[i * 4 + 3]!;
+    return;
   }
-  W[length >> 2]! |= 0x80 << (24 - (length & 3) * 8);
-  W[15] = length * 8;
   for (let i = 16; i < 64; i++) {
     const a = W[i - 15]!;
     const b = W[i - 2]!;
@@ -41,8 +40,8 @@ export function sha256Hex(text: string): string {
     const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
     W[i] = (W[i - 16]! + s0 + W[i - 7]! + s1) | 0;
   }
-  let a = 0x6a09e667, b = 0xbb67ae85 | 0, c = 0x3c6ef372, d = 0xa54ff53a | 0;
-  let e = 0x510e527f, f = 0x9b05688c | 0, g = 0x1f83d9ab, h = 0x5be0cd19;
+  let a = INITIAL[0]!, b = INITIAL[1]!, c = INITIAL[2]!, d = INITIAL[3]!;
+  let e = INITIAL[4]!, f = INITIAL[5]!, g = INITIAL[6]!, h = INITIAL[7]!;
   for (let i = 0; i < 64; i++) {
     const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
     const t1 = (h + s1 + ((e & f) ^ (~e & g)) + K[i]! + W[i]!) | 0;
@@ -57,8 +56,37 @@ export function sha256Hex(text: string): string {
     b = a;
     a = (t1 + t2) | 0;
   }
-  return (
-    hex32((0x6a09e667 + a) | 0) + hex32(((0xbb67ae85 | 0) + b) | 0) + hex32((0x3c6ef372 + c) | 0) + hex32(((0xa54ff53a | 0) + d) | 0) +
-    hex32((0x510e527f + e) | 0) + hex32(((0x9b05688c | 0) + f) | 0) + hex32((0x1f83d9ab + g) | 0) + hex32((0x5be0cd19 + h) | 0)
-  );
+  out[0] = INITIAL[0]! + a;
+  out[1] = INITIAL[1]! + b;
+  out[2] = INITIAL[2]! + c;
+  out[3] = INITIAL[3]! + d;
+  out[4] = INITIAL[4]! + e;
+  out[5] = INITIAL[5]! + f;
+  out[6] = INITIAL[6]! + g;
+  out[7] = INITIAL[7]! + h;
+}
+
+// Lays out `text` (ASCII, at most 55 characters) as the one padded message block in W[0..15];
+// false for non-ASCII text.
+function fillAsciiBlock(text: string): boolean {
+  const length = text.length;
+  for (let word = 0; word < 16; word++) W[word] = 0;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return false;
+    W[i >> 2]! |= code << (24 - (i & 3) * 8);
+  }
+  W[length >> 2]! |= 0x80 << (24 - (length & 3) * 8);
+  W[15] = length * 8;
+  return true;
+}
+
+const words = new Int32Array(8);
+
+/** Lower-case hex SHA-256 of `text`'s UTF-8 bytes. */
+export function sha256Hex(text: string): string {
+  sha256Words(text, words);
+  let hex = '';
+  for (let i = 0; i < 8; i++) hex += hex32(words[i]!);
+  return hex;
 }

@@ -102,7 +102,7 @@ export function rateHeaders(remaining: number, seconds: number): Record<string, 
 
 /** Headers of a success answer. */
 export function successHeaders(remaining: number, seconds = 60): Record<string, string> {
-  return { 'content-type': 'application/json', 'cache-control': 'no-store', ...rateHeaders(remaining, seconds) };
+  return { 'content-type': 'application/json', ...rateHeaders(remaining, seconds) };
 }
 
 /** Headers of an error answer; `rate` for counted ones. */
