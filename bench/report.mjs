@@ -13,8 +13,8 @@ export function checkTargets(results) {
     targets.push({ what: `${pair.label}: throughput ≥ ${pair.target} of its hand-written route`, value: pair.ratio.median, met: pair.ratio.median >= pair.target });
   }
   if (results.core) {
-    const rate = results.core.posts.small.postsPerCpuSecond.median;
-    targets.push({ what: 'in-process core ≥ 100,000 small posts per CPU-second', value: rate, met: rate >= 100_000 });
+    const rate = results.core.posts.small.postsPerSecond.median;
+    targets.push({ what: 'in-process core ≥ 100,000 small posts/s on one core (GC on the same thread)', value: rate, met: rate >= 100_000 });
   }
   if (results.backends && !results.backends.skipped) {
     const trips = results.backends.roundTripsPerAcceptedPost;
@@ -58,7 +58,7 @@ export function markdown(results) {
   if (results.core) {
     const { posts, validation, secrets } = results.core;
     out.push(
-      `**In process, one post at a time** — memory store, default limiter, ${int(results.core.webhooks)} webhooks, ${rounds(results.core.rounds)} of ${results.core.seconds} s; median (lowest–highest).`,
+      `**In process, one post at a time** — memory store, default limiter, ${int(results.core.webhooks)} webhooks, ${rounds(results.core.rounds)} of ${results.core.seconds} s, node --single-threaded-gc so that all the work is on one core; median (lowest–highest).`,
       '',
       '| Payload | Posts/s (wall) | Posts per CPU-second | µs per post (CPU) | Non-2xx |',
       '|---|--:|--:|--:|--:|',
