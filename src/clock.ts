@@ -10,7 +10,15 @@ import type { Clock } from './ports.js';
  */
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A clock that only moves when told to. */
+/**
+ * A clock that only moves when told to.
+ *
+ * @example
+ * ```ts
+ * const clock: FakeClock = createFakeClock();
+ * clock.advance(61_000); // the rate-limit window has passed
+ * ```
+ */
 export interface FakeClock extends Clock {
   /** Moves time forward by `ms` (which must be >= 0) and returns the new time. */
   advance(ms: number): number;

@@ -4,14 +4,29 @@ import type { Channel, Clock, WebhookRecord, WebhookStore } from './ports.js';
 import { generateSecret, generateWebhookId, hashSecret } from './secret.js';
 import { codePointLength } from './text.js';
 
-/** Who asks to manage webhooks: a user and their organization role. */
+/**
+ * Who asks to manage webhooks: a user and their organization role.
+ *
+ * @example
+ * ```ts
+ * const actor: Actor = { userId: session.userId, role: session.orgRole };
+ * await manager.create(actor, { channelId: 'deploys', name: 'CI' });
+ * ```
+ */
 export interface Actor {
   userId: string;
   /** Organization role. Owners and admins manage every channel's webhooks; members only their own channels'. */
   role: 'owner' | 'admin' | 'member';
 }
 
-/** A webhook as the manager shows it: everything but the secret (and its hash). */
+/**
+ * A webhook as the manager shows it: everything but the secret (and its hash).
+ *
+ * @example
+ * ```ts
+ * for (const info of await manager.list(actor, 'deploys')) console.log(info.name, info.status);
+ * ```
+ */
 export interface WebhookInfo {
   id: string;
   channelId: string;
@@ -26,14 +41,30 @@ export interface WebhookInfo {
   status: 'active' | 'revoked';
 }
 
-/** A webhook with its complete secret URL: returned once, by `create` and `rotate`, and never again. */
+/**
+ * A webhook with its complete secret URL: returned once, by `create` and `rotate`, and never again.
+ *
+ * @example
+ * ```ts
+ * const { webhook, url }: WebhookWithUrl = await manager.rotate(actor, webhookId);
+ * showOnce(url); // never store or log it
+ * ```
+ */
 export interface WebhookWithUrl {
   webhook: WebhookInfo;
   /** `{baseUrl}/hooks/channels/{webhook_id}/{secret}`. Give it only to the sending system. */
   url: string;
 }
 
-/** Options of {@link createWebhookManager}. */
+/**
+ * Options of {@link createWebhookManager}.
+ *
+ * @example
+ * ```ts
+ * const options: WebhookManagerOptions = { store, baseUrl: 'https://chat.example.com/api' };
+ * const manager = createWebhookManager(options);
+ * ```
+ */
 export interface WebhookManagerOptions {
   store: WebhookStore;
   /** Origin (and optional mount path) the webhook URLs start with, e.g. `https://chat.example.com/api`. */
@@ -42,7 +73,15 @@ export interface WebhookManagerOptions {
   clock?: Clock;
 }
 
-/** The webhook lifecycle. Every method checks the actor's permission first. */
+/**
+ * The webhook lifecycle. Every method checks the actor's permission first.
+ *
+ * @example
+ * ```ts
+ * const manager: WebhookManager = createWebhookManager({ store, baseUrl: 'https://chat.example.com' });
+ * await manager.revoke(actor, webhookId);
+ * ```
+ */
 export interface WebhookManager {
   /** Creates a webhook in an active channel. Its URL is in the result, and nowhere else, ever. */
   create(actor: Actor, input: { channelId: string; name: string }): Promise<WebhookWithUrl>;

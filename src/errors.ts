@@ -1,5 +1,11 @@
 /**
  * Stable codes of {@link ChannelWebhookError}. Test `error.code`, not `instanceof`, across entry points.
+ *
+ * @example
+ * ```ts
+ * const status: Record<string, number> = { forbidden: 403, webhook_not_found: 404, channel_archived: 409 };
+ * res.status(status[(error as ChannelWebhookError).code] ?? 500);
+ * ```
  */
 export type ChannelWebhookErrorCode =
   | 'forbidden'

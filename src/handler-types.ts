@@ -1,17 +1,39 @@
 import type { Clock, Message, RateLimiter, WebhookStore } from './ports.js';
 import type { WebhookRequest, WebhookResponse } from './http-types.js';
 
-/** Where a failure reported to `onError` happened. */
+/**
+ * Where a failure reported to `onError` happened.
+ *
+ * @example
+ * ```ts
+ * onError: (error, { stage }) => metrics.increment(`webhook_errors.${stage}`),
+ * ```
+ */
 export type ErrorStage = 'store' | 'rate_limiter' | 'on_message' | 'body' | 'handler';
 
-/** What `onError` learns about a failure besides the error. It never contains a secret. */
+/**
+ * What `onError` learns about a failure besides the error. It never contains a secret.
+ *
+ * @example
+ * ```ts
+ * onError: (error, context) => log.error({ err: error, ...context }, 'webhook post failed'),
+ * ```
+ */
 export interface ErrorContext {
   stage: ErrorStage;
   /** The webhook the request was for, when known. */
   webhookId?: string;
 }
 
-/** Options of {@link createWebhookHandler}. */
+/**
+ * Options of {@link createWebhookHandler}.
+ *
+ * @example
+ * ```ts
+ * const options: WebhookHandlerOptions = { store, rateLimiter, onRateLimiterError: 'reject', storeTimeoutMs: 2_000 };
+ * const handle = createWebhookHandler(options);
+ * ```
+ */
 export interface WebhookHandlerOptions {
   /** Where webhooks and messages live. */
   store: WebhookStore;
@@ -44,5 +66,13 @@ export interface WebhookHandlerOptions {
   rateLimiterTimeoutMs?: number;
 }
 
-/** Turns one normalized request into its answer. Never rejects. */
+/**
+ * Turns one normalized request into its answer. Never rejects.
+ *
+ * @example
+ * ```ts
+ * const handle: WebhookHandler = createWebhookHandler({ store });
+ * const res = await handle({ method: 'POST', url, headers, body });
+ * ```
+ */
 export type WebhookHandler = (request: WebhookRequest) => Promise<WebhookResponse>;

@@ -1,7 +1,21 @@
-/** A header value as Node and most frameworks give it. */
+/**
+ * A header value as Node and most frameworks give it.
+ *
+ * @example
+ * ```ts
+ * const headers: Record<string, HeaderValue> = { 'content-type': 'application/json', 'x-forwarded-for': ['10.0.0.1', '10.0.0.2'] };
+ * ```
+ */
 export type HeaderValue = string | string[] | undefined;
 
-/** The raw request body: bytes, a string, or nothing. */
+/**
+ * The raw request body: bytes, a string, or nothing.
+ *
+ * @example
+ * ```ts
+ * const body: RawBody = new TextEncoder().encode('{"text":"hi"}');
+ * ```
+ */
 export type RawBody = Uint8Array | string | null | undefined;
 
 /**
@@ -11,6 +25,15 @@ export type RawBody = Uint8Array | string | null | undefined;
  * An implementation must never buffer more than `maxBytes + 1` bytes: past that it stops reading and
  * either returns what it has (the handler answers 413) or rejects with a `ChannelWebhookError` of
  * code `payload_too_large`. A client that disconnects is a rejection with code `body_read_failed`.
+ *
+ * @example
+ * ```ts
+ * // Read a Web request's body, refusing more than the handler asks for:
+ * const body: BodyReader = async (maxBytes) => {
+ *   const bytes = new Uint8Array(await request.arrayBuffer());
+ *   return bytes.byteLength > maxBytes ? bytes.subarray(0, maxBytes + 1) : bytes;
+ * };
+ * ```
  */
 export type BodyReader = (maxBytes: number) => Promise<RawBody>;
 
@@ -41,7 +64,15 @@ export interface WebhookRequest {
   body?: RawBody | BodyReader;
 }
 
-/** The answer to a {@link WebhookRequest}. `body` is JSON-serializable; headers have lower-case names. */
+/**
+ * The answer to a {@link WebhookRequest}. `body` is JSON-serializable; headers have lower-case names.
+ *
+ * @example
+ * ```ts
+ * const { status, headers, body } = await handle(request);
+ * res.writeHead(status, headers).end(JSON.stringify(body));
+ * ```
+ */
 export interface WebhookResponse {
   status: number;
   headers: Record<string, string>;

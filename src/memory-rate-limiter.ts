@@ -3,7 +3,15 @@ import { markInProcess } from './in-process-ports.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from './limits.js';
 import type { Clock, RateLimitDecision, RateLimiter } from './ports.js';
 
-/** Options of {@link createMemoryRateLimiter}. */
+/**
+ * Options of {@link createMemoryRateLimiter}.
+ *
+ * @example
+ * ```ts
+ * const options: MemoryRateLimiterOptions = { limit: 10, windowMs: 10_000 };
+ * const rateLimiter = createMemoryRateLimiter(options);
+ * ```
+ */
 export interface MemoryRateLimiterOptions {
   /** Allowed requests per key per window. Default 60. */
   limit?: number;
@@ -16,7 +24,15 @@ export interface MemoryRateLimiterOptions {
   clock?: Clock;
 }
 
-/** The in-memory limiter, with a count of the keys it tracks. */
+/**
+ * The in-memory limiter, with a count of the keys it tracks.
+ *
+ * @example
+ * ```ts
+ * const rateLimiter: MemoryRateLimiter = createMemoryRateLimiter();
+ * console.log(rateLimiter.size, 'webhooks currently tracked');
+ * ```
+ */
 export interface MemoryRateLimiter extends RateLimiter {
   /** Number of keys with state held right now (idle keys are dropped once their window passed). */
   readonly size: number;

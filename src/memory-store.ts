@@ -1,7 +1,16 @@
 import { markInProcess } from './in-process-ports.js';
 import type { Channel, InsertMessageResult, Message, WebhookLookup, WebhookRecord, WebhookStore } from './ports.js';
 
-/** The in-memory store, with the two extra methods of the reference stores. */
+/**
+ * The in-memory store, with the two extra methods of the reference stores.
+ *
+ * @example
+ * ```ts
+ * const store: MemoryStore = createMemoryStore();
+ * await store.putChannel({ id: 'deploys', ownerId: 'u1', archived: false });
+ * const messages = await store.listMessages('deploys');
+ * ```
+ */
 export interface MemoryStore extends WebhookStore {
   /** Creates or replaces a channel (the host app's channels live elsewhere; this seeds them). */
   putChannel(channel: Channel): Promise<void>;

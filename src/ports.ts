@@ -23,6 +23,11 @@ export interface Clock {
 
 /**
  * A channel as the library needs to see it. The host app owns channels; the library only reads them.
+ *
+ * @example
+ * ```ts
+ * await store.putChannel({ id: 'deploys', ownerId: 'u1', archived: false });
+ * ```
  */
 export interface Channel {
   /** Channel identifier. */
@@ -35,6 +40,12 @@ export interface Channel {
 
 /**
  * A webhook as stored. It holds a hash of the secret, never the secret itself.
+ *
+ * @example
+ * ```ts
+ * const record = await store.getWebhook(webhookId);
+ * if (record !== null && record.revokedAt === null) console.log(record.name);
+ * ```
  */
 export interface WebhookRecord {
   /** Webhook identifier; part of the URL. Never changes, not even on rotation. */
@@ -59,12 +70,25 @@ export interface WebhookRecord {
  * What {@link WebhookStore.getWebhook} returns. A store that can read the webhook's channel in the
  * same round trip (a SQL join) sets `channel`, and the handler then skips its separate
  * {@link WebhookStore.getChannel} call. Leave it `undefined` to have the handler ask.
+ *
+ * @example
+ * ```ts
+ * // A SQL store joining the channel in:
+ * const lookup: WebhookLookup = { ...toRecord(row), channel: { id: row.channel_id, ownerId: row.owner_id, archived: row.archived } };
+ * ```
  */
 export interface WebhookLookup extends WebhookRecord {
   channel?: Channel | null;
 }
 
-/** The author of a message posted through a webhook. */
+/**
+ * The author of a message posted through a webhook.
+ *
+ * @example
+ * ```ts
+ * const author: WebhookAuthor = { type: 'webhook', id: 'wh_5kQ2R1rWmH0bV8sYq3XJ9w', name: 'CI' };
+ * ```
+ */
 export interface WebhookAuthor {
   type: 'webhook';
   /** The webhook identifier. */
@@ -75,6 +99,12 @@ export interface WebhookAuthor {
 
 /**
  * A stored message. `body` and `blocks` are exactly as sent (`""` and `[]` when absent).
+ *
+ * @example
+ * ```ts
+ * const [message] = await store.listMessages('deploys');
+ * render(message.author.name, message.body, message.blocks);
+ * ```
  */
 export interface Message {
   /** Message identifier. */
@@ -90,7 +120,15 @@ export interface Message {
   createdAt: string;
 }
 
-/** The outcome of {@link WebhookStore.insertMessage}. */
+/**
+ * The outcome of {@link WebhookStore.insertMessage}.
+ *
+ * @example
+ * ```ts
+ * const { message, created } = await store.insertMessage(candidate, 'deploy-42');
+ * if (!created) console.log('already stored as', message.id);
+ * ```
+ */
 export interface InsertMessageResult {
   /** The stored message: the new one, or the one stored earlier under the same key. */
   message: Message;
@@ -108,6 +146,22 @@ export interface InsertMessageResult {
  * - Nothing is half-written: a method that rejects has changed nothing, or changed everything.
  * - Returned objects are not mutated by the store afterwards, and changing one changes nothing
  *   stored: return copies, or frozen objects.
+ *
+ * @example
+ * ```ts
+ * // A store that wraps another and logs slow inserts:
+ * const logged: WebhookStore = {
+ *   ...inner,
+ *   async insertMessage(message, key) {
+ *     const started = performance.now();
+ *     try {
+ *       return await inner.insertMessage(message, key);
+ *     } finally {
+ *       log.debug('insert took', performance.now() - started);
+ *     }
+ *   },
+ * };
+ * ```
  */
 export interface WebhookStore {
   /** The channel, or `null` when there is none with that id. */
@@ -141,7 +195,15 @@ export interface WebhookStore {
   insertMessage(message: Message, idempotencyKey: string | null): Promise<InsertMessageResult>;
 }
 
-/** The outcome of one {@link RateLimiter.hit}. Being limited is a value, not an error. */
+/**
+ * The outcome of one {@link RateLimiter.hit}. Being limited is a value, not an error.
+ *
+ * @example
+ * ```ts
+ * const decision = await rateLimiter.hit(webhookId, clock.now());
+ * if (!decision.allowed) retryAfterSeconds = Math.ceil(decision.resetMs / 1000);
+ * ```
+ */
 export interface RateLimitDecision {
   /** `true` when the request may go on; `false` means answer 429. */
   allowed: boolean;
@@ -166,6 +228,18 @@ export interface RateLimitDecision {
  *
  * `hit` is one atomic read-modify-write per decision, also across instances sharing a backend.
  * `now` comes from the caller's clock; implementations must not read their own.
+ *
+ * @example
+ * ```ts
+ * // Count refusals around another limiter:
+ * const counted: RateLimiter = {
+ *   async hit(key, now) {
+ *     const decision = await inner.hit(key, now);
+ *     if (!decision.allowed) metrics.increment('webhook_rate_limited');
+ *     return decision;
+ *   },
+ * };
+ * ```
  */
 export interface RateLimiter {
   hit(key: string, now: number): Promise<RateLimitDecision>;

@@ -1,4 +1,12 @@
-/** The parts of a webhook URL. */
+/**
+ * The parts of a webhook URL.
+ *
+ * @example
+ * ```ts
+ * const path: WebhookPath | null = matchWebhookPath(req.url);
+ * if (path !== null) console.log('post to', path.webhookId); // never log path.secret
+ * ```
+ */
 export interface WebhookPath {
   webhookId: string;
   secret: string;

@@ -1,4 +1,12 @@
-/** Options of {@link postgresSchema}. */
+/**
+ * Options of {@link postgresSchema}.
+ *
+ * @example
+ * ```ts
+ * const options: PostgresSchemaOptions = { tablePrefix: 'hooks_' };
+ * const sql = postgresSchema(options);
+ * ```
+ */
 export interface PostgresSchemaOptions {
   /**
    * Prefix of every table and index name: lower-case letters, digits and `_`, starting with a letter
