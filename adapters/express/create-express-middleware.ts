@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookHandler } from '../../src/handler-types.js';
 import { matchWebhookPath } from '../../src/route.js';
+import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
 import { writeNodeResponse } from '../shared/write-node-response.js';
 
@@ -44,7 +45,13 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
  * `express.text()`) is used; an already-parsed object (`express.json()`) gets a 500 problem with
  * code `misconfigured` saying how to mount, never a hang.
  *
+ * A body that has not fully arrived `bodyTimeoutMs` after reading started is answered 400 with code
+ * `body_read_failed`, and the connection is closed. The server's own `requestTimeout` and
+ * `headersTimeout` still apply beside it.
+ *
  * @param handle - the core handler, from `createWebhookHandler`.
+ * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000. An
+ *   invalid value throws a `ChannelWebhookError` with code `invalid_argument` here, not on a post.
  * @example
  * ```ts
  * import express from 'express';
@@ -53,18 +60,19 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
  *
  * const handle = createWebhookHandler({ store: createMemoryStore() });
  * const app = express();
- * app.use('/api', createExpressMiddleware(handle)); // before express.json()
+ * app.use('/api', createExpressMiddleware(handle, { bodyTimeoutMs: 5_000 })); // before express.json()
  * app.use(express.json());
  * ```
  */
-export function createExpressMiddleware(handle: WebhookHandler): ExpressMiddleware {
+export function createExpressMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): ExpressMiddleware {
+  const reading = resolveNodeAdapterOptions(options, 'createExpressMiddleware');
   return (req, res, next) => {
     if (matchWebhookPath(req.url ?? '') === null) return next();
     handle({
       method: req.method ?? 'GET',
       url: req.originalUrl ?? req.url ?? '',
       headers: req.headers,
-      body: createNodeBodyReader(req, { body: req.body, rawBody: req.rawBody }),
+      body: createNodeBodyReader(req, { body: req.body, rawBody: req.rawBody }, reading),
     })
       .then((response) => writeNodeResponse(res, response))
       .catch(next);

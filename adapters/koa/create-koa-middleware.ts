@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookHandler } from '../../src/handler-types.js';
 import { matchWebhookPath } from '../../src/route.js';
+import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
 
@@ -48,7 +49,13 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
  * `koa-bodyparser` runs first, the `ctx.request.rawBody` it keeps is used; a parsed body without a
  * raw one gets a 500 problem with code `misconfigured`, never a hang.
  *
+ * A body that has not fully arrived `bodyTimeoutMs` after reading started is answered 400 with code
+ * `body_read_failed`, and the connection is closed. The server's own `requestTimeout` and
+ * `headersTimeout` still apply beside it.
+ *
  * @param handle - the core handler, from `createWebhookHandler`.
+ * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000. An
+ *   invalid value throws a `ChannelWebhookError` with code `invalid_argument` here, not on a post.
  * @example
  * ```ts
  * import Koa from 'koa';
@@ -56,10 +63,12 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
  * import { createKoaMiddleware } from 'channel-webhooks/koa';
  *
  * const app = new Koa();
- * app.use(createKoaMiddleware(createWebhookHandler({ store: createMemoryStore() })));
+ * const handle = createWebhookHandler({ store: createMemoryStore() });
+ * app.use(createKoaMiddleware(handle, { bodyTimeoutMs: 5_000 }));
  * ```
  */
-export function createKoaMiddleware(handle: WebhookHandler): KoaMiddleware {
+export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): KoaMiddleware {
+  const reading = resolveNodeAdapterOptions(options, 'createKoaMiddleware');
   return async (ctx, next) => {
     if (matchWebhookPath(ctx.path) === null) {
       await next();
@@ -69,11 +78,11 @@ export function createKoaMiddleware(handle: WebhookHandler): KoaMiddleware {
       method: ctx.req.method ?? 'GET',
       url: ctx.originalUrl,
       headers: ctx.req.headers,
-      body: createNodeBodyReader(ctx.req, { body: ctx.request.body, rawBody: ctx.request.rawBody }),
+      body: createNodeBodyReader(ctx.req, { body: ctx.request.body, rawBody: ctx.request.rawBody }, reading),
     });
     ctx.status = response.status;
     // Headers first: Koa would otherwise type a string body as text/plain.
-    ctx.set(nodeHeaders(response));
+    ctx.set(nodeHeaders(response, ctx.req));
     ctx.body = JSON.stringify(response.body);
   };
 }

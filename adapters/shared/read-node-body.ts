@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ChannelWebhookError } from '../../src/errors.js';
 import type { BodyReader, RawBody } from '../../src/http-types.js';
+import { DEFAULT_BODY_TIMEOUT_MS, type NodeAdapterOptions } from './node-adapter-options.js';
 
 /** What a body parser that ran before the adapter may have left on the request. */
 export interface ParserLeftovers {
@@ -16,25 +17,34 @@ export interface ParserLeftovers {
  * - A `Content-Length` over the limit is refused before a byte is read.
  * - Otherwise the stream is counted as it arrives and reading stops at `maxBytes + 1` bytes, which
  *   are returned so the handler answers 413; nothing beyond them is ever held.
- * - A client that goes away mid-body is a rejection with code `body_read_failed`, and every
- *   listener added here is removed on every path.
+ * - A client that goes away mid-body is a rejection with code `body_read_failed`.
+ * - So is a body still incomplete `bodyTimeoutMs` after reading started: the rest is left to Node to
+ *   discard while the answer goes out (which then closes the connection), so a client trickling
+ *   bytes holds the request no longer than that, whatever the server's own `requestTimeout`.
+ * - Every listener added here is removed, and the deadline's timer cleared, on every path.
  * - When a body parser consumed the stream first, the raw body it left is used; a parsed object
  *   without one is a rejection with code `misconfigured`, never a wait on a stream that will not
  *   end.
  *
  * @param req - the Node request.
  * @param leftovers - what a body parser may have left, read only when the stream was consumed.
+ * @param options - `bodyTimeoutMs`, the deadline for the whole body (default 10,000), already
+ *   checked by the adapter factory.
  * @example
  * ```ts
- * const response = await handle({ method, url, headers, body: createNodeBodyReader(req, { body: req.body }) });
+ * const response = await handle({
+ *   method, url, headers,
+ *   body: createNodeBodyReader(req, { body: req.body }, { bodyTimeoutMs: 5_000 }),
+ * });
  * ```
  */
-export function createNodeBodyReader(req: IncomingMessage, leftovers: ParserLeftovers = {}): BodyReader {
+export function createNodeBodyReader(req: IncomingMessage, leftovers: ParserLeftovers = {}, options: NodeAdapterOptions = {}): BodyReader {
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   return async (maxBytes) => {
     if (isConsumed(req)) return fromLeftovers(leftovers);
     if (declaredLength(req) > maxBytes) throw tooLarge(maxBytes);
     if (req.destroyed) throw new ChannelWebhookError('body_read_failed', 'the client closed the connection before sending the body');
-    return readStream(req, maxBytes);
+    return readStream(req, maxBytes, bodyTimeoutMs);
   };
 }
 
@@ -69,12 +79,13 @@ function tooLarge(maxBytes: number): ChannelWebhookError {
   return new ChannelWebhookError('payload_too_large', `the request body is larger than ${maxBytes} bytes`);
 }
 
-function readStream(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
+function readStream(req: IncomingMessage, maxBytes: number, bodyTimeoutMs: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
 
     const finish = (error: ChannelWebhookError | null) => {
+      clearTimeout(timer);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onFailure);
@@ -96,7 +107,15 @@ function readStream(req: IncomingMessage, maxBytes: number): Promise<Uint8Array>
     };
     const onEnd = () => finish(null);
     const onFailure = () => finish(new ChannelWebhookError('body_read_failed', 'the client closed the connection before the body ended'));
+    const onTimeout = () => {
+      finish(new ChannelWebhookError('body_read_failed', `the request body did not arrive within ${bodyTimeoutMs} ms`));
+      // As for a 413, the rest is left flowing for Node to discard until the answer is out and the
+      // connection closes: destroying the request would drop the answer with it.
+      req.resume();
+    };
 
+    // Unreferenced: a pending body must not keep the process from exiting.
+    const timer = setTimeout(onTimeout, bodyTimeoutMs).unref();
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onFailure);

@@ -1,9 +1,8 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookResponse } from '../../src/http-types.js';
 
 /**
- * Writes a core answer to a Node response. A 413 may leave request bytes unread, so it asks Node to
- * close the connection once the answer is out, rather than keep reading a body nobody wants.
+ * Writes a core answer to a Node response, with the headers of {@link nodeHeaders}.
  *
  * @param res - the Node response; nothing may have been written to it yet.
  * @param response - the core's answer.
@@ -15,23 +14,28 @@ import type { WebhookResponse } from '../../src/http-types.js';
 export function writeNodeResponse(res: ServerResponse, response: WebhookResponse): void {
   const payload = Buffer.from(JSON.stringify(response.body));
   res.statusCode = response.status;
-  for (const [name, value] of Object.entries(nodeHeaders(response))) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(nodeHeaders(response, res.req))) res.setHeader(name, value);
   res.setHeader('content-length', payload.length);
   res.end(payload);
 }
 
 /**
  * The headers of a core answer as they go on the wire: a JSON content type when the core named
- * none, and `connection: close` on a 413.
+ * none, and `connection: close` on a 413 and on any answer given before the whole request body
+ * arrived (a body read past its deadline, or one refused unread while it still streams). Such an
+ * answer leaves the rest of the body unwanted: Node discards it while the answer goes out, then
+ * closes the connection, rather than keep receiving a body nobody reads for as long as the client
+ * takes to send it.
  *
  * @param response - the core's answer.
+ * @param req - the request it answers.
  * @example
  * ```ts
- * ctx.set(nodeHeaders(response));
+ * ctx.set(nodeHeaders(response, ctx.req));
  * ```
  */
-export function nodeHeaders(response: WebhookResponse): Record<string, string> {
+export function nodeHeaders(response: WebhookResponse, req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...response.headers };
-  if (response.status === 413) headers.connection = 'close';
+  if (response.status === 413 || !req.complete) headers.connection = 'close';
   return headers;
 }

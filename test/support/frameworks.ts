@@ -8,6 +8,7 @@ import Koa2 from 'koa2';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createFetchHandler } from '../../adapters/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
+import type { NodeAdapterOptions } from '../../adapters/shared/node-adapter-options.js';
 import type { WebhookHandler } from '../../src/handler-types.js';
 import { listen, type Listening } from './http.js';
 
@@ -21,14 +22,19 @@ export interface FrameworkTarget {
   start(handle: WebhookHandler): Promise<Listening>;
 }
 
-const express = (name: string, create: typeof express5): FrameworkTarget => ({
+/** A target on a Node adapter, which also takes the adapter's options. */
+export interface NodeFrameworkTarget extends FrameworkTarget {
+  start(handle: WebhookHandler, options?: NodeAdapterOptions): Promise<Listening>;
+}
+
+const express = (name: string, create: typeof express5): NodeFrameworkTarget => ({
   name,
-  start: (handle) => {
+  start: (handle, options) => {
     const app = create();
     app.get('/api/health', (_req, res) => {
       res.json({ ok: true });
     });
-    app.use('/api', createExpressMiddleware(handle));
+    app.use('/api', createExpressMiddleware(handle, options));
     app.use((_req, res) => {
       res.status(404).json({ fallthrough: true });
     });
@@ -36,15 +42,15 @@ const express = (name: string, create: typeof express5): FrameworkTarget => ({
   },
 });
 
-const koa = (name: string, Create: typeof Koa3): FrameworkTarget => ({
+const koa = (name: string, Create: typeof Koa3): NodeFrameworkTarget => ({
   name,
-  start: (handle) => {
+  start: (handle, options) => {
     const app = new Create();
     // A client that vanishes mid-body ends its socket with a parse error, which Koa logs by default.
     app.on('error', (error: { code?: string }) => {
       if (error.code !== 'HPE_INVALID_EOF_STATE' && error.code !== 'ECONNRESET') console.error(error);
     });
-    app.use(createKoaMiddleware(handle));
+    app.use(createKoaMiddleware(handle, options));
     app.use((ctx) => {
       if (ctx.method === 'GET' && ctx.path === '/api/health') {
         ctx.body = { ok: true };
@@ -69,11 +75,13 @@ const hono: FrameworkTarget = {
   },
 };
 
-/** Every framework and major version the adapters support. */
-export const frameworkTargets: FrameworkTarget[] = [
+/** Every framework and major version the Node adapters (Express and Koa) support. */
+export const nodeFrameworkTargets: NodeFrameworkTarget[] = [
   express('Express 5', express5),
   express('Express 4', express4),
   koa('Koa 3', Koa3),
   koa('Koa 2', Koa2),
-  hono,
 ];
+
+/** Every framework and major version the adapters support. */
+export const frameworkTargets: FrameworkTarget[] = [...nodeFrameworkTargets, hono];
