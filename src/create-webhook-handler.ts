@@ -139,6 +139,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         report(read.error, { stage: 'body', webhookId });
         return withCount(problemResponse('misconfigured', read.error.message));
       }
+      if (isChannelWebhookError(read.error, 'body_read_timeout')) {
+        // Worth an operator's eye: a sender this slow is broken or holding connections on purpose.
+        report(read.error, { stage: 'body', webhookId });
+        return withCount(problemResponse('body_read_failed', 'The request body did not arrive in time. Send the whole body promptly.', { errors: [{ pointer: '', message: 'did not arrive in time' }] }));
+      }
       return withCount(problemResponse('body_read_failed', 'The request body ended before it was complete.', { errors: [{ pointer: '', message: 'ended before it was complete' }] }));
     }
 

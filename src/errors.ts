@@ -21,6 +21,7 @@ export type ChannelWebhookErrorCode =
   | 'rate_limiter_timeout'
   | 'payload_too_large'
   | 'body_read_failed'
+  | 'body_read_timeout'
   | 'misconfigured';
 
 /**

@@ -24,7 +24,8 @@ export type RawBody = Uint8Array | string | null | undefined;
  *
  * An implementation must never buffer more than `maxBytes + 1` bytes: past that it stops reading and
  * either returns what it has (the handler answers 413) or rejects with a `ChannelWebhookError` of
- * code `payload_too_large`. A client that disconnects is a rejection with code `body_read_failed`.
+ * code `payload_too_large`. A client that disconnects is a rejection with code `body_read_failed`;
+ * a body that does not arrive within the reader's own deadline, with code `body_read_timeout`.
  *
  * @example
  * ```ts

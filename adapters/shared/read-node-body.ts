@@ -18,7 +18,8 @@ export interface ParserLeftovers {
  * - Otherwise the stream is counted as it arrives and reading stops at `maxBytes + 1` bytes, which
  *   are returned so the handler answers 413; nothing beyond them is ever held.
  * - A client that goes away mid-body is a rejection with code `body_read_failed`.
- * - So is a body still incomplete `bodyTimeoutMs` after reading started: the rest is left to Node to
+ * - A body still incomplete `bodyTimeoutMs` after reading started is a rejection with code
+ *   `body_read_timeout` (answered 400 and reported to `onError`): the rest is left to Node to
  *   discard while the answer goes out (which then closes the connection), so a client trickling
  *   bytes holds the request no longer than that, whatever the server's own `requestTimeout`.
  * - Every listener added here is removed, and the deadline's timer cleared, on every path.
@@ -108,7 +109,7 @@ function readStream(req: IncomingMessage, maxBytes: number, bodyTimeoutMs: numbe
     const onEnd = () => finish(null);
     const onFailure = () => finish(new ChannelWebhookError('body_read_failed', 'the client closed the connection before the body ended'));
     const onTimeout = () => {
-      finish(new ChannelWebhookError('body_read_failed', `the request body did not arrive within ${bodyTimeoutMs} ms`));
+      finish(new ChannelWebhookError('body_read_timeout', `the request body did not arrive within ${bodyTimeoutMs} ms`));
       // As for a 413, the rest is left flowing for Node to discard until the answer is out and the
       // connection closes: destroying the request would drop the answer with it.
       req.resume();

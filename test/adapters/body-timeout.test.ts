@@ -148,9 +148,9 @@ describe.each(nodeFrameworkTargets)('the body deadline through $name', (target) 
         type: 'tag:channel-webhooks,2026:problem:body_read_failed',
         title: expect.any(String),
         status: 400,
-        detail: expect.any(String),
+        detail: 'The request body did not arrive in time. Send the whole body promptly.',
         code: 'body_read_failed',
-        errors: [{ pointer: '', message: expect.any(String) }],
+        errors: [{ pointer: '', message: 'did not arrive in time' }],
       },
       whole: true,
       sent: expect.any(Number),
@@ -262,7 +262,7 @@ describe('createNodeBodyReader clears its deadline and listeners on every path',
     expectNothingLeft();
   });
 
-  it('deadline: rejects with body_read_failed naming it, and leaves the rest of the body to be discarded', async () => {
+  it('deadline: rejects with body_read_timeout naming it, and leaves the rest of the body to be discarded', async () => {
     const outcome = startReading();
     let settled = false;
     void outcome.then(() => (settled = true));
@@ -272,7 +272,7 @@ describe('createNodeBodyReader clears its deadline and listeners on every path',
     await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
     vi.advanceTimersByTime(1);
-    expect(await outcome).toMatchObject({ error: { name: 'ChannelWebhookError', code: 'body_read_failed', message: 'the request body did not arrive within 300 ms' } });
+    expect(await outcome).toMatchObject({ error: { name: 'ChannelWebhookError', code: 'body_read_timeout', message: 'the request body did not arrive within 300 ms' } });
     expectNothingLeft();
     expect(req.readableFlowing).toBe(true);
     expect(req.destroyed).toBe(false);

@@ -119,6 +119,26 @@ describe('body forms', () => {
     expect(await s.store.listMessages('general')).toEqual([]);
   });
 
+  it('a reader that gives up waiting answers 400 body_read_failed saying so, and reports it to onError', async () => {
+    const s = await setup();
+    const timeout = new ChannelWebhookError('body_read_timeout', 'the request body did not arrive within 300 ms');
+    const response = await s.post(undefined, {
+      raw: async () => {
+        throw timeout;
+      },
+    });
+    expect(response).toEqual({
+      status: 400,
+      headers: problemHeaders({ remaining: 59, seconds: 60 }),
+      body: problem(400, 'body_read_failed', {
+        detail: 'The request body did not arrive in time. Send the whole body promptly.',
+        errors: [{ pointer: '', message: 'did not arrive in time' }],
+      }),
+    });
+    expect(s.errors).toEqual([{ error: timeout, context: { stage: 'body', webhookId: s.webhookId } }]);
+    expect(await s.store.listMessages('general')).toEqual([]);
+  });
+
   it('bytes that are not UTF-8 answer 400 invalid_json', async () => {
     const s = await setup();
     const bytes = new Uint8Array([...encoder.encode('{"text":"'), 0xff, 0xfe, ...encoder.encode('"}')]);
