@@ -1,15 +1,13 @@
 import { expect } from 'vitest';
-import { createFakeClock, type FakeClock } from '../../src/clock.js';
-import { createWebhookHandler } from '../../src/create-webhook-handler.js';
-import { createWebhookManager, type Actor, type WebhookManager } from '../../src/create-webhook-manager.js';
-import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from '../../src/handler-types.js';
+import type { FakeClock } from '../../src/clock.js';
+import type { WebhookManager } from '../../src/create-webhook-manager.js';
+import type { WebhookHandler, WebhookHandlerOptions } from '../../src/handler-types.js';
 import type { WebhookResponse } from '../../src/http-types.js';
-import { createMemoryRateLimiter } from '../../src/memory-rate-limiter.js';
-import { createMemoryStore, type MemoryStore } from '../../src/memory-store.js';
+import type { MemoryStore } from '../../src/memory-store.js';
 import type { Message, WebhookStore } from '../../src/ports.js';
+import { setup, type ReportedError } from '../core/helpers.js';
 
-export const OWNER: Actor = { userId: 'u-owner', role: 'member' };
-export const CHANNEL_ID = 'general';
+export { CHANNEL_ID, OWNER, type ReportedError } from '../core/helpers.js';
 
 /** Every status the contract (and DESIGN.md's 405) allows a post to be answered with. */
 export const CONTRACT_STATUSES = [200, 201, 400, 404, 405, 409, 413, 415, 429, 500] as const;
@@ -41,11 +39,6 @@ export function fuzzRuns(slice: number, share: number): number {
 /** The seed of every property: fixed, so a failure replays; `FUZZ_SEED` picks another. */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_260_101);
 
-export interface ReportedError {
-  error: unknown;
-  context: ErrorContext;
-}
-
 /** A webhook world on the memory store: one active channel, one webhook, a handler, counters. */
 export interface World {
   clock: FakeClock;
@@ -66,32 +59,37 @@ export interface WorldOptions extends Partial<Omit<WebhookHandlerOptions, 'store
   wrapStore?: (store: WebhookStore) => WebhookStore;
 }
 
+/** The core tests' setup, with the handler's store wrapped to record what it reports as created. */
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const { wrapStore, ...handlerOptions } = options;
-  const clock = createFakeClock();
-  const store = createMemoryStore();
-  await store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: false });
-  const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock });
-  const { webhook, url } = await manager.create(OWNER, { channelId: CHANNEL_ID, name: 'CI' });
   const created: Message[] = [];
-  const counting: WebhookStore = {
-    ...store,
-    insertMessage: async (message, key) => {
-      const result = await store.insertMessage(message, key);
-      if (result.created) created.push(result.message);
-      return result;
-    },
-  };
-  const errors: ReportedError[] = [];
-  const handle = createWebhookHandler({
-    store: wrapStore ? wrapStore(counting) : counting,
-    rateLimiter: createMemoryRateLimiter({ clock }),
-    clock,
-    onError: (error, context) => errors.push({ error, context }),
+  const world = await setup({
     ...handlerOptions,
+    wrapStore: (store) => {
+      const counting: WebhookStore = {
+        ...store,
+        insertMessage: async (message, key) => {
+          const result = await store.insertMessage(message, key);
+          if (result.created) created.push(result.message);
+          return result;
+        },
+      };
+      return wrapStore ? wrapStore(counting) : counting;
+    },
   });
-  const path = new URL(url).pathname;
-  return { clock, store, manager, handle, url, path, webhookId: webhook.id, secret: path.split('/').pop()!, errors, created };
+  const path = new URL(world.url).pathname;
+  return {
+    clock: world.clock,
+    store: world.store,
+    manager: world.manager,
+    handle: world.handle,
+    url: world.url,
+    path,
+    webhookId: world.webhookId,
+    secret: path.split('/').pop()!,
+    errors: world.errors,
+    created,
+  };
 }
 
 /**
