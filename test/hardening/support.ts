@@ -7,7 +7,7 @@ import type { MemoryStore } from '../../src/memory-store.js';
 import type { Message, WebhookStore } from '../../src/ports.js';
 import { setup, type ReportedError } from '../core/helpers.js';
 
-export { CHANNEL_ID, OWNER, type ReportedError } from '../core/helpers.js';
+export { CHANNEL_ID, OWNER, deepText, type ReportedError } from '../core/helpers.js';
 
 /** Every status the contract (and DESIGN.md's 405) allows a post to be answered with. */
 export const CONTRACT_STATUSES = [200, 201, 400, 404, 405, 409, 413, 415, 429, 500] as const;
@@ -145,20 +145,4 @@ export function watchProcess(): { problems: unknown[]; stop(): void } {
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Everything reachable from `value` as text: own keys and values, Error messages, stacks and causes. */
-export function deepText(value: unknown, seen = new Set<unknown>()): string {
-  if (typeof value === 'string') return value;
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return String(value);
-  if (seen.has(value)) return '';
-  seen.add(value);
-  const parts: string[] = [];
-  for (const key of Reflect.ownKeys(value)) {
-    parts.push(String(key));
-    const descriptor = Object.getOwnPropertyDescriptor(value, key);
-    if (descriptor !== undefined && 'value' in descriptor) parts.push(deepText(descriptor.value, seen));
-  }
-  if (value instanceof Error) parts.push(value.message, String(value.stack), deepText(value.cause, seen));
-  return parts.join('\n');
 }
