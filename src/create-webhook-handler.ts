@@ -70,9 +70,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     ? direct
     : createDeadline(rateLimiterTimeoutMs, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
 
-  const storeFailed = (error: unknown, webhookId: string | undefined, headers?: Record<string, string>): WebhookResponse => {
-    report(error, webhookId === undefined ? { stage: 'store' } : { stage: 'store', webhookId });
-    return problemResponse('store_failed', 'The message could not be stored. Retry with exponential backoff and the same idempotency key.', headers === undefined ? undefined : { headers });
+  const storeFailed = (error: unknown, webhookId: string): WebhookResponse => {
+    report(error, { stage: 'store', webhookId });
+    return problemResponse('store_failed', 'The message could not be stored. Retry with exponential backoff and the same idempotency key.');
   };
 
   async function handle(request: WebhookRequest): Promise<WebhookResponse> {

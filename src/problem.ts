@@ -47,7 +47,7 @@ const TITLES: Record<ProblemCode, [status: number, title: string]> = {
 };
 
 /** The `type` URI of a problem code: a tag URI, stable and never dereferenced. */
-export const problemType = (code: ProblemCode): string => `tag:channel-webhooks,2026:problem:${code}`;
+const problemType = (code: ProblemCode): string => `tag:channel-webhooks,2026:problem:${code}`;
 
 /**
  * Builds the problem+json answer for `code`.

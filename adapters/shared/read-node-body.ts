@@ -14,8 +14,8 @@ export interface ParserLeftovers {
 /**
  * Creates the {@link BodyReader} of a Node request, for the Express and Koa adapters.
  *
- * - A `Content-Length` over the limit is refused before a byte is read.
- * - Otherwise the stream is counted as it arrives and reading stops at `maxBytes + 1` bytes, which
+ * - A `Content-Length` over the limit never gets here: the handler refuses it before reading.
+ * - The stream is counted as it arrives and reading stops at `maxBytes + 1` bytes, which
  *   are returned so the handler answers 413; nothing beyond them is ever held.
  * - A client that goes away mid-body is a rejection with code `body_read_failed`.
  * - A body still incomplete `bodyTimeoutMs` after reading started is a rejection with code
@@ -43,7 +43,6 @@ export function createNodeBodyReader(req: IncomingMessage, leftovers: ParserLeft
   const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   return async (maxBytes) => {
     if (isConsumed(req)) return fromLeftovers(leftovers);
-    if (declaredLength(req) > maxBytes) throw tooLarge(maxBytes);
     if (req.destroyed) throw new ChannelWebhookError('body_read_failed', 'the client closed the connection before sending the body');
     return readStream(req, maxBytes, bodyTimeoutMs);
   };
@@ -53,15 +52,6 @@ function isConsumed(req: IncomingMessage): boolean {
   // `_body` is body-parser 1.x's own mark; `complete && !readable` is how body-parser 2.x and
   // on-finished tell a drained request.
   return req.readableEnded || (req as { _body?: unknown })._body === true || (req.complete && !req.readable);
-}
-
-function declaredLength(req: IncomingMessage): number {
-  // A chunked request's Content-Length is meaningless (and Node drops it); count instead.
-  if (req.headers['transfer-encoding'] !== undefined) return 0;
-  const header = req.headers['content-length'];
-  if (header === undefined) return 0;
-  const length = Number(header);
-  return Number.isFinite(length) ? length : 0;
 }
 
 function fromLeftovers({ body, rawBody }: ParserLeftovers): RawBody {
@@ -74,10 +64,6 @@ function fromLeftovers({ body, rawBody }: ParserLeftovers): RawBody {
       'mount the webhook middleware before any body parser, or parse webhook routes with ' +
       "express.raw({ type: 'application/json' })",
   );
-}
-
-function tooLarge(maxBytes: number): ChannelWebhookError {
-  return new ChannelWebhookError('payload_too_large', `the request body is larger than ${maxBytes} bytes`);
 }
 
 function readStream(req: IncomingMessage, maxBytes: number, bodyTimeoutMs: number): Promise<Uint8Array> {
