@@ -1,19 +1,19 @@
-export { createWebhookHandler } from './create-webhook-handler.js';
-export type { ErrorContext, ErrorStage, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
-export { createWebhookManager } from './create-webhook-manager.js';
-export type { Actor, WebhookInfo, WebhookManager, WebhookManagerOptions, WebhookWithUrl } from './create-webhook-manager.js';
-export { createMemoryStore } from './memory-store.js';
-export type { MemoryStore } from './memory-store.js';
-export { createMemoryRateLimiter } from './memory-rate-limiter.js';
-export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './memory-rate-limiter.js';
+export { createWebhookHandler } from './handler/create-webhook-handler.js';
+export type { ErrorContext, ErrorStage, WebhookHandler, WebhookHandlerOptions } from './handler/handler-types.js';
+export { createWebhookManager } from './manager/create-webhook-manager.js';
+export type { Actor, WebhookInfo, WebhookManager, WebhookManagerOptions, WebhookWithUrl } from './manager/create-webhook-manager.js';
+export { createMemoryStore } from './memory/memory-store.js';
+export type { MemoryStore } from './memory/memory-store.js';
+export { createMemoryRateLimiter } from './memory/memory-rate-limiter.js';
+export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './memory/memory-rate-limiter.js';
 export { createFakeClock, systemClock } from './clock.js';
 export type { FakeClock } from './clock.js';
 export { ChannelWebhookError, isChannelWebhookError } from './errors.js';
 export type { ChannelWebhookErrorCode } from './errors.js';
-export { matchWebhookPath } from './route.js';
-export type { WebhookPath } from './route.js';
+export { matchWebhookPath } from './http/route.js';
+export type { WebhookPath } from './http/route.js';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from './limits.js';
-export type { BodyReader, HeaderValue, RawBody, WebhookRequest, WebhookResponse } from './http-types.js';
+export type { BodyReader, HeaderValue, RawBody, WebhookRequest, WebhookResponse } from './http/http-types.js';
 export type {
   Channel,
   Clock,

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebhookHandler } from '../../src/handler-types.js';
-import { matchWebhookPath } from '../../src/route.js';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
 import { writeNodeResponse } from '../shared/write-node-response.js';
+import { matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
 
 /**
  * The parts of an Express 4 or 5 request the middleware reads: a structural type, so that the

@@ -1,8 +1,5 @@
-import type { WebhookHandler } from '../../src/handler-types.js';
-import type { WebhookResponse } from '../../src/http-types.js';
-import { problemResponse } from '../../src/problem.js';
-import { matchWebhookPath } from '../../src/route.js';
 import { createFetchBodyReader } from './read-fetch-body.js';
+import { problemResponse, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
 /**
  * Options of {@link createFetchHandler}.

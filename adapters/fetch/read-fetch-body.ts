@@ -1,5 +1,4 @@
-import { ChannelWebhookError } from '../../src/errors.js';
-import type { BodyReader } from '../../src/http-types.js';
+import { ChannelWebhookError, type BodyReader } from '../../src/internal.js';
 
 /**
  * Creates the {@link BodyReader} of a Web `Request`. With a trustworthy `Content-Length` (given, and

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebhookHandler } from '../../src/handler-types.js';
-import { matchWebhookPath } from '../../src/route.js';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
+import { matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
 
 /**
  * The parts of a Koa 2 or 3 context the middleware uses: a structural type, so that the

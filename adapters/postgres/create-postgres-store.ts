@@ -1,4 +1,3 @@
-import type { Channel, InsertMessageResult, Message, WebhookLookup, WebhookRecord, WebhookStore } from '../../src/ports.js';
 import {
   MESSAGE_COLUMNS,
   WEBHOOK_COLUMNS,
@@ -11,6 +10,7 @@ import {
 } from './rows.js';
 import { checkTablePrefix, postgresSchema } from './schema.js';
 import { withDeadline } from './with-deadline.js';
+import type { Channel, InsertMessageResult, Message, WebhookLookup, WebhookRecord, WebhookStore } from '../../src/internal.js';
 
 /**
  * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.

@@ -1,4 +1,4 @@
-import type { Channel, Message, WebhookLookup, WebhookRecord } from '../../src/ports.js';
+import type { Channel, Message, WebhookLookup, WebhookRecord } from '../../src/internal.js';
 
 // Column lists shared by every statement that reads a row back, so each reads it the same way:
 // bigint and json as text, whatever type parsers the caller's pool has installed.

@@ -1,4 +1,4 @@
-import { ChannelWebhookError, isChannelWebhookError } from '../../src/errors.js';
+import { ChannelWebhookError, isChannelWebhookError } from '../../src/internal.js';
 
 /**
  * Settles like `work`, or rejects with a `store_timeout` error after `ms`. The client-side timer

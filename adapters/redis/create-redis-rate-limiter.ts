@@ -1,7 +1,5 @@
-import { ChannelWebhookError } from '../../src/errors.js';
-import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../src/limits.js';
-import type { RateLimitDecision, RateLimiter } from '../../src/ports.js';
 import { SLIDING_WINDOW_SCRIPT, SLIDING_WINDOW_SHA } from './sliding-window-script.js';
+import { ChannelWebhookError, DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, type RateLimitDecision, type RateLimiter } from '../../src/internal.js';
 
 /**
  * What the limiter needs of a Redis client: ioredis's `Redis` fits. Only this shape is used, so

@@ -1,4 +1,4 @@
-import { ChannelWebhookError } from '../../src/errors.js';
+import { ChannelWebhookError } from '../../src/internal.js';
 
 /**
  * Options of the Express and Koa adapters.

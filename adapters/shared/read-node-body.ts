@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { ChannelWebhookError } from '../../src/errors.js';
-import type { BodyReader, RawBody } from '../../src/http-types.js';
 import { DEFAULT_BODY_TIMEOUT_MS, type NodeAdapterOptions } from './node-adapter-options.js';
+import { ChannelWebhookError, type BodyReader, type RawBody } from '../../src/internal.js';
 
 /** What a body parser that ran before the adapter may have left on the request. */
 export interface ParserLeftovers {

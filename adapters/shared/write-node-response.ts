@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebhookResponse } from '../../src/http-types.js';
+import type { WebhookResponse } from '../../src/internal.js';
 
 /**
  * Writes a core answer to a Node response, with the headers of {@link nodeHeaders}.

@@ -1,4 +1,4 @@
-import { createWebhookManager } from '../create-webhook-manager.js';
+import { createWebhookManager } from '../manager/create-webhook-manager.js';
 import type { Channel, Message, WebhookStore } from '../ports.js';
 import { ConformanceError, check, checkDeepEqual, checkEqual, checkRejects } from './assert.js';
 import { makeMessage, makeWebhook, randomId, recordFields, sha256Hex } from './fixtures.js';

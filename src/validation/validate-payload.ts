@@ -1,5 +1,5 @@
-import type { HeaderValue } from '../http-types.js';
-import { codePointLength, hasTrimmedLength } from '../text.js';
+import type { HeaderValue } from '../http/http-types.js';
+import { codePointLength, hasTrimmedLength } from './text.js';
 import {
   contextBlock,
   dividerBlock,

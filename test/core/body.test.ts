@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChannelWebhookError } from '../../src/errors.js';
-import type { WebhookResponse } from '../../src/http-types.js';
+import type { WebhookResponse } from '../../src/http/http-types.js';
 import { MAX_BODY_BYTES } from '../../src/limits.js';
 import { expectedMessage, problem, problemHeaders, setup, successHeaders } from './helpers.js';
 

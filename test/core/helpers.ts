@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import { createFakeClock, type FakeClock } from '../../src/clock.js';
-import { createWebhookHandler } from '../../src/create-webhook-handler.js';
-import { createWebhookManager, type Actor, type WebhookManager, type WebhookWithUrl } from '../../src/create-webhook-manager.js';
-import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from '../../src/handler-types.js';
-import type { HeaderValue, RawBody, BodyReader, WebhookResponse } from '../../src/http-types.js';
-import { createMemoryRateLimiter } from '../../src/memory-rate-limiter.js';
-import { createMemoryStore, type MemoryStore } from '../../src/memory-store.js';
+import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
+import { createWebhookManager, type Actor, type WebhookManager, type WebhookWithUrl } from '../../src/manager/create-webhook-manager.js';
+import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from '../../src/handler/handler-types.js';
+import type { HeaderValue, RawBody, BodyReader, WebhookResponse } from '../../src/http/http-types.js';
+import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
+import { createMemoryStore, type MemoryStore } from '../../src/memory/memory-store.js';
 import type { Message, WebhookStore } from '../../src/ports.js';
 
 export const BASE_URL = 'https://chat.example.com';

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../src/clock.js';
-import { createWebhookHandler } from '../../src/create-webhook-handler.js';
-import { createWebhookManager, type WebhookWithUrl } from '../../src/create-webhook-manager.js';
-import type { WebhookResponse } from '../../src/http-types.js';
-import { createMemoryRateLimiter } from '../../src/memory-rate-limiter.js';
-import { createMemoryStore } from '../../src/memory-store.js';
+import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
+import { createWebhookManager, type WebhookWithUrl } from '../../src/manager/create-webhook-manager.js';
+import type { WebhookResponse } from '../../src/http/http-types.js';
+import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
+import { createMemoryStore } from '../../src/memory/memory-store.js';
 import type { Message, WebhookStore } from '../../src/ports.js';
 import { OWNER, request } from './helpers.js';
 

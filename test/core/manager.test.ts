@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../src/clock.js';
-import { createWebhookHandler } from '../../src/create-webhook-handler.js';
-import { createWebhookManager, type Actor } from '../../src/create-webhook-manager.js';
+import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
+import { createWebhookManager, type Actor } from '../../src/manager/create-webhook-manager.js';
 import { isChannelWebhookError } from '../../src/errors.js';
-import { createMemoryStore } from '../../src/memory-store.js';
-import { hashSecret } from '../../src/secret.js';
+import { createMemoryStore } from '../../src/memory/memory-store.js';
+import { hashSecret } from '../../src/secret/secret.js';
 import { request, splitUrl } from './helpers.js';
 
 const OWNER_OF_CHANNEL: Actor = { userId: 'u-chan', role: 'member' };

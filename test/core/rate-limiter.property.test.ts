@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMemoryRateLimiter } from '../../src/memory-rate-limiter.js';
+import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import { setup } from './helpers.js';
 
 const RUNS_DIRECT = 200;

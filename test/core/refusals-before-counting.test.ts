@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BASE_URL, OWNER, problem, problemHeaders, setup, splitUrl, successHeaders, expectedMessage } from './helpers.js';
-import type { MemoryStore } from '../../src/memory-store.js';
+import type { MemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookStore } from '../../src/ports.js';
 
 const NOT_FOUND = { status: 404, headers: problemHeaders(), body: problem(404, 'not_found') };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryStore } from '../../src/memory-store.js';
+import type { MemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookStore } from '../../src/ports.js';
 import { deepText, expectedMessage, problem, problemHeaders, setup, splitUrl } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BodyReader, HeaderValue, RawBody, WebhookResponse } from '../../src/http-types.js';
+import type { BodyReader, HeaderValue, RawBody, WebhookResponse } from '../../src/http/http-types.js';
 import type { Message } from '../../src/ports.js';
 import {
   applyTwist,

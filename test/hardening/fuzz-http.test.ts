@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryRateLimiter } from '../../src/memory-rate-limiter.js';
+import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import { frameworkTargets } from '../support/frameworks.js';
 import type { Listening } from '../support/http.js';
 import { applyTwist, payloadNode, render, twist, validPayload } from './arbitraries.js';

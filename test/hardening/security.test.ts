@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createWebhookHandler } from '../../src/create-webhook-handler.js';
-import type { WebhookRequest, WebhookResponse } from '../../src/http-types.js';
-import { createMemoryStore } from '../../src/memory-store.js';
+import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
+import type { WebhookRequest, WebhookResponse } from '../../src/http/http-types.js';
+import { createMemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookStore } from '../../src/ports.js';
 import { CHANNEL_ID, createWorld, deepText, delay, OWNER, type World } from './support.js';
 

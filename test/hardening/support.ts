@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import type { FakeClock } from '../../src/clock.js';
-import type { WebhookManager } from '../../src/create-webhook-manager.js';
-import type { WebhookHandler, WebhookHandlerOptions } from '../../src/handler-types.js';
-import type { WebhookResponse } from '../../src/http-types.js';
-import type { MemoryStore } from '../../src/memory-store.js';
+import type { WebhookManager } from '../../src/manager/create-webhook-manager.js';
+import type { WebhookHandler, WebhookHandlerOptions } from '../../src/handler/handler-types.js';
+import type { WebhookResponse } from '../../src/http/http-types.js';
+import type { MemoryStore } from '../../src/memory/memory-store.js';
 import type { Message, WebhookStore } from '../../src/ports.js';
 import { setup, type ReportedError } from '../core/helpers.js';
 

@@ -9,7 +9,7 @@ import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createFetchHandler } from '../../adapters/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import type { NodeAdapterOptions } from '../../adapters/shared/node-adapter-options.js';
-import type { WebhookHandler } from '../../src/handler-types.js';
+import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, type Listening } from './http.js';
 
 /**

@@ -1,7 +1,7 @@
-import { createWebhookHandler } from '../../src/create-webhook-handler.js';
-import { createWebhookManager, type Actor } from '../../src/create-webhook-manager.js';
-import type { WebhookHandler } from '../../src/handler-types.js';
-import { createMemoryStore, type MemoryStore } from '../../src/memory-store.js';
+import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
+import { createWebhookManager, type Actor } from '../../src/manager/create-webhook-manager.js';
+import type { WebhookHandler } from '../../src/handler/handler-types.js';
+import { createMemoryStore, type MemoryStore } from '../../src/memory/memory-store.js';
 import type { Message } from '../../src/ports.js';
 
 const OWNER: Actor = { userId: 'u-owner', role: 'member' };

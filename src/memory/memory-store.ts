@@ -1,5 +1,5 @@
 import { markInProcess } from './in-process-ports.js';
-import type { Channel, InsertMessageResult, Message, WebhookLookup, WebhookRecord, WebhookStore } from './ports.js';
+import type { Channel, InsertMessageResult, Message, WebhookLookup, WebhookRecord, WebhookStore } from '../ports.js';
 
 /**
  * The in-memory store, with the two extra methods of the reference stores.

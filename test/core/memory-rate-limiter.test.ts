@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryRateLimiter } from '../../src/memory-rate-limiter.js';
+import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 
 const WINDOW = 60_000;
 

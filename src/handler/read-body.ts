@@ -1,6 +1,6 @@
-import { ChannelWebhookError, isChannelWebhookError } from './errors.js';
-import type { BodyReader, HeaderValue, RawBody } from './http-types.js';
-import { MAX_BODY_BYTES } from './limits.js';
+import { ChannelWebhookError, isChannelWebhookError } from '../errors.js';
+import type { BodyReader, HeaderValue, RawBody } from '../http/http-types.js';
+import { MAX_BODY_BYTES } from '../limits.js';
 
 /** What reading the body came to. */
 export type BodyOutcome =

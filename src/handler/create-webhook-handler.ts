@@ -1,18 +1,18 @@
-import { readBody, declaredLength } from './body.js';
-import { systemClock } from './clock.js';
-import { isJsonContentType } from './content-type.js';
-import { createDeadline, type Deadline } from './deadline.js';
-import { ChannelWebhookError, isChannelWebhookError } from './errors.js';
+import { readBody, declaredLength } from './read-body.js';
+import { systemClock } from '../clock.js';
+import { isJsonContentType } from '../http/content-type.js';
+import { createDeadline, type Deadline } from '../deadline.js';
+import { ChannelWebhookError, isChannelWebhookError } from '../errors.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
-import type { WebhookRequest, WebhookResponse } from './http-types.js';
-import { isInProcess } from './in-process-ports.js';
-import { MAX_BODY_BYTES } from './limits.js';
-import { createMemoryRateLimiter } from './memory-rate-limiter.js';
-import type { Channel, Message, RateLimitDecision, WebhookLookup } from './ports.js';
-import { problemResponse, rateLimitHeaders } from './problem.js';
-import { matchWebhookPath } from './route.js';
-import { hashSecret, isWellFormedCredential, secretMatches } from './secret.js';
-import { validatePayload } from './validation/validate-payload.js';
+import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
+import { isInProcess } from '../memory/in-process-ports.js';
+import { MAX_BODY_BYTES } from '../limits.js';
+import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
+import type { Channel, Message, RateLimitDecision, WebhookLookup } from '../ports.js';
+import { problemResponse, rateLimitHeaders } from '../http/problem.js';
+import { matchWebhookPath } from '../http/route.js';
+import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
+import { validatePayload } from '../validation/validate-payload.js';
 
 // For ports that cannot hang: a synchronous throw still becomes a rejection.
 const direct: Deadline = async (work) => work();

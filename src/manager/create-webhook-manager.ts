@@ -1,8 +1,8 @@
-import { systemClock } from './clock.js';
-import { ChannelWebhookError } from './errors.js';
-import type { Channel, Clock, WebhookRecord, WebhookStore } from './ports.js';
-import { generateSecret, generateWebhookId, hashSecret } from './secret.js';
-import { codePointLength } from './text.js';
+import { systemClock } from '../clock.js';
+import { ChannelWebhookError } from '../errors.js';
+import type { Channel, Clock, WebhookRecord, WebhookStore } from '../ports.js';
+import { generateSecret, generateWebhookId, hashSecret } from '../secret/secret.js';
+import { codePointLength } from '../validation/text.js';
 
 /**
  * Who asks to manage webhooks: a user and their organization role.

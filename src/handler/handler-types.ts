@@ -1,5 +1,5 @@
-import type { Clock, Message, RateLimiter, WebhookStore } from './ports.js';
-import type { WebhookRequest, WebhookResponse } from './http-types.js';
+import type { Clock, Message, RateLimiter, WebhookStore } from '../ports.js';
+import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
 
 /**
  * Where a failure reported to `onError` happened.

@@ -1,6 +1,6 @@
 import type { WebhookResponse } from './http-types.js';
-import type { RateLimitDecision } from './ports.js';
-import type { FieldError } from './validation/validate-payload.js';
+import type { RateLimitDecision } from '../ports.js';
+import type { FieldError } from '../validation/validate-payload.js';
 
 /** Stable codes of the problem bodies the handler answers with. */
 export type ProblemCode =

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateSecret, secretMatches } from '../../src/secret.js';
-import { sha256Hex } from '../../src/sha256-short.js';
+import { generateSecret, secretMatches } from '../../src/secret/secret.js';
+import { sha256Hex } from '../../src/secret/sha256-short.js';
 
 const reference = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

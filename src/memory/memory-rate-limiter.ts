@@ -1,7 +1,7 @@
-import { systemClock } from './clock.js';
+import { systemClock } from '../clock.js';
 import { markInProcess } from './in-process-ports.js';
-import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from './limits.js';
-import type { Clock, RateLimitDecision, RateLimiter } from './ports.js';
+import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../limits.js';
+import type { Clock, RateLimitDecision, RateLimiter } from '../ports.js';
 
 /**
  * Options of {@link createMemoryRateLimiter}.
