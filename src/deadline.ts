@@ -7,7 +7,7 @@ interface Pending {
 }
 
 /** Runs async work with a deadline; see {@link createDeadline}. */
-export type Deadline = <T>(work: () => Promise<T>) => Promise<T>;
+export type Deadline = <T>(work: () => T | Promise<T>) => Promise<T>;
 
 /**
  * A deadline of `ms` for any number of concurrent calls, served by a single timer.
@@ -59,7 +59,7 @@ export function createDeadline(ms: number, code: ChannelWebhookErrorCode, messag
     arm();
   };
 
-  return <T>(work: () => Promise<T>): Promise<T> =>
+  return <T>(work: () => T | Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const pending: Pending = { expiresAt: performance.now() + ms, settled: false, reject };
       const settle = (): boolean => {
@@ -70,7 +70,7 @@ export function createDeadline(ms: number, code: ChannelWebhookErrorCode, messag
       };
       queue.push(pending);
       if (timer === undefined) arm();
-      let promise: Promise<T>;
+      let promise: T | Promise<T>;
       try {
         promise = work();
       } catch (error) {

@@ -17,12 +17,13 @@ export type { BodyReader, HeaderValue, RawBody, WebhookRequest, WebhookResponse 
 export type {
   Channel,
   Clock,
+  InsertMessageInput,
   InsertMessageResult,
+  MaybePromise,
   Message,
   RateLimitDecision,
   RateLimiter,
   WebhookAuthor,
-  WebhookLookup,
   WebhookRecord,
   WebhookStore,
 } from './ports.js';

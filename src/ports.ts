@@ -39,12 +39,27 @@ export interface Channel {
 }
 
 /**
+ * A value, or a promise of it. Every port method may answer either way: a port that does its work in
+ * process (the in-memory store and limiter) answers synchronously, and the handler then goes on
+ * without a promise; a port over a network answers with a promise, which the handler awaits under a
+ * deadline. A port may mix both, even per call.
+ *
+ * @example
+ * ```ts
+ * const counter: RateLimiter = {
+ *   hit: (key, now) => (cache.has(key) ? cache.decide(key, now) : remote.hit(key, now)),
+ * };
+ * ```
+ */
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
  * A webhook as stored. It holds a hash of the secret, never the secret itself.
  *
  * @example
  * ```ts
  * const record = await store.getWebhook(webhookId);
- * if (record !== null && record.revokedAt === null) console.log(record.name);
+ * if (record !== null && record.revokedAt === null) console.log(record.name, record.lastPostAt);
  * ```
  */
 export interface WebhookRecord {
@@ -52,7 +67,7 @@ export interface WebhookRecord {
   id: string;
   /** The one channel this webhook posts into. */
   channelId: string;
-  /** Display name, used as the author name of every message it posts. */
+  /** Display name (trimmed), used as the author name of every message it posts. */
   name: string;
   /** Lower-case hex SHA-256 of the current secret. */
   secretHash: string;
@@ -64,21 +79,12 @@ export interface WebhookRecord {
   rotatedAt: number | null;
   /** Time of revocation, epoch ms, or `null` while active. Revocation is final. */
   revokedAt: number | null;
-}
-
-/**
- * What {@link WebhookStore.getWebhook} returns. A store that can read the webhook's channel in the
- * same round trip (a SQL join) sets `channel`, and the handler then skips its separate
- * {@link WebhookStore.getChannel} call. Leave it `undefined` to have the handler ask.
- *
- * @example
- * ```ts
- * // A SQL store joining the channel in:
- * const lookup: WebhookLookup = { ...toRecord(row), channel: { id: row.channel_id, ownerId: row.owner_id, archived: row.archived } };
- * ```
- */
-export interface WebhookLookup extends WebhookRecord {
-  channel?: Channel | null;
+  /**
+   * Time of the last message this webhook stored (duplicates do not count), epoch ms, or `null` if
+   * it never stored one. Written by {@link WebhookStore.insertMessage} in the same atomic step as
+   * the message.
+   */
+  lastPostAt: number | null;
 }
 
 /**
@@ -121,29 +127,63 @@ export interface Message {
 }
 
 /**
- * The outcome of {@link WebhookStore.insertMessage}.
+ * What {@link WebhookStore.insertMessage} is asked to store, and under which conditions.
  *
  * @example
  * ```ts
- * const { message, created } = await store.insertMessage(candidate, 'deploy-42');
- * if (!created) console.log('already stored as', message.id);
+ * const result = await store.insertMessage({ message, idempotencyKey: 'deploy-42', secretHash, postedAt: now });
  * ```
  */
-export interface InsertMessageResult {
-  /** The stored message: the new one, or the one stored earlier under the same key. */
+export interface InsertMessageInput {
+  /** The new message. Its `author.id` is the webhook, its `channelId` the webhook's channel. */
   message: Message;
-  /** `true` when this call stored `message`; `false` when the key was already used. */
-  created: boolean;
+  /** The post's idempotency key, or `null` when it has none (then the message is always stored). */
+  idempotencyKey: string | null;
+  /**
+   * The secret hash the post's secret matched when its URL was checked. The insert is refused
+   * (`webhook_inactive`) if the webhook's hash is no longer this one: the webhook was rotated while
+   * the post was in flight.
+   */
+  secretHash: string;
+  /** The handler's clock reading for this post, epoch ms; `message.createdAt` is made from it. Becomes `lastPostAt`. */
+  postedAt: number;
 }
+
+/**
+ * The outcome of {@link WebhookStore.insertMessage}. Every outcome is a value: only a failure of the
+ * backend is an exception.
+ *
+ * - `created`: this call stored `message`.
+ * - `duplicate`: a message was stored earlier under the same key for this webhook; `message` is that
+ *   one, unchanged. Nothing was written.
+ * - `webhook_inactive`: the webhook is gone, revoked, or its secret hash is not the one the post
+ *   matched (rotated). Nothing was written. The handler answers 404.
+ * - `channel_not_found`: the webhook's channel does not exist. Nothing was written. 404.
+ * - `channel_archived`: the webhook's channel is archived. Nothing was written. 409.
+ *
+ * @example
+ * ```ts
+ * const result = await store.insertMessage(input);
+ * if (result.outcome === 'duplicate') console.log('already stored as', result.message.id);
+ * ```
+ */
+export type InsertMessageResult =
+  | { outcome: 'created'; message: Message }
+  | { outcome: 'duplicate'; message: Message }
+  | { outcome: 'webhook_inactive' }
+  | { outcome: 'channel_not_found' }
+  | { outcome: 'channel_archived' };
 
 /**
  * Persistent state: channels (read), webhooks and messages.
  *
  * Contracts every implementation keeps (the conformance suite in `channel-webhooks/testing` checks them):
+ * - Every method may answer with a value or a promise ({@link MaybePromise}); the answers must be
+ *   the same either way. A synchronous throw counts as a failure, like a rejection.
  * - Reads after a completed write see it, from every instance sharing the backend: a rotation or a
- *   revocation is visible to the very next `getWebhook`.
- * - `insertMessage` is atomic and idempotent per `(message.author.id, idempotencyKey)`.
- * - Nothing is half-written: a method that rejects has changed nothing, or changed everything.
+ *   revocation is visible to the very next `getWebhook` and `insertMessage`.
+ * - `insertMessage` is guarded, atomic and idempotent (see there).
+ * - Nothing is half-written: a method that fails has changed nothing, or changed everything.
  * - Returned objects are not mutated by the store afterwards, and changing one changes nothing
  *   stored: return copies, or frozen objects.
  *
@@ -152,10 +192,10 @@ export interface InsertMessageResult {
  * // A store that wraps another and logs slow inserts:
  * const logged: WebhookStore = {
  *   ...inner,
- *   async insertMessage(message, key) {
+ *   async insertMessage(input) {
  *     const started = performance.now();
  *     try {
- *       return await inner.insertMessage(message, key);
+ *       return await inner.insertMessage(input);
  *     } finally {
  *       log.debug('insert took', performance.now() - started);
  *     }
@@ -165,34 +205,40 @@ export interface InsertMessageResult {
  */
 export interface WebhookStore {
   /** The channel, or `null` when there is none with that id. */
-  getChannel(channelId: string): Promise<Channel | null>;
-  /** Stores a new webhook. Rejects if the id is already taken. */
-  insertWebhook(webhook: WebhookRecord): Promise<void>;
+  getChannel(channelId: string): MaybePromise<Channel | null>;
+  /** Stores a new webhook. Fails if the id is already taken. */
+  insertWebhook(webhook: WebhookRecord): MaybePromise<void>;
   /** The webhook (active, rotated or revoked), or `null` when there is none with that id. */
-  getWebhook(webhookId: string): Promise<WebhookLookup | null>;
+  getWebhook(webhookId: string): MaybePromise<WebhookRecord | null>;
   /** Every webhook of the channel, revoked ones included, oldest first. */
-  listWebhooks(channelId: string): Promise<WebhookRecord[]>;
+  listWebhooks(channelId: string): MaybePromise<WebhookRecord[]>;
   /**
    * Replaces the secret hash of an active webhook and sets `rotatedAt`, in one atomic step.
    * Returns the updated record, or `null` when the webhook does not exist or is revoked
    * (in which case nothing changes).
    */
-  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
+  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): MaybePromise<WebhookRecord | null>;
   /**
    * Sets `revokedAt` if it is not set yet (a second call keeps the first time). Returns the record,
-   * or `null` when the webhook does not exist.
+   * or `null` when the webhook does not exist. Works whether or not the webhook's channel still exists.
    */
-  revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
+  revokeWebhook(webhookId: string, revokedAt: number): MaybePromise<WebhookRecord | null>;
   /**
-   * Stores `message` unless a message was already stored for the same webhook
-   * (`message.author.id`) under the same `idempotencyKey`; then returns that earlier message,
-   * unchanged, with `created: false`.
+   * Stores `input.message` if, at that instant, all of these hold, checked in this order, and
+   * otherwise reports the first that does not (see {@link InsertMessageResult}), writing nothing:
+   * 1. the webhook `message.author.id` exists, is not revoked, and its secret hash is `input.secretHash`;
+   * 2. its channel exists; 3. its channel is not archived;
+   * 4. no message was stored yet for this webhook under `input.idempotencyKey` (else `duplicate`,
+   *    with that earlier message, unchanged).
+   * On `created`, the webhook's `lastPostAt` becomes `input.postedAt`, in the same atomic step.
    *
-   * Must be atomic: when any number of callers race with one key, on any number of instances,
-   * exactly one stores its message and every caller gets that one back. A `null` key always stores.
-   * Keys are compared exactly (no trimming, no case folding).
+   * Must be atomic: the checks and the write are one step, so a revocation, rotation or archival
+   * that completes before the insert is never followed by a stored message; and when any number of
+   * callers race with one key, on any number of instances, exactly one stores its message and every
+   * caller gets that one back. A `null` key always stores. Keys are compared exactly (no trimming,
+   * no case folding).
    */
-  insertMessage(message: Message, idempotencyKey: string | null): Promise<InsertMessageResult>;
+  insertMessage(input: InsertMessageInput): MaybePromise<InsertMessageResult>;
 }
 
 /**
@@ -242,5 +288,6 @@ export interface RateLimitDecision {
  * ```
  */
 export interface RateLimiter {
-  hit(key: string, now: number): Promise<RateLimitDecision>;
+  /** One decision. May answer with the decision or a promise of it ({@link MaybePromise}). */
+  hit(key: string, now: number): MaybePromise<RateLimitDecision>;
 }

@@ -3,14 +3,12 @@ import {
   WEBHOOK_COLUMNS,
   toMessage,
   toWebhook,
-  toWebhookLookup,
   type MessageRow,
-  type WebhookChannelRow,
   type WebhookRow,
 } from './rows.js';
 import { checkTablePrefix, postgresSchema } from './schema.js';
 import { withDeadline } from './with-deadline.js';
-import type { Channel, InsertMessageResult, Message, WebhookLookup, WebhookRecord, WebhookStore } from '../../src/internal.js';
+import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../src/internal.js';
 
 /**
  * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.
@@ -59,12 +57,6 @@ export interface PostgresStoreOptions {
    * with code `store_timeout` and pg drops the connection. Default 5,000.
    */
   timeoutMs?: number;
-  /**
-   * Whether `getWebhook` reads the webhook's channel from this store's channels table in the same
-   * query, saving the handler a round trip. Set `false` when the host app supplies its own
-   * `getChannel`. Default `true`.
-   */
-  joinChannel?: boolean;
 }
 
 /**
@@ -84,17 +76,25 @@ export interface PostgresStore extends WebhookStore {
   putChannel(channel: Channel): Promise<void>;
   /** The channel's messages, oldest first. */
   listMessages(channelId: string): Promise<Message[]>;
+  getChannel(channelId: string): Promise<Channel | null>;
+  insertWebhook(webhook: WebhookRecord): Promise<void>;
+  getWebhook(webhookId: string): Promise<WebhookRecord | null>;
+  listWebhooks(channelId: string): Promise<WebhookRecord[]>;
+  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
+  revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
+  insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
 }
 
 const MIGRATE_TIMEOUT_MS = 60_000;
 
 /**
  * A {@link WebhookStore} on PostgreSQL, shared by any number of instances. Every method is one
- * statement (one round trip): `getWebhook` joins the channel in, so an accepted post costs two
- * (look up the webhook, insert the message). The idempotent insert is a single
- * `INSERT … ON CONFLICT (webhook_id, idempotency_key) DO UPDATE … RETURNING`, which waits for a
- * concurrent insert of the same key to commit and returns that row: N racing posts with one key,
- * on any number of instances, store one message and all get it back. A failed or timed-out call
+ * statement (one round trip), so an accepted post costs two (look up the webhook, insert the
+ * message). The insert is guarded and idempotent in that one statement: it locks the webhook and
+ * channel rows, stores only if the webhook still answers to the post's secret and its channel is
+ * active, and uses `INSERT … ON CONFLICT (webhook_id, idempotency_key) DO UPDATE … RETURNING`,
+ * which waits for a concurrent insert of the same key to commit and returns that row: N racing
+ * posts with one key, on any number of instances, store one message and all get it back. A failed or timed-out call
  * rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being one statement,
  * has written nothing or everything.
  *
@@ -123,19 +123,12 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const p = checkTablePrefix(options.tablePrefix);
   const timeoutMs = options.timeoutMs ?? 5_000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
-  const joinChannel = options.joinChannel ?? true;
 
   const query = async <Row>(what: string, text: string, values: unknown[]): Promise<Row[]> => {
     const request: PostgresQuery = { text, values, query_timeout: timeoutMs };
     const result = await withDeadline(pool.query(request), timeoutMs, what);
     return result.rows as Row[];
   };
-
-  const getWebhookSql = joinChannel
-    ? `SELECT w.*, c.owner_id AS channel_owner_id, c.archived AS channel_archived
-       FROM (SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1) w
-       LEFT JOIN ${p}channels c ON c.id = w.channel_id`
-    : `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1`;
 
   return {
     async migrate() {
@@ -176,8 +169,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async insertWebhook(webhook) {
       await query(
         'insertWebhook',
-        `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [
           webhook.id,
           webhook.channelId,
@@ -187,16 +180,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           webhook.createdAt,
           webhook.rotatedAt,
           webhook.revokedAt,
+          webhook.lastPostAt,
         ],
       );
     },
 
-    async getWebhook(webhookId): Promise<WebhookLookup | null> {
-      if (joinChannel) {
-        const rows = await query<WebhookChannelRow>('getWebhook', getWebhookSql, [webhookId]);
-        return rows[0] === undefined ? null : toWebhookLookup(rows[0]);
-      }
-      const rows = await query<WebhookRow>('getWebhook', getWebhookSql, [webhookId]);
+    async getWebhook(webhookId): Promise<WebhookRecord | null> {
+      const rows = await query<WebhookRow>('getWebhook', `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1`, [webhookId]);
       return rows[0] === undefined ? null : toWebhook(rows[0]);
     },
 
@@ -231,17 +221,37 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       return rows[0] === undefined ? null : toWebhook(rows[0]);
     },
 
-    async insertMessage(message, idempotencyKey): Promise<InsertMessageResult> {
-      // DO UPDATE (a no-op write) rather than DO NOTHING: DO NOTHING returns no row for a key that
-      // a concurrent transaction committed after this statement's snapshot, and a second SELECT
-      // would be another round trip. DO UPDATE waits for that commit and returns the stored row;
-      // `xmax = 0` tells a fresh insert from the earlier row.
-      const rows = await query<MessageRow & { inserted: boolean }>(
+    async insertMessage({ message, idempotencyKey, secretHash, postedAt }): Promise<InsertMessageResult> {
+      // One statement, so the guard and the write are one atomic step:
+      // - `guard` locks the webhook row (FOR NO KEY UPDATE: a revocation or rotation waits for this
+      //   post, or this post sees its result) and the channel row (FOR SHARE: likewise an archival),
+      //   and re-checks both on their newest versions. Posts to one webhook serialize here, which its
+      //   rate limit makes cheap.
+      // - The insert uses ON CONFLICT DO UPDATE (a no-op write) rather than DO NOTHING: DO NOTHING
+      //   returns no row for a key that a concurrent transaction committed after this statement's
+      //   snapshot, and a second SELECT would be another round trip. DO UPDATE waits for that commit
+      //   and returns the stored row; `xmax = 0` tells a fresh insert from the earlier row.
+      // - `touch` sets last_post_at only when a message was created.
+      // - When the guard finds no row, `active` tells a gone webhook from a gone channel; nothing was
+      //   written either way, and both answer 404.
+      const rows = await query<MessageRow & { guarded: boolean; archived: boolean | null; active: boolean; inserted: boolean | null }>(
         'insertMessage',
-        `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
-         VALUES ($1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8)
-         ON CONFLICT (webhook_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
-         RETURNING ${MESSAGE_COLUMNS}, (xmax = 0) AS inserted`,
+        `WITH guard AS (
+           SELECT w.id, c.archived
+           FROM ${p}webhooks w JOIN ${p}channels c ON c.id = w.channel_id
+           WHERE w.id = $3 AND w.revoked_at IS NULL AND w.secret_hash = $9
+           FOR NO KEY UPDATE OF w FOR SHARE OF c
+         ), ins AS (
+           INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
+           SELECT $1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8 FROM guard WHERE NOT guard.archived
+           ON CONFLICT (webhook_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
+           RETURNING ${MESSAGE_COLUMNS}, (xmax = 0) AS inserted
+         ), touch AS (
+           UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)
+         )
+         SELECT ins.*, g.guarded, g.archived,
+           EXISTS (SELECT 1 FROM ${p}webhooks WHERE id = $3 AND revoked_at IS NULL AND secret_hash = $9) AS active
+         FROM (SELECT count(*) > 0 AS guarded, bool_or(archived) AS archived FROM guard) g LEFT JOIN ins ON true`,
         [
           message.id,
           message.channelId,
@@ -251,10 +261,14 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           JSON.stringify(message.blocks),
           message.createdAt,
           idempotencyKey === null ? null : JSON.stringify(idempotencyKey),
+          secretHash,
+          postedAt,
         ],
       );
       const row = rows[0]!;
-      return { message: toMessage(row), created: row.inserted };
+      if (!row.guarded) return { outcome: row.active ? 'channel_not_found' : 'webhook_inactive' };
+      if (row.archived === true) return { outcome: 'channel_archived' };
+      return { outcome: row.inserted === true ? 'created' : 'duplicate', message: toMessage(row) };
     },
   };
 }

@@ -1,9 +1,10 @@
-import type { Channel, Message, WebhookLookup, WebhookRecord } from '../../src/internal.js';
+import type { Message, WebhookRecord } from '../../src/internal.js';
 
 // Column lists shared by every statement that reads a row back, so each reads it the same way:
 // bigint and json as text, whatever type parsers the caller's pool has installed.
 export const WEBHOOK_COLUMNS = `id, channel_id, name, secret_hash, created_by,
-  created_at::text AS created_at, rotated_at::text AS rotated_at, revoked_at::text AS revoked_at`;
+  created_at::text AS created_at, rotated_at::text AS rotated_at, revoked_at::text AS revoked_at,
+  last_post_at::text AS last_post_at`;
 
 export const MESSAGE_COLUMNS = `id, channel_id, webhook_id, author_name, body::text AS body, blocks::text AS blocks,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
@@ -17,11 +18,7 @@ export interface WebhookRow {
   created_at: string;
   rotated_at: string | null;
   revoked_at: string | null;
-}
-
-export interface WebhookChannelRow extends WebhookRow {
-  channel_owner_id: string | null;
-  channel_archived: boolean | null;
+  last_post_at: string | null;
 }
 
 export interface MessageRow {
@@ -44,18 +41,8 @@ export function toWebhook(row: WebhookRow): WebhookRecord {
     createdAt: Number(row.created_at),
     rotatedAt: row.rotated_at === null ? null : Number(row.rotated_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    lastPostAt: row.last_post_at === null ? null : Number(row.last_post_at),
   };
-}
-
-// A webhook whose channel is not in the channels table (the host app keeps channels elsewhere)
-// gets `channel: undefined`, so the handler asks `getChannel` instead of taking it as missing.
-export function toWebhookLookup(row: WebhookChannelRow): WebhookLookup {
-  const webhook: WebhookLookup = toWebhook(row);
-  if (row.channel_owner_id !== null) {
-    const channel: Channel = { id: row.channel_id, ownerId: row.channel_owner_id, archived: row.channel_archived === true };
-    webhook.channel = channel;
-  }
-  return webhook;
 }
 
 export function toMessage(row: MessageRow): Message {

@@ -17,8 +17,11 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_webhooks (
   created_by text NOT NULL,
   created_at bigint NOT NULL,
   rotated_at bigint,
-  revoked_at bigint
+  revoked_at bigint,
+  last_post_at bigint
 );
+
+ALTER TABLE channel_webhooks_webhooks ADD COLUMN IF NOT EXISTS last_post_at bigint;
 
 CREATE INDEX IF NOT EXISTS channel_webhooks_webhooks_channel_idx ON channel_webhooks_webhooks (channel_id, created_at, seq);
 

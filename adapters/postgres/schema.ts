@@ -53,8 +53,7 @@ export function checkTablePrefix(tablePrefix: string = DEFAULT_TABLE_PREFIX): st
  *   the unique constraint on `(webhook_id, idempotency_key)` makes the idempotent insert one
  *   statement. Rows without a key are `NULL` there, and NULLs never conflict.
  * - Times of webhooks are epoch ms in `bigint`; a message's time is a `timestamptz`.
- * - There are no foreign keys, so a host app may keep channels in its own table and supply its own
- *   `getChannel`.
+ * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
  *
  * @example
  * ```ts
@@ -79,8 +78,11 @@ CREATE TABLE IF NOT EXISTS ${p}webhooks (
   created_by text NOT NULL,
   created_at bigint NOT NULL,
   rotated_at bigint,
-  revoked_at bigint
+  revoked_at bigint,
+  last_post_at bigint
 );
+
+ALTER TABLE ${p}webhooks ADD COLUMN IF NOT EXISTS last_post_at bigint;
 
 CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);
 

@@ -44,8 +44,8 @@ export function createMapStore() {
       return messages.filter((message) => message.channelId === channelId).map(copy);
     },
 
-    // The channel or null. The handler reads it on every post to apply the archived rule (409),
-    // so a host app usually points this at its own channels table.
+    // The channel or null. The manager reads it for the permission and archived rules; the post's
+    // own channel check happens inside insertMessage.
     async getChannel(channelId) {
       const channel = channels.get(channelId);
       return channel === undefined ? null : copy(channel);
@@ -59,8 +59,7 @@ export function createMapStore() {
     },
 
     // The webhook in any state (active, rotated, revoked) or null. It must see the latest rotation
-    // or revocation at once: the old URL answers 404 from the very next request. A store that can
-    // join the channel in the same query may set `channel` on the result to save a round trip.
+    // or revocation at once: the old URL answers 404 from the very next request.
     async getWebhook(webhookId) {
       const webhook = webhooks.get(webhookId);
       return webhook === undefined ? null : copy(webhook);
@@ -92,18 +91,26 @@ export function createMapStore() {
       return copy(webhooks.get(webhookId));
     },
 
-    // The heart of idempotency. Atomic per (webhook, key): when many requests race with one key,
-    // exactly one stores its message and all of them get that message back. Here the check and
-    // the write run with no await between them, so nothing can interleave; in SQL use
-    // INSERT ... ON CONFLICT DO NOTHING and read the winner back. A null key always stores.
-    async insertMessage(message, idempotencyKey) {
+    // The heart of a post: guarded, atomic and idempotent. In one step (here: no await between the
+    // checks and the write; in SQL: one statement that locks the webhook and channel rows), store
+    // the message only if the webhook is still active under the secret hash the post matched and its
+    // channel exists and is not archived; otherwise say which check failed, writing nothing. Then,
+    // per (webhook, key), exactly one racing request stores its message and all get that message
+    // back. A null key always stores. A new message sets the webhook's lastPostAt.
+    async insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
+      const webhook = webhooks.get(message.author.id);
+      if (webhook === undefined || webhook.revokedAt !== null || webhook.secretHash !== secretHash) return { outcome: 'webhook_inactive' };
+      const channel = channels.get(webhook.channelId);
+      if (channel === undefined) return { outcome: 'channel_not_found' };
+      if (channel.archived) return { outcome: 'channel_archived' };
       if (idempotencyKey !== null) {
         const earlier = byKey.get(keyOf(message.author.id, idempotencyKey));
-        if (earlier !== undefined) return { message: copy(earlier), created: false };
+        if (earlier !== undefined) return { outcome: 'duplicate', message: copy(earlier) };
         byKey.set(keyOf(message.author.id, idempotencyKey), copy(message));
       }
       messages.push(copy(message));
-      return { message: copy(message), created: true };
+      webhooks.set(webhook.id, { ...webhook, lastPostAt: postedAt });
+      return { outcome: 'created', message: copy(message) };
     },
   };
 }

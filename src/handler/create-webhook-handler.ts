@@ -8,7 +8,7 @@ import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import { isInProcess } from '../memory/in-process-ports.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
-import type { Channel, Message, RateLimitDecision, WebhookLookup } from '../ports.js';
+import type { InsertMessageResult, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
 import { problemResponse, rateLimitHeaders } from '../http/problem.js';
 import { matchWebhookPath } from '../http/route.js';
 import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
@@ -86,7 +86,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) {
       return problemResponse('not_found', NOT_FOUND_DETAIL);
     }
-    let webhook: WebhookLookup | null;
+    let webhook: WebhookRecord | null;
     try {
       webhook = await fromStore(() => store.getWebhook(path.webhookId));
     } catch (error) {
@@ -166,42 +166,37 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     const { text, blocks, key } = validation.payload;
 
-    // 7. Channel.
-    let channel: Channel | null | undefined = webhook.channel;
-    if (channel === undefined) {
-      try {
-        channel = await fromStore(() => store.getChannel(webhook.channelId));
-      } catch (error) {
-        return withCount(storeFailed(error, webhookId));
-      }
-    }
-    if (channel === null) return withCount(problemResponse('not_found', NOT_FOUND_DETAIL));
-    if (channel.archived) {
-      return withCount(problemResponse('channel_archived', 'The destination channel is archived. Unarchive it, or use a webhook of an active channel.'));
-    }
-
-    // 8 and 9. One atomic insert decides between a new message and the earlier one.
+    // 7, 8 and 9. One guarded, atomic insert: it stores only if the webhook still answers to this
+    // secret and its channel exists and is not archived at that instant, and otherwise says which
+    // check failed. A revocation, rotation or archival while the body was arriving is never missed.
     const now = clock.now();
     const message: Message = {
       id: crypto.randomUUID(),
-      channelId: channel.id,
+      channelId: webhook.channelId,
       body: text ?? '',
       blocks: blocks ?? [],
       author: { type: 'webhook', id: webhookId, name: webhook.name },
       createdAt: isoTime(now),
     };
-    let stored;
+    let stored: InsertMessageResult;
     try {
-      stored = await fromStore(() => store.insertMessage(message, key));
+      stored = await fromStore(() => store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
     } catch (error) {
       return withCount(storeFailed(error, webhookId));
     }
-    if (stored.created && onMessage !== undefined) notify(stored.message);
+    if (stored.outcome === 'webhook_inactive' || stored.outcome === 'channel_not_found') {
+      return withCount(problemResponse('not_found', NOT_FOUND_DETAIL));
+    }
+    if (stored.outcome === 'channel_archived') {
+      return withCount(problemResponse('channel_archived', 'The destination channel is archived. Unarchive it, or use a webhook of an active channel.'));
+    }
+    const created = stored.outcome === 'created';
+    if (created && onMessage !== undefined) notify(stored.message);
     return withCount({
-      status: stored.created ? 201 : 200,
+      status: created ? 201 : 200,
       // No cache-control: caches never store the answer to a POST without explicit freshness.
       headers: { 'content-type': 'application/json' },
-      body: { message: stored.message, duplicate: !stored.created },
+      body: { message: stored.message, duplicate: !created },
     });
   }
 

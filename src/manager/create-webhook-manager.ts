@@ -168,6 +168,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
         createdAt: clock.now(),
         rotatedAt: null,
         revokedAt: null,
+        lastPostAt: null,
       };
       await store.insertWebhook(record);
       return { webhook: toInfo(record), url: urlOf(record.id, secret) };

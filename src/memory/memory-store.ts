@@ -1,41 +1,50 @@
 import { markInProcess } from './in-process-ports.js';
-import type { Channel, InsertMessageResult, Message, WebhookLookup, WebhookRecord, WebhookStore } from '../ports.js';
+import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../ports.js';
 
 /**
- * The in-memory store, with the two extra methods of the reference stores.
+ * The in-memory store, with the two extra methods of the reference stores. Every method answers
+ * synchronously (`await` works on its answers all the same).
  *
  * @example
  * ```ts
  * const store: MemoryStore = createMemoryStore();
- * await store.putChannel({ id: 'deploys', ownerId: 'u1', archived: false });
- * const messages = await store.listMessages('deploys');
+ * store.putChannel({ id: 'deploys', ownerId: 'u1', archived: false });
+ * const messages = store.listMessages('deploys');
  * ```
  */
 export interface MemoryStore extends WebhookStore {
   /** Creates or replaces a channel (the host app's channels live elsewhere; this seeds them). */
-  putChannel(channel: Channel): Promise<void>;
+  putChannel(channel: Channel): void;
   /** The channel's messages, oldest first. */
-  listMessages(channelId: string): Promise<Message[]>;
+  listMessages(channelId: string): Message[];
+  getChannel(channelId: string): Channel | null;
+  insertWebhook(webhook: WebhookRecord): void;
+  getWebhook(webhookId: string): WebhookRecord | null;
+  listWebhooks(channelId: string): WebhookRecord[];
+  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): WebhookRecord | null;
+  revokeWebhook(webhookId: string, revokedAt: number): WebhookRecord | null;
+  insertMessage(input: InsertMessageInput): InsertMessageResult;
 }
 
 /**
  * A {@link WebhookStore} in this process's memory: the embedded default for one process, examples and
- * tests. Every method finishes its work synchronously before its promise settles, so the idempotent
- * insert is atomic: N concurrent posts with one key store one message and all answer with it.
- * State lives as long as the store object; nothing is persisted.
+ * tests. Every method does its work synchronously, so the guarded, idempotent insert is atomic: a
+ * revocation, rotation or archival that happened before it is always seen, and N concurrent posts
+ * with one key store one message and all answer with it. Everything it hands out is frozen, so no
+ * caller can change what is stored. State lives as long as the store object; nothing is persisted.
  *
  * @example
  * ```ts
  * const store = createMemoryStore();
- * await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+ * store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
  * const handle = createWebhookHandler({ store });
  * // ... after posts:
- * const messages = await store.listMessages('general');
+ * const messages = store.listMessages('general');
  * ```
  */
 export function createMemoryStore(): MemoryStore {
-  // Channels and webhooks are frozen when stored and handed out as they are: no copy per lookup,
-  // and no caller can change the store through what it was given.
+  // Records are frozen when stored and handed out as they are: no copy per lookup, and no caller
+  // can change the store through what it was given.
   const channels = new Map<string, Readonly<Channel>>();
   const webhooks = new Map<string, Readonly<WebhookRecord>>();
   const messagesByChannel = new Map<string, Message[]>();
@@ -43,56 +52,89 @@ export function createMemoryStore(): MemoryStore {
   const messagesByKey = new Map<string, Map<string, Message>>();
 
   return markInProcess<MemoryStore>({
-    async putChannel(channel) {
+    putChannel(channel) {
       channels.set(channel.id, Object.freeze({ id: channel.id, ownerId: channel.ownerId, archived: channel.archived }));
     },
-    async listMessages(channelId) {
+    listMessages(channelId) {
       return [...(messagesByChannel.get(channelId) ?? [])];
     },
-    async getChannel(channelId) {
+    getChannel(channelId) {
       return channels.get(channelId) ?? null;
     },
-    async insertWebhook(webhook) {
+    insertWebhook(webhook) {
       if (webhooks.has(webhook.id)) throw new Error(`a webhook with id ${webhook.id} already exists`);
-      webhooks.set(webhook.id, Object.freeze({ ...webhook }));
+      webhooks.set(webhook.id, freezeRecord(webhook));
     },
-    async getWebhook(webhookId): Promise<WebhookLookup | null> {
+    getWebhook(webhookId) {
       return webhooks.get(webhookId) ?? null;
     },
-    async listWebhooks(channelId) {
+    listWebhooks(channelId) {
       const found: WebhookRecord[] = [];
       for (const webhook of webhooks.values()) if (webhook.channelId === channelId) found.push(webhook);
       // The port promises oldest first, whatever order the webhooks were inserted in (stable on ties).
       return found.sort((a, b) => a.createdAt - b.createdAt);
     },
-    async updateWebhookSecret(webhookId, secretHash, rotatedAt) {
+    updateWebhookSecret(webhookId, secretHash, rotatedAt) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined || webhook.revokedAt !== null) return null;
-      const updated = Object.freeze({ ...webhook, secretHash, rotatedAt });
+      const updated = freezeRecord({ ...webhook, secretHash, rotatedAt });
       webhooks.set(webhookId, updated);
       return updated;
     },
-    async revokeWebhook(webhookId, revokedAt) {
+    revokeWebhook(webhookId, revokedAt) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined) return null;
-      if (webhook.revokedAt === null) webhooks.set(webhookId, Object.freeze({ ...webhook, revokedAt }));
+      if (webhook.revokedAt === null) webhooks.set(webhookId, freezeRecord({ ...webhook, revokedAt }));
       return webhooks.get(webhookId)!;
     },
-    async insertMessage(message, idempotencyKey): Promise<InsertMessageResult> {
+    insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
+      const webhookId = message.author.id;
+      const webhook = webhooks.get(webhookId);
+      if (webhook === undefined || webhook.revokedAt !== null || webhook.secretHash !== secretHash) return { outcome: 'webhook_inactive' };
+      const channel = channels.get(webhook.channelId);
+      if (channel === undefined) return { outcome: 'channel_not_found' };
+      if (channel.archived) return { outcome: 'channel_archived' };
       let keys: Map<string, Message> | undefined;
       if (idempotencyKey !== null) {
-        keys = messagesByKey.get(message.author.id);
+        keys = messagesByKey.get(webhookId);
         const earlier = keys?.get(idempotencyKey);
-        if (earlier !== undefined) return { message: earlier, created: false };
+        if (earlier !== undefined) return { outcome: 'duplicate', message: earlier };
       }
-      let list = messagesByChannel.get(message.channelId);
-      if (list === undefined) messagesByChannel.set(message.channelId, (list = []));
-      list.push(message);
+      const stored = deepFreeze(message);
+      let list = messagesByChannel.get(stored.channelId);
+      if (list === undefined) messagesByChannel.set(stored.channelId, (list = []));
+      list.push(stored);
       if (idempotencyKey !== null) {
-        if (keys === undefined) messagesByKey.set(message.author.id, (keys = new Map()));
-        keys.set(idempotencyKey, message);
+        if (keys === undefined) messagesByKey.set(webhookId, (keys = new Map()));
+        keys.set(idempotencyKey, stored);
       }
-      return { message, created: true };
+      webhooks.set(webhookId, freezeRecord({ ...webhook, lastPostAt: postedAt }));
+      return { outcome: 'created', message: stored };
     },
   });
+}
+
+// One literal with a fixed key order, so that every record shares one hidden class.
+function freezeRecord(webhook: WebhookRecord): Readonly<WebhookRecord> {
+  return Object.freeze({
+    id: webhook.id,
+    channelId: webhook.channelId,
+    name: webhook.name,
+    secretHash: webhook.secretHash,
+    createdBy: webhook.createdBy,
+    createdAt: webhook.createdAt,
+    rotatedAt: webhook.rotatedAt,
+    revokedAt: webhook.revokedAt,
+    lastPostAt: webhook.lastPostAt ?? null,
+  });
+}
+
+// Stored messages are handed to the sender, to `onMessage` and to `listMessages` callers: none of
+// them may change what a later duplicate answer returns. Blocks are plain JSON, so the walk ends.
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
 }

@@ -38,14 +38,14 @@ export function checkDeepEqual(actual: unknown, expected: unknown, what: string)
 }
 
 /** Awaits `work` and checks that it rejected. */
-export async function checkRejects(work: () => Promise<unknown>, what: string): Promise<void> {
+export async function checkRejects(work: () => unknown, what: string): Promise<void> {
   let result: unknown;
   try {
     result = await work();
   } catch {
     return;
   }
-  throw new ConformanceError(`${what}: expected a rejection, got ${show(result)}`);
+  throw new ConformanceError(`${what}: expected a failure (throw or rejection), got ${show(result)}`);
 }
 
 interface Difference {

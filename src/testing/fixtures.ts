@@ -1,4 +1,4 @@
-import type { Message, WebhookRecord } from '../ports.js';
+import type { InsertMessageInput, Message, WebhookRecord } from '../ports.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -24,6 +24,7 @@ export function makeWebhook(channelId: string, createdAt: number, fields: Partia
     createdAt,
     rotatedAt: null,
     revokedAt: null,
+    lastPostAt: null,
     ...fields,
   };
 }
@@ -40,7 +41,7 @@ export function makeMessage(webhook: WebhookRecord, createdAt: number, fields: P
   };
 }
 
-/** The {@link WebhookRecord} fields of a value, so a lookup's extra `channel` does not count. */
+/** The {@link WebhookRecord} fields of a value, so that extra fields a store adds do not count. */
 export function recordFields(value: WebhookRecord): WebhookRecord {
   return {
     id: value.id,
@@ -51,10 +52,16 @@ export function recordFields(value: WebhookRecord): WebhookRecord {
     createdAt: value.createdAt,
     rotatedAt: value.rotatedAt,
     revokedAt: value.revokedAt,
+    lastPostAt: value.lastPostAt,
   };
 }
 
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The input of an insert by `webhook` (its current secret hash), posted at the message's time. */
+export function insertInput(webhook: WebhookRecord, message: Message, idempotencyKey: string | null): InsertMessageInput {
+  return { message, idempotencyKey, secretHash: webhook.secretHash, postedAt: Date.parse(message.createdAt) };
 }

@@ -52,13 +52,13 @@ describe.skipIf(databaseUrl === null || redisUrl === null)(title('round trips pe
     sql.length = 0;
     redis.length = 0;
     expect((await post()).status).toBe(201);
-    expect(sql).toEqual(['SELECT', 'INSERT']);
+    expect(sql).toEqual(['SELECT', 'WITH']);
     expect(redis).toEqual(['EVALSHA']);
 
     sql.length = 0;
     redis.length = 0;
     expect((await post()).status).toBe(200);
-    expect(sql).toEqual(['SELECT', 'INSERT']);
+    expect(sql).toEqual(['SELECT', 'WITH']);
     expect(redis).toEqual(['EVALSHA']);
   });
 });

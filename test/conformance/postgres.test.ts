@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, postgresSchema, type PostgresQuery } from '../../adapters/postgres/index.js';
 import { runStoreConformance } from '../../src/testing/index.js';
-import { makeMessage, makeWebhook } from '../../src/testing/fixtures.js';
+import { insertInput, makeMessage, makeWebhook } from '../../src/testing/fixtures.js';
 import { backends } from '../support/backends.js';
 
 const { databaseUrl, title } = backends();
@@ -57,7 +57,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
   });
 
   describe('round trips and deadlines', () => {
-    it('each store call is one query; getWebhook carries the channel', async () => {
+    it('each store call is one query, the guarded insert included', async () => {
       const queries: string[] = [];
       const counting = { query: (query: PostgresQuery) => (queries.push(query.text), pool.query(query)) };
       const store = createPostgresStore({ pool: counting, tablePrefix });
@@ -68,23 +68,14 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       queries.length = 0;
 
       const found = await store.getWebhook(webhook.id);
-      const inserted = await store.insertMessage(makeMessage(webhook, Date.UTC(2026, 0, 1, 1)), 'k1');
-      const repeated = await store.insertMessage(makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'k1');
+      const message = makeMessage(webhook, Date.UTC(2026, 0, 1, 1));
+      const inserted = await store.insertMessage(insertInput(webhook, message, 'k1'));
+      const repeated = await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'k1'));
 
       expect(queries).toHaveLength(3);
-      expect(found?.channel).toEqual(channel);
-      expect(inserted.created).toBe(true);
-      expect(repeated).toEqual({ message: inserted.message, created: false });
-    });
-
-    it('leaves channel undefined when the channel is not in its table, or when joinChannel is false', async () => {
-      const store = createPostgresStore({ pool, tablePrefix });
-      const webhook = makeWebhook('c_kept_by_the_host_app', Date.UTC(2026, 0, 1));
-      await store.insertWebhook(webhook);
-      expect(await store.getWebhook(webhook.id)).toEqual(webhook);
-      await store.putChannel({ id: 'c_kept_by_the_host_app', ownerId: 'u1', archived: false });
-      const unjoined = createPostgresStore({ pool, tablePrefix, joinChannel: false });
-      expect(await unjoined.getWebhook(webhook.id)).toEqual(webhook);
+      expect(found).toEqual(webhook);
+      expect(inserted).toEqual({ outcome: 'created', message });
+      expect(repeated).toEqual({ outcome: 'duplicate', message });
     });
 
     it('a query that never answers rejects with store_timeout at its deadline', async () => {
@@ -111,21 +102,22 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       try {
         const store = createPostgresStore({ pool: strictPool, tablePrefix, timeoutMs: 300 });
         const webhook = makeWebhook(`c_${Date.now()}`, Date.UTC(2026, 0, 1));
+        await store.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: false });
         await store.insertWebhook(webhook);
         const message = makeMessage(webhook, Date.UTC(2026, 0, 1, 1));
 
         await locker.query('BEGIN');
         await locker.query(`LOCK TABLE ${tablePrefix}messages IN ACCESS EXCLUSIVE MODE`);
         const started = Date.now();
-        await expect(store.insertMessage(message, 'blocked')).rejects.toMatchObject({ code: expect.stringMatching(/^store_(timeout|failed)$/) });
+        await expect(store.insertMessage(insertInput(webhook, message, 'blocked'))).rejects.toMatchObject({ code: expect.stringMatching(/^store_(timeout|failed)$/) });
         expect(Date.now() - started).toBeLessThan(2_000);
         await locker.query('COMMIT');
 
         await new Promise((resolve) => setTimeout(resolve, 300));
         const reader = createPostgresStore({ pool, tablePrefix });
         expect(await reader.listMessages(webhook.channelId)).toEqual([]);
-        expect(await reader.insertMessage(message, 'blocked')).toEqual({ message, created: true });
-        expect(await reader.insertMessage(makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'blocked')).toEqual({ message, created: false });
+        expect(await reader.insertMessage(insertInput(webhook, message, 'blocked'))).toEqual({ outcome: 'created', message });
+        expect(await reader.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'blocked'))).toEqual({ outcome: 'duplicate', message });
         expect(await reader.listMessages(webhook.channelId)).toEqual([message]);
       } finally {
         await locker.query('ROLLBACK').catch(() => {});

@@ -77,7 +77,7 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
       try {
         const limiter = createRedisRateLimiter({ client: down });
         const started = Date.now();
-        const error = await limiter.hit('k-down', Date.now()).catch((caught: unknown) => caught);
+        const error = await Promise.resolve(limiter.hit('k-down', Date.now())).catch((caught: unknown) => caught);
         expect(error).toMatchObject({ name: 'ChannelWebhookError', code: 'rate_limiter_failed' });
         expect(Date.now() - started).toBeLessThan(500);
       } finally {

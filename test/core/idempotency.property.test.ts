@@ -113,12 +113,12 @@ describe('idempotency (property)', () => {
       fc.asyncProperty(scenarioArb, fc.scheduler(), async ({ hooks, posts }, s) => {
         const w = await world(hooks, (store) => ({
           ...store,
-          getWebhook: s.scheduleFunction((id: string) => store.getWebhook(id)),
-          getChannel: s.scheduleFunction((id: string) => store.getChannel(id)),
-          insertMessage: async (message, key) => {
+          getWebhook: s.scheduleFunction(async (id: string) => store.getWebhook(id)),
+          getChannel: s.scheduleFunction(async (id: string) => store.getChannel(id)),
+          insertMessage: async (input) => {
             // Wait for the scheduler before the insert runs, and again before its answer is seen.
             await s.schedule(Promise.resolve(), 'insert');
-            return s.schedule(store.insertMessage(message, key), 'inserted');
+            return s.schedule(Promise.resolve(store.insertMessage(input)), 'inserted');
           },
         }));
         const responses = await s.waitFor(Promise.all(posts.map((post) => w.send(post))));

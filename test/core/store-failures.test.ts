@@ -6,13 +6,13 @@ import { deepText, expectedMessage, problem, problemHeaders, setup, splitUrl } f
 const LEAKY = 'connect ECONNREFUSED db.internal:5432 user=chat password=hunter2';
 const STORE_FAILED = { status: 500, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(500, 'store_failed') };
 
-type Method = 'getWebhook' | 'getChannel' | 'insertMessage';
+type Method = 'getWebhook' | 'insertMessage';
 
 /** The store with `method` replaced, the first `times` calls only. */
 function breaking(method: Method, behaviour: () => Promise<never>, times = Infinity) {
   return (store: MemoryStore): WebhookStore => {
     let calls = 0;
-    const original = store[method].bind(store) as (...args: unknown[]) => Promise<unknown>;
+    const original = store[method].bind(store) as (...args: unknown[]) => unknown;
     return {
       ...store,
       [method]: (...args: unknown[]) => (calls++ < times ? behaviour() : original(...args)),
@@ -53,8 +53,8 @@ describe('500 store failure', () => {
     expect(await s.post({ text: 'hi' })).toEqual({ status: 500, headers: problemHeaders(), body: problem(500, 'store_failed') });
   });
 
-  it('a store that hangs on the channel lookup past storeTimeoutMs answers 500', async () => {
-    const s = await setup({ wrapStore: breaking('getChannel', hanging), storeTimeoutMs: 20 });
+  it('a store that hangs on the guarded insert past storeTimeoutMs answers 500', async () => {
+    const s = await setup({ wrapStore: breaking('insertMessage', hanging), storeTimeoutMs: 20 });
     expect(await s.post({ text: 'hi' })).toEqual(STORE_FAILED);
   });
 

@@ -19,7 +19,7 @@ const post = (world: World, text: string, key?: string) =>
     body: JSON.stringify({ text }),
   });
 
-type StoreMethod = 'getWebhook' | 'getChannel' | 'insertMessage';
+type StoreMethod = 'getWebhook' | 'insertMessage';
 type Fault = 'throws' | 'rejects' | 'rejects late' | 'hangs';
 
 function fault(kind: Fault): () => Promise<never> {
@@ -64,7 +64,7 @@ async function expectConsistent(world: World, successes: WebhookResponse[]): Pro
 }
 
 describe('store faults', () => {
-  const matrix = (['getWebhook', 'getChannel', 'insertMessage'] as const).flatMap((method) =>
+  const matrix = (['getWebhook', 'insertMessage'] as const).flatMap((method) =>
     (['throws', 'rejects', 'rejects late', 'hangs'] as const).map((kind) => ({ method, kind })),
   );
 
@@ -100,9 +100,9 @@ describe('store faults', () => {
       storeTimeoutMs: DEADLINE_MS,
       wrapStore: (store) => ({
         ...store,
-        insertMessage: (message, key) => {
-          if (slowCalls-- <= 0) return store.insertMessage(message, key);
-          landed = delay(DEADLINE_MS * 4).then(() => store.insertMessage(message, key));
+        insertMessage: (input) => {
+          if (slowCalls-- <= 0) return store.insertMessage(input);
+          landed = delay(DEADLINE_MS * 4).then(() => store.insertMessage(input));
           return landed as ReturnType<WebhookStore['insertMessage']>;
         },
       }),
@@ -137,7 +137,7 @@ describe('store faults', () => {
             if (n % 3 === 0) return fault(kinds[(n >>> 8) % kinds.length]!)();
             return (store[method] as (...a: unknown[]) => Promise<unknown>)(...args);
           }) as WebhookStore[K];
-        return { ...store, getWebhook: flaky('getWebhook'), getChannel: flaky('getChannel'), insertMessage: flaky('insertMessage') };
+        return { ...store, getWebhook: flaky('getWebhook'), insertMessage: flaky('insertMessage') };
       },
     });
     const successes: WebhookResponse[] = [];

@@ -68,9 +68,9 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     wrapStore: (store) => {
       const counting: WebhookStore = {
         ...store,
-        insertMessage: async (message, key) => {
-          const result = await store.insertMessage(message, key);
-          if (result.created) created.push(result.message);
+        insertMessage: async (input) => {
+          const result = await store.insertMessage(input);
+          if (result.outcome === 'created') created.push(result.message);
           return result;
         },
       };

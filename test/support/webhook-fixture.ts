@@ -2,7 +2,7 @@ import { createWebhookHandler } from '../../src/handler/create-webhook-handler.j
 import { createWebhookManager, type Actor } from '../../src/manager/create-webhook-manager.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { createMemoryStore, type MemoryStore } from '../../src/memory/memory-store.js';
-import type { Message } from '../../src/ports.js';
+import type { Message, WebhookStore } from '../../src/ports.js';
 
 const OWNER: Actor = { userId: 'u-owner', role: 'member' };
 
@@ -34,7 +34,7 @@ export async function createWebhookFixture(): Promise<WebhookFixture> {
   const archived = await manager.create(OWNER, { channelId: 'old', name: 'Legacy' });
   await store.putChannel({ id: 'old', ownerId: OWNER.userId, archived: true });
   const path = new URL(active.url).pathname;
-  const failingStore: MemoryStore = {
+  const failingStore: WebhookStore = {
     ...store,
     insertMessage: async () => {
       throw new Error('disk full');
@@ -48,6 +48,6 @@ export async function createWebhookFixture(): Promise<WebhookFixture> {
     webhookId: active.webhook.id,
     archivedPath: new URL(archived.url).pathname,
     wrongSecretPath: path.replace(/[^/]{43}$/, 'A'.repeat(43)),
-    messages: () => store.listMessages('general'),
+    messages: async () => store.listMessages('general'),
   };
 }
