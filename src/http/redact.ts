@@ -1,9 +1,10 @@
 /** What stands in for a webhook secret in a redacted URL. */
 const REDACTED = '[redacted]';
 
-// A segment ends at a slash, a query, a fragment, white space or a quote, so that the pattern also
-// works on whole log lines and JSON log records, not only on bare URLs.
-const SEGMENT = '[^/?#\\s"]+';
+// A segment ends at a slash, a query, a fragment, white space, a quote or a control character (a
+// terminal colour code), so that the pattern also works on whole log lines and JSON log records, not
+// only on bare URLs. Written with escapes, never raw characters, so the string form can be pasted.
+const SEGMENT = '[^/?#\\s"\\x00-\\x1f]+';
 
 /**
  * The string form of {@link webhookPathPattern}, for proxies and log pipelines, in a syntax that
@@ -14,8 +15,9 @@ const SEGMENT = '[^/?#\\s"]+';
  *
  * @example
  * ```ts
- * webhookPathPatternSource; // '(/hooks/channels/[^/?#\\s"]+/)[^/?#\\s"]+'
- * // Caddy:  request>uri regexp "(/hooks/channels/[^/?#\s\"]+/)[^/?#\s\"]+" "${1}[redacted]"
+ * webhookPathPatternSource; // '(/hooks/channels/[^/?#\\s"\\x00-\\x1f]+/)[^/?#\\s"\\x00-\\x1f]+'
+ * 'POST /api/hooks/channels/wh_1/s3cret HTTP/1.1'.replace(new RegExp(webhookPathPatternSource, 'g'), '$1[redacted]');
+ * // 'POST /api/hooks/channels/wh_1/[redacted] HTTP/1.1'
  * ```
  */
 export const webhookPathPatternSource = `(/hooks/channels/${SEGMENT}/)${SEGMENT}`;
