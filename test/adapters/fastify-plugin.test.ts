@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
 import express from 'express';
-import Fastify5 from 'fastify';
+import Fastify5, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import Fastify4 from 'fastify4';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
@@ -22,13 +22,11 @@ function captureLogs() {
   return { stream, lines, records: () => lines.map((line) => JSON.parse(line) as { msg: string; req?: Record<string, unknown> }) };
 }
 
+/** The factory of either major, on a plain HTTP server. */
+type CreateFastify = (options?: FastifyServerOptions) => FastifyInstance;
+
 /** A Fastify app with its own JSON routes beside the plugin, both under `/api`. */
-async function startApp(
-  create: typeof Fastify5,
-  handle: WebhookHandler,
-  options?: FastifyAdapterOptions,
-  appOptions: Parameters<typeof Fastify5>[0] = {},
-): Promise<Listening> {
+async function startApp(create: CreateFastify, handle: WebhookHandler, options?: FastifyAdapterOptions, appOptions: FastifyServerOptions = {}): Promise<Listening> {
   const app = create(appOptions);
   app.post('/api/echo', async (request) => ({ echoed: request.body }));
   app.get('/api/health', async () => ({ ok: true }));
@@ -36,14 +34,14 @@ async function startApp(
   return listenFastify(app);
 }
 
-describe.each([
-  ['Fastify 5', Fastify5],
-  ['Fastify 4', Fastify4 as typeof Fastify5],
+describe.each<[string, CreateFastify]>([
+  ['Fastify 5', (options) => Fastify5(options)],
+  ['Fastify 4', (options) => Fastify4(options)],
 ])('createFastifyPlugin on %s', (_name, create) => {
   let fixture: WebhookFixture;
   let apps: Listening[];
-  const start = async (...args: Parameters<typeof startApp> extends [unknown, ...infer Rest] ? Rest : never) => {
-    const app = await startApp(create, ...args);
+  const start = async (handle: WebhookHandler, options?: FastifyAdapterOptions, appOptions?: FastifyServerOptions) => {
+    const app = await startApp(create, handle, options, appOptions);
     apps.push(app);
     return app;
   };
