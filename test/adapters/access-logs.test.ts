@@ -121,7 +121,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
 
     it('with the recipe, it writes the webhook id and never the secret', async () => {
       const logs = await start((app, { stream, console }) => {
-        const redirected = Object.assign((format: string, options?: object) => morgan(format, { ...options, stream }), morgan);
+        const redirected = Object.assign((format: string, options?: object) => morgan(format, { ...options, stream }), { token: morgan.token });
         return runRecipe(block(section, 'js', "from 'morgan'"), { morgan: { default: redirected }, 'channel-webhooks': library }, app, console);
       });
       await traffic(server!.origin);
