@@ -3,7 +3,9 @@ import type { IncomingMessage } from 'node:http';
 // Fastify 5 answers a missing-or-malformed Content-Type with its own 415 before any parser runs,
 // which would pre-empt the contract's order (a wrong secret is 404 before any media-type check).
 // Hidden between the last preParsing hook and the parser, Fastify sees a body without a type and
-// hands it to the plugin's catch-all parser, which puts the header back.
+// hands it to the plugin's catch-all parser, which puts the header back. A post with no body at all
+// skips parsers: the route's handler puts it back then, so only the app's own preValidation and
+// preHandler hooks of such a post see no Content-Type.
 const hidden = new WeakMap<IncomingMessage, string>();
 
 /**
