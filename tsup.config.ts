@@ -6,6 +6,7 @@ export default defineConfig({
     testing: 'src/testing/index.ts',
     express: 'adapters/express/index.ts',
     koa: 'adapters/koa/index.ts',
+    fastify: 'adapters/fastify/index.ts',
     fetch: 'adapters/fetch/index.ts',
     postgres: 'adapters/postgres/index.ts',
     redis: 'adapters/redis/index.ts',

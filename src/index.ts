@@ -11,6 +11,7 @@ export type { FakeClock } from './clock.js';
 export { ChannelWebhookError, isChannelWebhookError } from './errors.js';
 export type { ChannelWebhookErrorCode } from './errors.js';
 export { matchWebhookPath } from './http/route.js';
+export { redactWebhookUrl, webhookPathPattern, webhookPathPatternSource } from './http/redact.js';
 export type { WebhookPath } from './http/route.js';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from './limits.js';
 export type { BodyReader, HeaderValue, RawBody, WebhookRequest, WebhookResponse } from './http/http-types.js';

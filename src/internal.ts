@@ -11,4 +11,5 @@ export type { WebhookHandler } from './handler/handler-types.js';
 export type { BodyReader, HeaderValue, RawBody, WebhookRequest, WebhookResponse } from './http/http-types.js';
 export { problemResponse } from './http/problem.js';
 export { matchWebhookPath } from './http/route.js';
+export { redactWebhookUrl } from './http/redact.js';
 export type * from './ports.js';

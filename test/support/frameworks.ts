@@ -1,16 +1,19 @@
 import { createServer } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import express5 from 'express';
+import Fastify5 from 'fastify';
+import Fastify4 from 'fastify4';
 import express4 from 'express4';
 import { Hono } from 'hono';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
+import { createFastifyPlugin } from '../../adapters/fastify/index.js';
 import { createFetchHandler } from '../../adapters/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import type { NodeAdapterOptions } from '../../adapters/shared/node-adapter-options.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
-import { listen, type Listening } from './http.js';
+import { listen, listenFastify, type Listening } from './http.js';
 
 /**
  * A framework app with the adapter mounted under the `/api` prefix, beside two routes of its own:
@@ -63,6 +66,17 @@ const koa = (name: string, Create: typeof Koa3): NodeFrameworkTarget => ({
   },
 });
 
+const fastify = (name: string, create: typeof Fastify5): NodeFrameworkTarget => ({
+  name,
+  start: async (handle, options) => {
+    const app = create();
+    app.get('/api/health', async () => ({ ok: true }));
+    await app.register(createFastifyPlugin(handle, options), { prefix: '/api' });
+    app.setNotFoundHandler((_request, reply) => reply.code(404).send({ fallthrough: true }));
+    return listenFastify(app);
+  },
+});
+
 const hono: FrameworkTarget = {
   name: 'fetch (Hono)',
   start: (handle) => {
@@ -75,12 +89,14 @@ const hono: FrameworkTarget = {
   },
 };
 
-/** Every framework and major version the Node adapters (Express and Koa) support. */
+/** Every framework and major version the Node adapters (Express, Koa and Fastify) support. */
 export const nodeFrameworkTargets: NodeFrameworkTarget[] = [
   express('Express 5', express5),
   express('Express 4', express4),
   koa('Koa 3', Koa3),
   koa('Koa 2', Koa2),
+  fastify('Fastify 5', Fastify5),
+  fastify('Fastify 4', Fastify4),
 ];
 
 /** Every framework and major version the adapters support. */

@@ -31,6 +31,28 @@ export async function listen(server: Server): Promise<Listening> {
   };
 }
 
+/** What {@link listenFastify} needs of a Fastify 4 or 5 app. */
+export interface FastifyLikeApp {
+  server: Server;
+  listen(options: { port: number; host: string }): Promise<string>;
+  close(): Promise<unknown>;
+}
+
+/** Starts a Fastify app on 127.0.0.1, on a port the OS picks. */
+export async function listenFastify(app: FastifyLikeApp): Promise<Listening> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    server: app.server,
+    close: async () => {
+      const closed = app.close();
+      app.server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
 /** One answer, read whole. `json` is the parsed body, or `undefined` when it is not JSON. */
 export interface Answer {
   status: number;

@@ -1,0 +1,243 @@
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { Writable } from 'node:stream';
+import { format } from 'node:util';
+import express from 'express';
+import Koa from 'koa';
+import koaLogger from 'koa-logger';
+import morgan from 'morgan';
+import pinoHttp from 'pino-http';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createExpressMiddleware } from '../../adapters/express/index.js';
+import { createKoaMiddleware } from '../../adapters/koa/index.js';
+import * as library from '../../src/index.js';
+import { listen, send, type Listening } from '../support/http.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+
+/** The README's "Secrets out of logs" section. */
+async function secretsSection(): Promise<string> {
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('## Secrets out of logs');
+  if (start === -1) throw new Error('README.md has no "## Secrets out of logs" section');
+  return readme.slice(start, readme.indexOf('\n## ', start + 1));
+}
+
+/** The one code block of `section` in `language` that contains `marker`. */
+function block(section: string, language: string, marker: string): string {
+  const blocks = [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1]!);
+  const found = blocks.filter((code) => code.includes(marker));
+  if (found.length !== 1) throw new Error(`expected one ${language} block with ${marker}, found ${found.length}`);
+  return found[0]!;
+}
+
+type Modules = Record<string, Record<string, unknown>>;
+
+/**
+ * Runs a README recipe as written, its imports bound to `modules` and `app` and `console` given:
+ * only where the loggers write to is redirected, into the test's capture.
+ */
+async function runRecipe(code: string, modules: Modules, app: unknown, console: { log: (...args: unknown[]) => void }) {
+  const source = code
+    .replace(/^import (\w+) from '([^']+)';$/gm, (_line, name: string, from: string) => `const ${name} = modules[${JSON.stringify(from)}].default;`)
+    .replace(/^import \{([^}]*)\} from '([^']+)';$/gm, (_line, names: string, from: string) => `const {${names}} = modules[${JSON.stringify(from)}];`);
+  expect(source).not.toMatch(/^import /m);
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
+  await new AsyncFunction('modules', 'app', 'console', source)(modules, app, console);
+}
+
+/** Collects what a logger writes, line by line. */
+function capture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const console = { log: (...args: unknown[]) => lines.push(format(...args)) };
+  // Loggers write once the answer is out, which the client may see first.
+  const settled = async (count: number) => {
+    for (let waited = 0; lines.length < count && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    return lines.join('\n');
+  };
+  return { lines, stream, console, settled };
+}
+
+describe('README recipes keep webhook secrets out of access logs', () => {
+  let section: string;
+  let fixture: WebhookFixture;
+  let server: Listening | undefined;
+  const secret = () => fixture.path.split('/').at(-1)!;
+  const wrongSecret = () => fixture.wrongSecretPath.split('/').at(-1)!;
+
+  /** Three requests whose URLs carry a secret: a post, a wrong secret, a mistyped trailing slash. */
+  async function traffic(origin: string) {
+    expect((await send(`${origin}/api${fixture.path}?source=ci`, { body: { text: 'logged' } })).status).toBe(201);
+    expect((await send(`${origin}/api${fixture.wrongSecretPath}`, { body: { text: 'logged' } })).status).toBe(404);
+    expect((await send(`${origin}/api${fixture.path}/`, { body: { text: 'logged' } })).status).toBe(404);
+  }
+
+  function expectRedacted(output: string) {
+    expect(output).not.toContain(secret());
+    expect(output).not.toContain(wrongSecret());
+    expect(output).toContain(`/api/hooks/channels/${fixture.webhookId}/[redacted]?source=ci`);
+    expect(output).toContain(`/api/hooks/channels/${fixture.webhookId}/[redacted]/`);
+  }
+
+  beforeAll(async () => {
+    section = await secretsSection();
+  });
+  beforeEach(async () => {
+    fixture = await createWebhookFixture();
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  describe('morgan', () => {
+    const urlToken = (morgan as unknown as Record<string, unknown>).url;
+    afterEach(() => {
+      // The recipe redefines a token on the morgan module itself; later tests get the original back.
+      (morgan as unknown as Record<string, unknown>).url = urlToken;
+    });
+
+    async function start(recipe: (app: express.Express, logs: ReturnType<typeof capture>) => Promise<void>) {
+      const logs = capture();
+      const app = express();
+      await recipe(app, logs);
+      app.use('/api', createExpressMiddleware(fixture.handle));
+      server = await listen(createServer(app));
+      return logs;
+    }
+
+    it('without the recipe, the combined format writes the secret', async () => {
+      const logs = await start(async (app, { stream }) => {
+        app.use(morgan('combined', { stream }));
+      });
+      await traffic(server!.origin);
+      expect(await logs.settled(3)).toContain(secret());
+    });
+
+    it('with the recipe, it writes the webhook id and never the secret', async () => {
+      const logs = await start((app, { stream, console }) => {
+        const redirected = Object.assign((format: string, options?: object) => morgan(format, { ...options, stream }), { token: morgan.token });
+        return runRecipe(block(section, 'js', "from 'morgan'"), { morgan: { default: redirected }, 'channel-webhooks': library }, app, console);
+      });
+      await traffic(server!.origin);
+      const output = await logs.settled(3);
+      expectRedacted(output);
+      expect(logs.lines).toHaveLength(3);
+      expect(logs.lines[0]).toMatch(/^127\.0\.0\.1 - - \[[^\]]+\] "POST \/api\/hooks\/channels\/wh_[\w-]+\/\[redacted\]\?source=ci HTTP\/1\.1" 201 /);
+    });
+  });
+
+  describe('pino-http', () => {
+    async function start(recipe: (app: express.Express, logs: ReturnType<typeof capture>) => Promise<void>) {
+      const logs = capture();
+      const app = express();
+      await recipe(app, logs);
+      app.use('/api', createExpressMiddleware(fixture.handle));
+      server = await listen(createServer(app));
+      return logs;
+    }
+
+    it('without the recipe, it writes the secret', async () => {
+      const logs = await start(async (app, { stream }) => {
+        app.use(pinoHttp({}, stream));
+      });
+      await traffic(server!.origin);
+      expect(await logs.settled(3)).toContain(secret());
+    });
+
+    it('with the recipe, it writes the webhook id and never the secret, and keeps the rest of the record', async () => {
+      const logs = await start((app, { stream, console }) => {
+        const redirected = (options: object) => pinoHttp(options, stream);
+        return runRecipe(block(section, 'js', "from 'pino-http'"), { 'pino-http': { default: redirected }, 'channel-webhooks': library }, app, console);
+      });
+      await traffic(server!.origin);
+      expectRedacted(await logs.settled(3));
+      const [first] = logs.lines.map((line) => JSON.parse(line) as { req: Record<string, unknown>; res: { statusCode: number } });
+      expect(first).toMatchObject({
+        req: { method: 'POST', url: `/api/hooks/channels/${fixture.webhookId}/[redacted]?source=ci`, headers: expect.objectContaining({ 'content-type': 'application/json' }) },
+        res: { statusCode: 201 },
+      });
+    });
+  });
+
+  describe('koa-logger', () => {
+    async function start(recipe: (app: Koa, logs: ReturnType<typeof capture>) => Promise<void>) {
+      const logs = capture();
+      const app = new Koa();
+      await recipe(app, logs);
+      app.use(createKoaMiddleware(fixture.handle));
+      app.use((ctx) => {
+        ctx.status = 404;
+      });
+      server = await listen(createServer(app.callback()));
+      return logs;
+    }
+
+    it('without the recipe, it writes the secret', async () => {
+      const logs = await start(async (app, { lines }) => {
+        app.use(koaLogger((line: string) => lines.push(line)));
+      });
+      await traffic(server!.origin);
+      expect(await logs.settled(6)).toContain(secret());
+    });
+
+    it('with the recipe, it writes the webhook id and never the secret', async () => {
+      const logs = await start((app, { console }) =>
+        runRecipe(block(section, 'js', "from 'koa-logger'"), { 'koa-logger': { default: koaLogger }, 'channel-webhooks': library }, app, console),
+      );
+      await traffic(server!.origin);
+      // Each request is logged twice: when it comes in and when its answer is out.
+      expectRedacted(await logs.settled(6));
+      expect(logs.lines.filter((line) => line.includes('[redacted]'))).toHaveLength(6);
+    });
+  });
+
+  describe('nginx and Caddy', () => {
+    const ID = 'wh_cqqeMVCSuvFkjdQ_waJspw';
+    const SECRET = 'AEA12JI7K55vhROBSpuucS5NC7eyp5C0tQQtCtAHxvQ';
+    const samples: Array<[string, string]> = [
+      [`/api/hooks/channels/${ID}/${SECRET}?source=ci`, `/api/hooks/channels/${ID}/[redacted]?source=ci`],
+      [`/hooks/channels/${ID}/${SECRET}`, `/hooks/channels/${ID}/[redacted]`],
+      [`/hooks/channels/${ID}/${SECRET}/`, `/hooks/channels/${ID}/[redacted]/`],
+      ['/api/health?x=1', '/api/health?x=1'],
+      ['/hooks/channels/only-an-id', '/hooks/channels/only-an-id'],
+    ];
+
+    it('the README shows the string form as it is', () => {
+      expect(section).toContain(`\`\`\`\n${library.webhookPathPatternSource}\n\`\`\``);
+    });
+
+    it("nginx's map, read as PCRE reads it, gives the URI with the secret redacted", () => {
+      const config = block(section, 'nginx', 'map $request_uri');
+      const entry = /^\s*'~([^']+)'\s+'([^']+)';$/m.exec(config);
+      expect(entry).not.toBeNull();
+      const [, pattern, value] = entry!;
+      // The same pattern string, group 1 named so that the map's value can use it.
+      expect(pattern).toBe(`^(?<before>.*?)${library.webhookPathPatternSource.replace(/^\(/, '(?<kept>')}(?<after>.*)$`);
+      const map = (uri: string) => {
+        const match = new RegExp(pattern!).exec(uri);
+        if (match === null) return uri; // default $request_uri
+        return value!.replace(/\$\{(\w+)\}/g, (_all, name: string) => match.groups![name]!);
+      };
+      for (const [uri, logged] of samples) expect(map(uri)).toBe(logged);
+      expect(config).toMatch(/log_format redacted '[^']*\$webhook_redacted_uri[^']*'/);
+      expect(config).not.toMatch(/log_format redacted[\s\S]*\$request_uri/);
+    });
+
+    it("Caddy's regexp filter, read as RE2 reads it, gives the URI with the secret redacted", () => {
+      const config = block(section, 'caddyfile', 'format filter');
+      const filter = /request>uri regexp `([^`]+)` `([^`]+)`/.exec(config);
+      expect(filter).not.toBeNull();
+      const [, pattern, replacement] = filter!;
+      expect(pattern).toBe(library.webhookPathPatternSource);
+      // Go's ReplaceAllString: every match, `${1}` for group 1.
+      const filtered = (uri: string) => uri.replace(new RegExp(pattern!, 'g'), replacement!.replace(/\$\{(\d+)\}/g, '$$$1'));
+      for (const [uri, logged] of samples) expect(filtered(uri)).toBe(logged);
+    });
+  });
+});
