@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCi } from '../support/global-setup.js';
 import { paddedBody, send } from '../support/http.js';
 import { freePort } from '../support/servers.js';
-import { installPackedLibrary } from './pack.js';
+import { installPackedLibrary } from '../support/pack.js';
 
 // The packed library, served by each real runtime through its Fetch adapter: what a user of Bun,
 // Deno or Cloudflare Workers runs. The runtimes come from npm as binary packages (dev dependencies).
@@ -71,7 +71,7 @@ const worker :Workerd.Worker = (
 
 let app: string;
 beforeAll(async () => {
-  app = await installPackedLibrary(root, fixtures);
+  ({ app } = await installPackedLibrary(root, fixtures));
 }, 120_000);
 afterAll(() => rmSync(app, { recursive: true, force: true }));
 
