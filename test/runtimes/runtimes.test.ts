@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,10 +38,14 @@ const runtimes: Runtime[] = [
   {
     name: 'workerd',
     binary: join(root, 'node_modules/@cloudflare/workerd-linux-64/bin/workerd'),
-    command: async (app, port) => {
-      // Workers take one bundled module, as wrangler would build it.
-      await build({
-        entryPoints: [join(app, 'worker.mjs')],
+    command: (app, port) => workerdCommand(app, port, 'worker.mjs'),
+  },
+];
+
+/** Bundles `entry` as wrangler would (Workers take one module) and writes a workerd config serving it. */
+async function workerdCommand(app: string, port: number, entry: string, bindings = ''): Promise<string[]> {
+  await build({
+        entryPoints: [join(app, entry)],
         bundle: true,
         format: 'esm',
         platform: 'neutral',
@@ -60,14 +64,12 @@ const config :Workerd.Config = (
 );
 const worker :Workerd.Worker = (
   modules = [ (name = "worker", esModule = embed "worker.bundle.js") ],
-  compatibilityDate = "2025-09-01",
+  compatibilityDate = "2025-09-01",${bindings}
 );
 `,
       );
       return ['serve', join(app, 'config.capnp')];
-    },
-  },
-];
+}
 
 let app: string;
 beforeAll(async () => {
@@ -82,17 +84,12 @@ for (const runtime of runtimes) {
   describe.skipIf(!present)(`the packed Fetch adapter on ${runtime.name}`, () => {
     let child: ChildProcess;
     let base: string;
+    let port: number;
     let path: string;
     const output: string[] = [];
 
     beforeAll(async () => {
-      const port = await freePort();
-      const args = await runtime.command(app, port);
-      child = spawn(runtime.binary, args, { cwd: app, env: { ...process.env, PORT: String(port), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-      child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-      base = `http://127.0.0.1:${port}`;
-      await waitForServer(base, child, output);
+      ({ child, base } = await serve(runtime.binary, await runtime.command(app, (port = await freePort())), port, output));
       const setup = await send(`${base}/__setup`, { body: '{}' });
       expect(setup.status, output.join('')).toBe(200);
       path = (setup.json as { path: string }).path;
@@ -174,6 +171,60 @@ for (const runtime of runtimes) {
   });
 }
 
+// The runtime examples in examples/, run as their comments say, on the installed package.
+const [bun, deno, workerd] = runtimes;
+const exampleRuns: Array<{ name: string; runtime: Runtime; start: (port: number) => Promise<string[]>; webhookUrl: (base: string, output: string[]) => Promise<string> }> = [
+  {
+    name: 'examples/bun/server.js',
+    runtime: bun!,
+    start: async () => (copyFileSync(join(root, 'examples/bun/server.js'), join(app, 'bun-example.js')), ['bun-example.js']),
+    webhookUrl: async (_, output) => printedUrl(output),
+  },
+  {
+    name: 'examples/deno/server.js',
+    runtime: deno!,
+    start: async () => (copyFileSync(join(root, 'examples/deno/server.js'), join(app, 'deno-example.js')), ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', 'deno-example.js']),
+    webhookUrl: async (_, output) => printedUrl(output),
+  },
+  {
+    name: 'examples/cloudflare-workers/worker.js',
+    runtime: workerd!,
+    start: async (port) => {
+      copyFileSync(join(root, 'examples/cloudflare-workers/worker.js'), join(app, 'workers-example.js'));
+      return workerdCommand(app, port, 'workers-example.js', '\n  bindings = [ (name = "DEMO", text = "true") ],');
+    },
+    webhookUrl: async (base) => ((await send(`${base}/demo/webhooks`, { body: '{}' })).json as { url: string }).url,
+  },
+];
+
+for (const example of exampleRuns) {
+  describe.skipIf(!existsSync(example.runtime.binary))(example.name, () => {
+    it('runs as its comment says and stores a post sent to the webhook URL it gives', async () => {
+      const output: string[] = [];
+      const port = await freePort();
+      const { child, base } = await serve(example.runtime.binary, await example.start(port), port, output);
+      try {
+        const url = await example.webhookUrl(base, output);
+        const answer = await send(`${base}${new URL(url).pathname}`, { body: { text: 'line one\n\u001b[31mFAKE' } });
+        expect(answer.status, output.join('')).toBe(201);
+        expect(answer.json).toMatchObject({ duplicate: false, message: { body: 'line one\n\u001b[31mFAKE', author: { name: 'Demo' } } });
+        expect(output.join('')).not.toContain('\u001b[31m');
+      } finally {
+        child.kill('SIGKILL');
+      }
+    }, 60_000);
+  });
+}
+
+async function printedUrl(output: string[]): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const match = /https?:\/\/\S+\/hooks\/channels\/\S+/.exec(output.join(''));
+    if (match !== null) return match[0];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no webhook URL printed:\n${output.join('')}`);
+}
+
 /** Sends the headers and the first byte of `body`, then nothing more until answered. */
 function trickle(url: string, body: string): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
@@ -196,12 +247,22 @@ function trickle(url: string, body: string): Promise<{ status: number; json: unk
   });
 }
 
+/** Starts `binary args` with PORT set and waits until it answers HTTP on the port. */
+async function serve(binary: string, args: string[], port: number, output: string[]): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(binary, args, { cwd: app, env: { ...process.env, PORT: String(port), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  await waitForServer(base, child, output);
+  return { child, base };
+}
+
 async function waitForServer(base: string, child: ChildProcess, output: string[]): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the runtime exited with ${child.exitCode}:\n${output.join('')}`);
     try {
-      await send(`${base}/__reported`, { method: 'GET' });
+      await send(`${base}/`, { method: 'GET' });
       return;
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 100));
