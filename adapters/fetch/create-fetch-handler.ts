@@ -1,4 +1,5 @@
 import { createFetchBodyReader } from './read-fetch-body.js';
+import { resolveNodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { problemResponse, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
 /**
@@ -6,7 +7,7 @@ import { problemResponse, matchWebhookPath, type WebhookHandler, type WebhookRes
  *
  * @example
  * ```ts
- * const options: FetchHandlerOptions = { fallback: app.fetch };
+ * const options: FetchHandlerOptions = { fallback: app.fetch, bodyTimeoutMs: 5_000 };
  * ```
  */
 export interface FetchHandlerOptions {
@@ -15,6 +16,13 @@ export interface FetchHandlerOptions {
    * (`fallback: app.fetch`). Default: a 404 problem.
    */
   fallback?: (request: Request) => Response | Promise<Response>;
+  /**
+   * How long the whole request body may take to arrive, in ms, counted from when the handler starts
+   * reading it. A body still incomplete then is answered 400 with code `body_read_failed` (and
+   * reported to `onError`). Default 10,000. Runtimes have their own, much longer limits (Node's
+   * `requestTimeout` is 300 s), during which a client trickling a body would hold the request.
+   */
+  bodyTimeoutMs?: number;
 }
 
 /**
@@ -43,6 +51,7 @@ export function createFetchHandler(
   options: FetchHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
   const { fallback } = options;
+  const { bodyTimeoutMs } = resolveNodeAdapterOptions(options, 'createFetchHandler');
   return async (request) => {
     if (matchWebhookPath(request.url) === null) {
       return fallback === undefined ? toResponse(NOT_FOUND) : fallback(request);
@@ -55,7 +64,7 @@ export function createFetchHandler(
       method: request.method,
       url: request.url,
       headers,
-      body: createFetchBodyReader(request),
+      body: createFetchBodyReader(request, bodyTimeoutMs),
     });
     return toResponse(response);
   };

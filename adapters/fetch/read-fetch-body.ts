@@ -7,34 +7,59 @@ import { ChannelWebhookError, type BodyReader } from '../../src/internal.js';
  * stream is counted as it arrives and cancelled once it passes the limit, so at most
  * `maxBytes + 1` bytes are ever held.
  *
+ * The whole body must arrive within `bodyTimeoutMs`; past it the reader rejects with code
+ * `body_read_timeout` (the handler answers 400) and cancels the stream. The timer belongs to this
+ * one read and is cleared when it settles, so it works in runtimes that drop the timers of a
+ * request once that request has been answered (Cloudflare Workers).
+ *
  * @param request - the Web request.
+ * @param bodyTimeoutMs - deadline for the whole body, in ms.
  * @example
  * ```ts
- * const response = await handle({ method, url, headers, body: createFetchBodyReader(request) });
+ * const response = await handle({ method, url, headers, body: createFetchBodyReader(request, 10_000) });
  * ```
  */
-export function createFetchBodyReader(request: Request): BodyReader {
-  return async (maxBytes) => {
-    if (request.bodyUsed) {
-      throw new ChannelWebhookError(
-        'misconfigured',
-        'the request body was read before the webhook handler; pass it the untouched request',
-      );
-    }
-    const declared = request.headers.has('transfer-encoding') ? null : request.headers.get('content-length');
-    if (declared !== null && /^\d+$/.test(declared.trim())) {
-      if (Number(declared) > maxBytes) {
-        throw new ChannelWebhookError('payload_too_large', `the request body is larger than ${maxBytes} bytes`);
-      }
-      return new Uint8Array(await guard(request.arrayBuffer()));
-    }
-    if (request.body === null) return null;
-    return readCounted(request.body, maxBytes);
+export function createFetchBodyReader(request: Request, bodyTimeoutMs: number): BodyReader {
+  return (maxBytes) => {
+    const reading: Reading = { reader: undefined };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new ChannelWebhookError('body_read_timeout', `the request body did not arrive within ${bodyTimeoutMs} ms`));
+        // Stop pulling a body nobody waits for any more.
+        reading.reader?.cancel().catch(() => undefined);
+      }, bodyTimeoutMs);
+    });
+    return Promise.race([read(request, maxBytes, reading), late]).finally(() => clearTimeout(timer));
   };
 }
 
-async function readCounted(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+/** The stream reader of a counted read in progress, so that its deadline can cancel it. */
+interface Reading {
+  reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+}
+
+async function read(request: Request, maxBytes: number, reading: Reading): Promise<Uint8Array | null> {
+  if (request.bodyUsed) {
+    throw new ChannelWebhookError(
+      'misconfigured',
+      'the request body was read before the webhook handler; pass it the untouched request',
+    );
+  }
+  const declared = request.headers.has('transfer-encoding') ? null : request.headers.get('content-length');
+  if (declared !== null && /^\d+$/.test(declared.trim())) {
+    if (Number(declared) > maxBytes) {
+      throw new ChannelWebhookError('payload_too_large', `the request body is larger than ${maxBytes} bytes`);
+    }
+    return new Uint8Array(await guard(request.arrayBuffer()));
+  }
+  if (request.body === null) return null;
+  return readCounted(request.body, maxBytes, reading);
+}
+
+async function readCounted(stream: ReadableStream<Uint8Array>, maxBytes: number, reading: Reading): Promise<Uint8Array> {
   const reader = stream.getReader();
+  reading.reader = reader;
   const chunks: Uint8Array[] = [];
   let received = 0;
   try {

@@ -1,0 +1,21 @@
+// The webhook endpoint of a Next.js app, built once per server process. Route handlers import it.
+//
+// The memory store lives in one server process (and, in `next dev`, survives hot reloads through
+// globalThis). On serverless hosting every function instance has its own: use
+// channel-webhooks/postgres and channel-webhooks/redis there, created here the same way.
+import { createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
+import { createFetchHandler } from 'channel-webhooks/fetch';
+
+function build() {
+  const store = createMemoryStore();
+  store.putChannel({ id: 'general', ownerId: 'u-demo', archived: false });
+  const manager = createWebhookManager({ store, baseUrl: process.env.PUBLIC_BASE_URL ?? 'http://localhost:3000' });
+  const handle = createWebhookHandler({
+    store,
+    // JSON.stringify escapes newlines and terminal escapes, so posted text cannot forge log lines.
+    onMessage: (message) => console.log(`#${message.channelId} ${JSON.stringify(message.author.name)}: ${JSON.stringify(message.body)}`),
+  });
+  return { store, manager, fetchHandler: createFetchHandler(handle, { bodyTimeoutMs: 10_000 }) };
+}
+
+export const webhooks = (globalThis.__channelWebhooks ??= build());
