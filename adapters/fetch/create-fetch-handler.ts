@@ -27,6 +27,12 @@ export interface FetchHandlerOptions {
  * `app.all('/hooks/channels/:id/:secret', (c) => fetchHandler(c.req.raw))`. Don't read the body in
  * an earlier Hono middleware, since a Web request body can be read only once.
  *
+ * Limitation: the Fetch `Headers` object joins the lines of a repeated header with `", "` and keeps
+ * no trace of the repetition, so two `Idempotency-Key` headers (`evt-1`, `evt-2`) reach the core as
+ * the one key `"evt-1, evt-2"`, where the Express and Koa adapters answer 400. Senders must send the
+ * header once (the contract allows one); a key that must never be confused this way can travel as
+ * `eventId` in the body instead.
+ *
  * @param handle - the core handler, from `createWebhookHandler`.
  * @param options - see {@link FetchHandlerOptions}.
  * @example
