@@ -4,6 +4,8 @@
  *
  * @module
  */
+export { settleWithin } from './deadline.js';
+export { checkHandle } from './handler/check-handle.js';
 export { ChannelWebhookError, isChannelWebhookError } from './errors.js';
 export type { ChannelWebhookErrorCode } from './errors.js';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from './limits.js';

@@ -3,7 +3,7 @@ import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/no
 import { createNodeBodyReader } from '../shared/read-node-body.js';
 import { nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { writeNodeResponse } from '../shared/write-node-response.js';
-import { matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
+import { checkHandle, matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
 
 /**
  * The parts of an Express 4 or 5 request the middleware reads: a structural type, so that the
@@ -68,6 +68,7 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
  * ```
  */
 export function createExpressMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): ExpressMiddleware {
+  checkHandle(handle, 'createExpressMiddleware');
   const reading = resolveNodeAdapterOptions(options, 'createExpressMiddleware');
   return (req, res, next) => {
     if (matchWebhookPath(req.url ?? '') === null) return next();

@@ -1,5 +1,5 @@
 import { createFetchBodyReader } from './read-fetch-body.js';
-import { problemResponse, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
+import { ChannelWebhookError, checkHandle, problemResponse, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
 /**
  * Options of {@link createFetchHandler}.
@@ -34,7 +34,8 @@ export interface FetchHandlerOptions {
  * `eventId` in the body instead.
  *
  * @param handle - the core handler, from `createWebhookHandler`.
- * @param options - see {@link FetchHandlerOptions}.
+ * @param options - see {@link FetchHandlerOptions}. A handler that is not a function, or a `fallback`
+ *   that is not one, throws a `ChannelWebhookError` with code `invalid_argument` here, not on a request.
  * @example
  * ```ts
  * import { createMemoryStore, createWebhookHandler } from 'channel-webhooks';
@@ -48,7 +49,14 @@ export function createFetchHandler(
   handle: WebhookHandler,
   options: FetchHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
+  checkHandle(handle, 'createFetchHandler');
+  if (typeof options !== 'object' || options === null) {
+    throw new ChannelWebhookError('invalid_argument', `createFetchHandler: options must be an object, got ${String(options)}`);
+  }
   const { fallback } = options;
+  if (fallback !== undefined && typeof fallback !== 'function') {
+    throw new ChannelWebhookError('invalid_argument', 'createFetchHandler: fallback must be a function from a Request to a Response');
+  }
   return async (request) => {
     if (matchWebhookPath(request.url) === null) {
       return fallback === undefined ? toResponse(NOT_FOUND) : fallback(request);

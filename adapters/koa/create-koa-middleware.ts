@@ -3,7 +3,7 @@ import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/no
 import { createNodeBodyReader } from '../shared/read-node-body.js';
 import { nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
-import { matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
+import { checkHandle, matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
 
 /**
  * The parts of a Koa 2 or 3 context the middleware uses: a structural type, so that the
@@ -71,6 +71,7 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
  * ```
  */
 export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): KoaMiddleware {
+  checkHandle(handle, 'createKoaMiddleware');
   const reading = resolveNodeAdapterOptions(options, 'createKoaMiddleware');
   return async (ctx, next) => {
     if (matchWebhookPath(ctx.path) === null) {

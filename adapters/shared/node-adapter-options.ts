@@ -36,6 +36,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * ```
  */
 export function resolveNodeAdapterOptions(options: NodeAdapterOptions | undefined, factory: string): Required<NodeAdapterOptions> {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) {
+    throw new ChannelWebhookError('invalid_argument', `${factory}: options must be an object, got ${String(options)}`);
+  }
   const bodyTimeoutMs = options?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   if (typeof bodyTimeoutMs !== 'number' || !(bodyTimeoutMs > 0) || bodyTimeoutMs > MAX_TIMER_MS) {
     throw new ChannelWebhookError(

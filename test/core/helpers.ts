@@ -61,7 +61,7 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
   const delivered: Message[] = [];
   const handle = createWebhookHandler({
     store: wrapStore ? wrapStore(store) : store,
-    rateLimiter: createMemoryRateLimiter({ clock }),
+    rateLimiter: createMemoryRateLimiter(),
     clock,
     onError: (error, context) => errors.push({ error, context }),
     onMessage: (message) => {

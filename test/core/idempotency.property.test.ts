@@ -51,7 +51,7 @@ async function world(hooks: number, wrap: (store: WebhookStore) => WebhookStore 
   const handle = createWebhookHandler({
     store: wrap(store),
     clock,
-    rateLimiter: createMemoryRateLimiter({ clock, limit: 1_000 }),
+    rateLimiter: createMemoryRateLimiter({ limit: 1_000 }),
   });
   const send = (post: Post) => {
     const payload: Record<string, unknown> = {};
