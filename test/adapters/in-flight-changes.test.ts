@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import type { RateLimiter } from '../../src/ports.js';
-import { CHANNEL_ID, OWNER, settle, setup, type Setup } from '../core/helpers.js';
+import { CHANNEL_ID, OWNER, settle, setup, type Setup } from '../support/setup.js';
 import { nodeFrameworkTargets } from '../support/frameworks.js';
 import type { Answer, Listening } from '../support/http.js';
 

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHANNEL_ID, setup } from '../core/helpers.js';
+import { CHANNEL_ID, setup } from '../support/setup.js';
 import { nodeFrameworkTargets } from '../support/frameworks.js';
 import type { Answer, Listening } from '../support/http.js';
 

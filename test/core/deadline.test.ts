@@ -3,7 +3,7 @@ import { createDeadline, settleWithin } from '../../src/deadline.js';
 import { ChannelWebhookError } from '../../src/errors.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
 import type { WebhookStore } from '../../src/ports.js';
-import { setup } from './helpers.js';
+import { setup } from '../support/setup.js';
 
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { problemHeaders, setup } from './helpers.js';
+import { problemHeaders, setup } from '../support/setup.js';
 
 // Rule: an answer never quotes the request body back; what it says about the input is bounded.
 describe('what a refusal repeats of the body', () => {

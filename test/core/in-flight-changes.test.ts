@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BodyReader } from '../../src/http/http-types.js';
-import { CHANNEL_ID, OWNER, problem, problemHeaders, settle, setup, type Setup } from './helpers.js';
+import { CHANNEL_ID, OWNER, problem, problemHeaders, settle, setup, type Setup } from '../support/setup.js';
 
 /** A body reader that signals when the handler starts reading and holds the body until released. */
 function heldBody(text: string): { reader: BodyReader; reading: Promise<void>; release(): void } {

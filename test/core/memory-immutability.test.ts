@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/ports.js';
-import { CHANNEL_ID, settle, setup } from './helpers.js';
+import { CHANNEL_ID, settle, setup } from '../support/setup.js';
 
 const BLOCKS = [
   { type: 'section', text: { type: 'mrkdwn', text: '*deployed*' }, block_id: 'b1' },
