@@ -1,4 +1,5 @@
 import { ChannelWebhookError, type ChannelWebhookErrorCode } from './errors.js';
+import { isThenable } from './maybe-promise.js';
 import type { MaybePromise } from './ports.js';
 
 /**
@@ -6,11 +7,6 @@ import type { MaybePromise } from './ports.js';
  * is, a synchronous throw is thrown, and only a thenable becomes a promise.
  */
 export type Deadline = <T>(work: () => MaybePromise<T>) => MaybePromise<T>;
-
-/** Whether `value` is a thenable: the only kind of answer a deadline applies to. */
-export function isThenable<T>(value: MaybePromise<T> | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
 
 /**
  * Settles like `work`, or rejects with `timeoutError()` when `work` has not settled `ms` after the

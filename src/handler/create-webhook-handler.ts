@@ -1,13 +1,14 @@
-import { readBody, declaredLength } from './read-body.js';
+import { readBody, declaredLength, type BodyOutcome } from './read-body.js';
 import { checkHandlerOptions } from './check-handler-options.js';
 import { systemClock } from '../clock.js';
 import { isJsonContentType } from '../http/content-type.js';
 import { createDeadline } from '../deadline.js';
+import { andThen } from '../maybe-promise.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
-import type { InsertMessageResult, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
+import type { InsertMessageResult, MaybePromise, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
 import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, withRateLimitHeaders, type FieldError } from '../http/problem.js';
 import { matchWebhookPath } from '../http/route.js';
 import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
@@ -67,48 +68,70 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return answer(FIXED.storeFailed);
   };
 
-  async function handle(request: WebhookRequest): Promise<WebhookResponse> {
+  // Every step goes on at once when a port answers with a value, and only waits for a thenable:
+  // on in-process ports a post makes no promise until its body is read (none at all when the body
+  // came as bytes or a string). A synchronous throw from a port is a failure like a rejection.
+  function handle(request: WebhookRequest): MaybePromise<WebhookResponse> {
     // 1. Method, whatever the URL.
     if (typeof request.method !== 'string' || request.method.toUpperCase() !== 'POST') return answer(FIXED.methodNotAllowed);
 
     // 2. Credentials: unknown, wrong, rotated and revoked all look the same.
     const path = typeof request.url === 'string' ? matchWebhookPath(request.url) : null;
     if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) return answer(FIXED.notFound);
-    let webhook: WebhookRecord | null;
+    let found: MaybePromise<WebhookRecord | null>;
     try {
-      webhook = await fromStore(() => store.getWebhook(path.webhookId));
+      found = fromStore(() => store.getWebhook(path.webhookId));
     } catch (error) {
       return storeFailed(error, path.webhookId);
     }
-    const matches = secretMatches(path.secret, webhook?.secretHash ?? ABSENT_HASH);
-    if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
+    return andThen(
+      found,
+      (webhook) => {
+        const matches = secretMatches(path.secret, webhook?.secretHash ?? ABSENT_HASH);
+        if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
+        return handleFound(request, webhook);
+      },
+      (error) => storeFailed(error, path.webhookId),
+    );
+  }
 
+  // Steps 3 and 4, for a request whose URL holds an active webhook's credentials.
+  function handleFound(request: WebhookRequest, webhook: WebhookRecord): MaybePromise<WebhookResponse> {
     // 3. Media type.
     const headers = request.headers ?? {};
     if (!isJsonContentType(headers['content-type'])) return answer(FIXED.unsupportedMediaType);
 
     // 4. From here on the request counts toward the webhook's rate limit, and every answer says so.
-    let decision: RateLimitDecision | undefined;
-    try {
-      decision = await fromRateLimiter(() => rateLimiter.hit(webhook.id, clock.now()));
-    } catch (error) {
+    const limiterFailed = (error: unknown): MaybePromise<WebhookResponse> => {
       report(error, { stage: 'rate_limiter', webhookId: webhook.id });
-      if (rejectOnLimiterError) return answer(FIXED.rateLimiterFailed);
+      return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : handleCounted(request, webhook);
+    };
+    let counted: MaybePromise<RateLimitDecision>;
+    try {
+      counted = fromRateLimiter(() => rateLimiter.hit(webhook.id, clock.now()));
+    } catch (error) {
+      return limiterFailed(error);
     }
-    if (decision === undefined) return handleCounted(request, webhook);
-    if (!decision.allowed) return withRateLimitHeaders(rateLimitedResponse(decision), decision);
-    return withRateLimitHeaders(await handleCounted(request, webhook), decision);
+    return andThen(
+      counted,
+      (decision) => {
+        if (!decision.allowed) return withRateLimitHeaders(rateLimitedResponse(decision), decision);
+        return andThen(handleCounted(request, webhook), (response) => withRateLimitHeaders(response, decision));
+      },
+      limiterFailed,
+    );
   }
 
   // Steps 5 to 9, for a request that was counted (or let through by a failed limiter).
-  async function handleCounted(request: WebhookRequest, webhook: WebhookRecord): Promise<WebhookResponse> {
-    const webhookId = webhook.id;
-    const headers = request.headers ?? {};
-
+  function handleCounted(request: WebhookRequest, webhook: WebhookRecord): MaybePromise<WebhookResponse> {
     // 5. Size, from Content-Length when it can be trusted, else by counting while reading.
-    const declared = declaredLength(headers);
+    const declared = declaredLength(request.headers ?? {});
     if (declared !== null && declared > MAX_BODY_BYTES) return answer(FIXED.payloadTooLarge);
-    const read = await readBody(request.body);
+    return andThen(readBody(request.body), (read) => handleBody(request, webhook, read));
+  }
+
+  function handleBody(request: WebhookRequest, webhook: WebhookRecord, read: BodyOutcome): MaybePromise<WebhookResponse> {
+    const webhookId = webhook.id;
     switch (read.kind) {
       case 'too_large':
         return answer(FIXED.payloadTooLarge);
@@ -134,7 +157,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     // Only a `\u` escape can put NUL or a lone surrogate into text decoded from bytes; a string body
     // may hold them raw.
-    const validation = validatePayload(value, headers['idempotency-key'], !read.decoded || read.text.includes('\\u'));
+    const validation = validatePayload(value, request.headers?.['idempotency-key'], !read.decoded || read.text.includes('\\u'));
     if (!validation.ok) return problemResponse(validation.code, validation.detail, { errors: validation.errors.map(bounded) });
     const { text, blocks, key } = validation.payload;
 
@@ -150,26 +173,30 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       author: { type: 'webhook', id: webhookId, name: webhook.name },
       createdAt: isoTime(now),
     };
-    let stored: InsertMessageResult;
+    let inserted: MaybePromise<InsertMessageResult>;
     try {
-      stored = await fromStore(() => store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
+      inserted = fromStore(() => store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
     } catch (error) {
       return storeFailed(error, webhookId);
     }
-    switch (stored.outcome) {
+    return andThen(inserted, stored, (error) => storeFailed(error, webhookId));
+  }
+
+  function stored(result: InsertMessageResult): WebhookResponse {
+    switch (result.outcome) {
       case 'webhook_inactive':
       case 'channel_not_found':
         return answer(FIXED.notFound);
       case 'channel_archived':
         return answer(FIXED.channelArchived);
     }
-    const created = stored.outcome === 'created';
-    if (created && onMessage !== undefined) notify(stored.message);
+    const created = result.outcome === 'created';
+    if (created && onMessage !== undefined) notify(result.message);
     return {
       status: created ? 201 : 200,
       // No cache-control: caches never store the answer to a POST without explicit freshness.
       headers: { 'content-type': 'application/json' },
-      body: { message: stored.message, duplicate: !created },
+      body: { message: result.message, duplicate: !created },
     };
   }
 
