@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import type { RateLimiter } from '../../src/ports.js';
-import { CHANNEL_ID, OWNER, settle, setup, type Setup } from '../support/setup.js';
+import { CHANNEL_ID, OWNER, problem, settle, setup, type Setup } from '../support/setup.js';
 import { nodeFrameworkTargets } from '../support/frameworks.js';
 import type { Answer, Listening } from '../support/http.js';
 
@@ -61,8 +61,8 @@ describe.each(nodeFrameworkTargets)('$name: a change between the two parts of a 
     servers.push(server);
     const answer = await postInTwoParts(url, JSON.stringify({ text: 'two parts' }), counted, () => s.manager.revoke(OWNER, s.webhookId));
     expect(answer.status).toBe(404);
-    expect(answer.headers['content-type']).toBe('application/problem+json');
-    expect(answer.json).toMatchObject({ status: 404, code: 'not_found' });
+    expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', ratelimit: '"default";r=59;t=60' });
+    expect(answer.json).toEqual(problem(404, 'not_found'));
     await settle();
     expect(await s.store.listMessages(CHANNEL_ID)).toEqual([]);
     expect(s.delivered).toEqual([]);
@@ -75,7 +75,8 @@ describe.each(nodeFrameworkTargets)('$name: a change between the two parts of a 
       s.store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: true }),
     );
     expect(answer.status).toBe(409);
-    expect(answer.json).toMatchObject({ status: 409, code: 'channel_archived' });
+    expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', ratelimit: '"default";r=59;t=60' });
+    expect(answer.json).toEqual(problem(409, 'channel_archived'));
     expect(await s.store.listMessages(CHANNEL_ID)).toEqual([]);
   });
 });

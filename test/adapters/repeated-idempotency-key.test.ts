@@ -42,8 +42,17 @@ describe.each(nodeFrameworkTargets)('$name: a repeated Idempotency-Key header', 
 
     const repeated = await postWithKeys(url, body, ['evt-1', 'evt-2']);
     expect(repeated.status).toBe(400);
-    expect(repeated.json).toMatchObject({
+    expect(repeated.headers).toMatchObject({
+      'content-type': 'application/problem+json',
+      'cache-control': 'no-store',
+      'ratelimit-policy': '"default";q=60;w=60',
+      ratelimit: '"default";r=59;t=60',
+    });
+    expect(repeated.json).toEqual({
+      type: 'tag:channel-webhooks,2026:problem:invalid_payload',
+      title: 'Invalid payload',
       status: 400,
+      detail: 'One field is invalid; see errors.',
       code: 'invalid_payload',
       errors: [{ header: 'idempotency-key', message: 'must be sent at most once' }],
     });
