@@ -1,3 +1,4 @@
+import { ChannelWebhookError } from './errors.js';
 import type { Clock } from './ports.js';
 
 /**
@@ -33,15 +34,18 @@ export interface FakeClock extends Clock {
  * @example
  * ```ts
  * const clock = createFakeClock();
- * const rateLimiter = createMemoryRateLimiter({ clock });
+ * const handle = createWebhookHandler({ store, clock }); // its default limiter counts on this clock
  * clock.advance(60_000);
  * ```
  */
 export function createFakeClock(start: number = Date.UTC(2026, 0, 1)): FakeClock {
+  if (typeof start !== 'number' || !Number.isFinite(start)) {
+    throw new ChannelWebhookError('invalid_argument', `createFakeClock: start must be a finite number of epoch ms, got ${String(start)}`);
+  }
   let current = start;
   const set = (ms: number): number => {
-    if (!Number.isFinite(ms) || ms < current) {
-      throw new RangeError(`a fake clock cannot move to ${ms}: it is at ${current} and never goes backwards`);
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < current) {
+      throw new ChannelWebhookError('invalid_argument', `a fake clock cannot move to ${String(ms)}: it is at ${current} and never goes backwards`);
     }
     current = ms;
     return current;

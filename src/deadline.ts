@@ -1,90 +1,63 @@
 import { ChannelWebhookError, type ChannelWebhookErrorCode } from './errors.js';
-
-interface Pending {
-  expiresAt: number;
-  settled: boolean;
-  reject: (error: unknown) => void;
-}
-
-/** Runs async work with a deadline; see {@link createDeadline}. */
-export type Deadline = <T>(work: () => T | Promise<T>) => Promise<T>;
+import { isThenable } from './maybe-promise.js';
+import type { MaybePromise } from './ports.js';
 
 /**
- * A deadline of `ms` for any number of concurrent calls, served by a single timer.
+ * Calls a port under a deadline; see {@link createDeadline}. A synchronous answer comes back as it
+ * is, a synchronous throw is thrown, and only a thenable becomes a promise.
+ */
+export type Deadline = <T>(work: () => MaybePromise<T>) => MaybePromise<T>;
+
+/**
+ * Settles like `work`, or rejects with `timeoutError()` when `work` has not settled `ms` after the
+ * call. Each call has its own timer, cleared as soon as `work` settles: a runtime that drops a
+ * request's timers when the request ends (Cloudflare's workerd does) never leaves another request
+ * without its deadline, and nothing stays armed between requests. The timer does not keep a Node
+ * process alive. A result arriving after the deadline is dropped.
  *
- * Every call gets the same time-out, so calls expire in the order they start: a FIFO queue and one
- * timer armed for its oldest unsettled entry replace a `setTimeout`/`clearTimeout` pair per call,
- * which cost more than the in-memory store's work itself. Deadlines measure elapsed real time
- * (`performance.now()`), which a fake clock in tests must not stop.
+ * @example
+ * ```ts
+ * const rows = await settleWithin(pool.query(sql), 2_000, () => new ChannelWebhookError('store_timeout', 'query timed out'));
+ * ```
+ */
+export function settleWithin<T>(work: PromiseLike<T>, ms: number, timeoutError: () => unknown): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(timeoutError()), ms);
+    (timer as { unref?: () => void }).unref?.();
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The longest delay `setTimeout` honours; a longer one fires at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * A deadline of `ms` for calls to a port: an answer that is a value (an in-process port) is used as
+ * it is, with no timer and no promise; a thenable gets {@link settleWithin} and, past `ms`, rejects
+ * with a `ChannelWebhookError` of `code`.
+ *
+ * @example
+ * ```ts
+ * const fromStore = createDeadline(5_000, 'store_timeout', 'the store did not answer in time');
+ * const webhook = await fromStore(() => store.getWebhook(id));
+ * ```
  */
 export function createDeadline(ms: number, code: ChannelWebhookErrorCode, message: string): Deadline {
-  if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`a deadline must be a positive number of ms, got ${ms}`);
-  let queue: Pending[] = [];
-  let head = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-
-  const dropSettled = (): void => {
-    while (head < queue.length && queue[head]!.settled) head++;
-    if (head === queue.length) {
-      queue = [];
-      head = 0;
-    } else if (head > 1024 && head * 2 > queue.length) {
-      queue = queue.slice(head);
-      head = 0;
-    }
+  if (typeof ms !== 'number' || !(ms > 0) || ms > MAX_TIMEOUT_MS) {
+    throw new ChannelWebhookError('invalid_argument', `a deadline must be a number of ms above 0 and at most ${MAX_TIMEOUT_MS}, got ${String(ms)}`);
+  }
+  const expired = (): ChannelWebhookError => new ChannelWebhookError(code, `${message} (${ms} ms)`);
+  return <T>(work: () => MaybePromise<T>): MaybePromise<T> => {
+    const answer = work();
+    return isThenable(answer) ? settleWithin(answer, ms, expired) : answer;
   };
-
-  // A timer left armed for an entry that settled early just fires, finds nothing due and re-arms:
-  // far cheaper than clearing and setting one per call when calls run one after another.
-  const arm = (): void => {
-    dropSettled();
-    if (timer !== undefined || head === queue.length) return;
-    timer = setTimeout(expire, Math.max(0, queue[head]!.expiresAt - performance.now()));
-    // Node: a pending deadline alone must not keep the process alive.
-    (timer as { unref?: () => void }).unref?.();
-  };
-
-  const expire = (): void => {
-    timer = undefined;
-    const now = performance.now();
-    while (head < queue.length) {
-      const pending = queue[head]!;
-      if (!pending.settled) {
-        if (pending.expiresAt > now) break;
-        pending.settled = true;
-        pending.reject(new ChannelWebhookError(code, `${message} (${ms} ms)`));
-      }
-      head++;
-    }
-    arm();
-  };
-
-  return <T>(work: () => T | Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const pending: Pending = { expiresAt: performance.now() + ms, settled: false, reject };
-      const settle = (): boolean => {
-        if (pending.settled) return false;
-        pending.settled = true;
-        if (queue[head] === pending) dropSettled();
-        return true;
-      };
-      queue.push(pending);
-      if (timer === undefined) arm();
-      let promise: T | Promise<T>;
-      try {
-        promise = work();
-      } catch (error) {
-        if (settle()) reject(error);
-        return;
-      }
-      // A result that arrives after the deadline is dropped: the caller has already answered 500.
-      Promise.resolve(promise).then(
-        (value) => {
-          if (settle()) resolve(value);
-        },
-        (error: unknown) => {
-          if (settle()) reject(error);
-        },
-      );
-    });
 }

@@ -4,6 +4,8 @@
  *
  * @module
  */
+export { settleWithin } from './deadline.js';
+export { checkHandle } from './handler/check-handle.js';
 export { ChannelWebhookError, isChannelWebhookError } from './errors.js';
 export type { ChannelWebhookErrorCode } from './errors.js';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from './limits.js';
@@ -13,3 +15,4 @@ export { problemResponse } from './http/problem.js';
 export { matchWebhookPath } from './http/route.js';
 export { redactWebhookUrl } from './http/redact.js';
 export type * from './ports.js';
+export { DEFAULT_BODY_TIMEOUT_MS, resolveBodyTimeout } from './http/body-timeout.js';

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
+import { nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { writeNodeResponse } from '../shared/write-node-response.js';
-import { matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
+import { checkHandle, matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
 
 /**
  * The parts of an Express 4 or 5 request the middleware reads: a structural type, so that the
@@ -44,6 +45,9 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
  * `express.text()`) is used; an already-parsed object (`express.json()`) gets a 500 problem with
  * code `misconfigured` saying how to mount, never a hang.
  *
+ * A repeated `Idempotency-Key` header reaches the core as its separate values, not joined by
+ * Node into one, and is answered 400 (`invalid_payload`, the error naming the header).
+ *
  * A body that has not fully arrived `bodyTimeoutMs` after reading started is answered 400 with code
  * `body_read_failed`, and the connection is closed. The server's own `requestTimeout` and
  * `headersTimeout` still apply beside it.
@@ -64,13 +68,14 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
  * ```
  */
 export function createExpressMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): ExpressMiddleware {
+  checkHandle(handle, 'createExpressMiddleware');
   const reading = resolveNodeAdapterOptions(options, 'createExpressMiddleware');
   return (req, res, next) => {
     if (matchWebhookPath(req.url ?? '') === null) return next();
     handle({
       method: req.method ?? 'GET',
       url: req.originalUrl ?? req.url ?? '',
-      headers: req.headers,
+      headers: nodeRequestHeaders(req),
       body: createNodeBodyReader(req, { body: req.body, rawBody: req.rawBody }, reading),
     })
       .then((response) => writeNodeResponse(res, response))

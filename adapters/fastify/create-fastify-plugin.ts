@@ -1,6 +1,7 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
+import { nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
 import { ChannelWebhookError, type WebhookHandler } from '../../src/internal.js';
 import { hideContentType, restoreContentType } from './hide-content-type.js';
@@ -82,7 +83,7 @@ export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAda
       const response = await handle({
         method: req.method ?? 'GET',
         url: req.url ?? '',
-        headers: req.headers,
+        headers: nodeRequestHeaders(req),
         body: createNodeBodyReader(req, {}, reading),
       });
       // A Buffer goes out as it is: Fastify neither serializes it nor adds a charset.

@@ -1,6 +1,5 @@
 import { createFetchBodyReader } from './read-fetch-body.js';
-import { resolveNodeAdapterOptions } from '../shared/node-adapter-options.js';
-import { problemResponse, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
+import { ChannelWebhookError, checkHandle, problemResponse, resolveBodyTimeout, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
 /**
  * Options of {@link createFetchHandler}.
@@ -35,8 +34,15 @@ export interface FetchHandlerOptions {
  * `app.all('/hooks/channels/:id/:secret', (c) => fetchHandler(c.req.raw))`. Don't read the body in
  * an earlier Hono middleware, since a Web request body can be read only once.
  *
+ * Limitation: the Fetch `Headers` object joins the lines of a repeated header with `", "` and keeps
+ * no trace of the repetition, so two `Idempotency-Key` headers (`evt-1`, `evt-2`) reach the core as
+ * the one key `"evt-1, evt-2"`, where the Express and Koa adapters answer 400. Senders must send the
+ * header once (the contract allows one); a key that must never be confused this way can travel as
+ * `eventId` in the body instead.
+ *
  * @param handle - the core handler, from `createWebhookHandler`.
- * @param options - see {@link FetchHandlerOptions}.
+ * @param options - see {@link FetchHandlerOptions}. A handler that is not a function, or a `fallback`
+ *   that is not one, throws a `ChannelWebhookError` with code `invalid_argument` here, not on a request.
  * @example
  * ```ts
  * import { createMemoryStore, createWebhookHandler } from 'channel-webhooks';
@@ -50,8 +56,15 @@ export function createFetchHandler(
   handle: WebhookHandler,
   options: FetchHandlerOptions = {},
 ): (request: Request) => Promise<Response> {
+  checkHandle(handle, 'createFetchHandler');
+  if (typeof options !== 'object' || options === null) {
+    throw new ChannelWebhookError('invalid_argument', `createFetchHandler: options must be an object, got ${String(options)}`);
+  }
   const { fallback } = options;
-  const { bodyTimeoutMs } = resolveNodeAdapterOptions(options, 'createFetchHandler');
+  if (fallback !== undefined && typeof fallback !== 'function') {
+    throw new ChannelWebhookError('invalid_argument', 'createFetchHandler: fallback must be a function from a Request to a Response');
+  }
+  const bodyTimeoutMs = resolveBodyTimeout(options, 'createFetchHandler');
   return async (request) => {
     if (matchWebhookPath(request.url) === null) {
       return fallback === undefined ? toResponse(NOT_FOUND) : fallback(request);

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
+import { nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
-import { matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
+import { checkHandle, matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
 
 /**
  * The parts of a Koa 2 or 3 context the middleware uses: a structural type, so that the
@@ -48,6 +49,9 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
  * `koa-bodyparser` runs first, the `ctx.request.rawBody` it keeps is used; a parsed body without a
  * raw one gets a 500 problem with code `misconfigured`, never a hang.
  *
+ * A repeated `Idempotency-Key` header reaches the core as its separate values, not joined by
+ * Node into one, and is answered 400 (`invalid_payload`, the error naming the header).
+ *
  * A body that has not fully arrived `bodyTimeoutMs` after reading started is answered 400 with code
  * `body_read_failed`, and the connection is closed. The server's own `requestTimeout` and
  * `headersTimeout` still apply beside it.
@@ -67,6 +71,7 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
  * ```
  */
 export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): KoaMiddleware {
+  checkHandle(handle, 'createKoaMiddleware');
   const reading = resolveNodeAdapterOptions(options, 'createKoaMiddleware');
   return async (ctx, next) => {
     if (matchWebhookPath(ctx.path) === null) {
@@ -76,7 +81,7 @@ export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapte
     const response = await handle({
       method: ctx.req.method ?? 'GET',
       url: ctx.originalUrl,
-      headers: ctx.req.headers,
+      headers: nodeRequestHeaders(ctx.req),
       body: createNodeBodyReader(ctx.req, { body: ctx.request.body, rawBody: ctx.request.rawBody }, reading),
     });
     ctx.status = response.status;

@@ -1,4 +1,4 @@
-import { ChannelWebhookError } from '../../src/internal.js';
+import { resolveBodyTimeout } from '../../src/internal.js';
 
 /**
  * Options of the Express and Koa adapters.
@@ -18,12 +18,6 @@ export interface NodeAdapterOptions {
   bodyTimeoutMs?: number;
 }
 
-/** The body deadline used when none is given. */
-export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
-
-// Node fires a longer timer at once (with a warning), which would cut off every body.
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /**
  * Checks the options an adapter factory was given and fills in the defaults, so that a mistake
  * fails when the app is built rather than on the first post.
@@ -36,12 +30,5 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * ```
  */
 export function resolveNodeAdapterOptions(options: NodeAdapterOptions | undefined, factory: string): Required<NodeAdapterOptions> {
-  const bodyTimeoutMs = options?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  if (typeof bodyTimeoutMs !== 'number' || !(bodyTimeoutMs > 0) || bodyTimeoutMs > MAX_TIMER_MS) {
-    throw new ChannelWebhookError(
-      'invalid_argument',
-      `${factory}: bodyTimeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMER_MS}, got ${String(bodyTimeoutMs)}`,
-    );
-  }
-  return { bodyTimeoutMs };
+  return { bodyTimeoutMs: resolveBodyTimeout(options, factory) };
 }

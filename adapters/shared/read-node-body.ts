@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { DEFAULT_BODY_TIMEOUT_MS, type NodeAdapterOptions } from './node-adapter-options.js';
-import { ChannelWebhookError, type BodyReader, type RawBody } from '../../src/internal.js';
+import type { NodeAdapterOptions } from './node-adapter-options.js';
+import { ChannelWebhookError, DEFAULT_BODY_TIMEOUT_MS, type BodyReader, type RawBody } from '../../src/internal.js';
 
 /** What a body parser that ran before the adapter may have left on the request. */
 export interface ParserLeftovers {

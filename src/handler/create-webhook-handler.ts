@@ -1,25 +1,24 @@
-import { readBody, declaredLength } from './read-body.js';
+import { readBody, declaredLength, type BodyOutcome } from './read-body.js';
+import { checkHandlerOptions } from './check-handler-options.js';
 import { systemClock } from '../clock.js';
 import { isJsonContentType } from '../http/content-type.js';
-import { createDeadline, type Deadline } from '../deadline.js';
-import { ChannelWebhookError, isChannelWebhookError } from '../errors.js';
+import { createDeadline } from '../deadline.js';
+import { andThen } from '../maybe-promise.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
-import { isInProcess } from '../memory/in-process-ports.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
-import type { InsertMessageResult, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
-import { problemResponse, rateLimitHeaders } from '../http/problem.js';
+import type { InsertMessageResult, MaybePromise, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
+import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, withRateLimitHeaders, type FieldError } from '../http/problem.js';
 import { matchWebhookPath } from '../http/route.js';
 import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
 import { validatePayload } from '../validation/validate-payload.js';
 
-// For ports that cannot hang: a synchronous throw still becomes a rejection.
-const direct: Deadline = async (work) => work();
-
-const NOT_FOUND_DETAIL = 'No webhook answers at this URL. Check the stored URL, or create a new webhook in the channel.';
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
 const ABSENT_HASH = hashSecret('absent');
+// Field errors point into the body; a pointer longer than this (a huge member name) is cut back to
+// its enclosing member rather than echo the name.
+const MAX_POINTER_LENGTH = 256;
 
 /**
  * Creates the webhook endpoint: a function from a normalized request to its answer, applying the
@@ -31,7 +30,8 @@ const ABSENT_HASH = hashSecret('absent');
  *
  * @param options - see {@link WebhookHandlerOptions}: `store` (required), `rateLimiter` (default: an
  *   in-memory limiter, 60 per 60 s), `clock` (default {@link systemClock}), `onMessage`, `onError`,
- *   `onRateLimiterError` (default `'allow'`), `storeTimeoutMs` (5,000), `rateLimiterTimeoutMs` (1,000).
+ *   `onRateLimiterError` (default `'allow'`), `storeTimeoutMs` (5,000), `rateLimiterTimeoutMs` (1,000). Options it
+ *   cannot work with throw a `ChannelWebhookError` with code `invalid_argument` here, not on a post.
  * @example
  * ```ts
  * const store = createMemoryStore();
@@ -46,15 +46,13 @@ const ABSENT_HASH = hashSecret('absent');
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  checkHandlerOptions(options);
   const { store, onMessage, onError } = options;
-  if (typeof store !== 'object' || store === null) {
-    throw new ChannelWebhookError('invalid_argument', 'createWebhookHandler needs a store, e.g. createMemoryStore()');
-  }
   const clock = options.clock ?? systemClock;
-  const rateLimiter = options.rateLimiter ?? createMemoryRateLimiter({ clock });
+  const rateLimiter = options.rateLimiter ?? createMemoryRateLimiter();
   const rejectOnLimiterError = options.onRateLimiterError === 'reject';
-  const storeTimeoutMs = options.storeTimeoutMs ?? 5_000;
-  const rateLimiterTimeoutMs = options.rateLimiterTimeoutMs ?? 1_000;
+  const fromStore = createDeadline(options.storeTimeoutMs ?? 5_000, 'store_timeout', 'the store did not answer in time');
+  const fromRateLimiter = createDeadline(options.rateLimiterTimeoutMs ?? 1_000, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
 
   const report = (error: unknown, context: ErrorContext): void => {
     if (onError === undefined) return;
@@ -65,105 +63,102 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   };
 
-  const fromStore = isInProcess(store) ? direct : createDeadline(storeTimeoutMs, 'store_timeout', 'the store did not answer in time');
-  const fromRateLimiter = isInProcess(rateLimiter)
-    ? direct
-    : createDeadline(rateLimiterTimeoutMs, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
-
   const storeFailed = (error: unknown, webhookId: string): WebhookResponse => {
     report(error, { stage: 'store', webhookId });
-    return problemResponse('store_failed', 'The message could not be stored. Retry with exponential backoff and the same idempotency key.');
+    return answer(FIXED.storeFailed);
   };
 
-  async function handle(request: WebhookRequest): Promise<WebhookResponse> {
+  // Every step goes on at once when a port answers with a value, and only waits for a thenable:
+  // on in-process ports a post makes no promise until its body is read (none at all when the body
+  // came as bytes or a string). A synchronous throw from a port is a failure like a rejection.
+  function handle(request: WebhookRequest): MaybePromise<WebhookResponse> {
     // 1. Method, whatever the URL.
-    if (typeof request.method !== 'string' || request.method.toUpperCase() !== 'POST') {
-      return problemResponse('method_not_allowed', 'Only POST is accepted here.', { headers: { allow: 'POST' } });
-    }
+    if (typeof request.method !== 'string' || request.method.toUpperCase() !== 'POST') return answer(FIXED.methodNotAllowed);
 
     // 2. Credentials: unknown, wrong, rotated and revoked all look the same.
     const path = typeof request.url === 'string' ? matchWebhookPath(request.url) : null;
-    if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) {
-      return problemResponse('not_found', NOT_FOUND_DETAIL);
-    }
-    let webhook: WebhookRecord | null;
+    if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) return answer(FIXED.notFound);
+    let found: MaybePromise<WebhookRecord | null>;
     try {
-      webhook = await fromStore(() => store.getWebhook(path.webhookId));
+      found = fromStore(() => store.getWebhook(path.webhookId));
     } catch (error) {
       return storeFailed(error, path.webhookId);
     }
-    const matches = secretMatches(path.secret, webhook?.secretHash ?? ABSENT_HASH);
-    if (webhook === null || !matches || webhook.revokedAt !== null) {
-      return problemResponse('not_found', NOT_FOUND_DETAIL);
-    }
-    const webhookId = webhook.id;
+    return andThen(
+      found,
+      (webhook) => {
+        const matches = secretMatches(path.secret, webhook?.secretHash ?? ABSENT_HASH);
+        if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
+        return handleFound(request, webhook);
+      },
+      (error) => storeFailed(error, path.webhookId),
+    );
+  }
 
+  // Steps 3 and 4, for a request whose URL holds an active webhook's credentials.
+  function handleFound(request: WebhookRequest, webhook: WebhookRecord): MaybePromise<WebhookResponse> {
     // 3. Media type.
     const headers = request.headers ?? {};
-    if (!isJsonContentType(headers['content-type'])) {
-      return problemResponse('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json (charset, if any, utf-8).');
-    }
+    if (!isJsonContentType(headers['content-type'])) return answer(FIXED.unsupportedMediaType);
 
-    // 4. From here on the request counts toward the webhook's rate limit.
-    let decision: RateLimitDecision | undefined;
-    try {
-      decision = await fromRateLimiter(() => rateLimiter.hit(webhookId, clock.now()));
-    } catch (error) {
-      report(error, { stage: 'rate_limiter', webhookId });
-      if (rejectOnLimiterError) {
-        return problemResponse('rate_limiter_failed', 'The request could not be counted toward the rate limit. Retry later with the same idempotency key.');
-      }
-    }
-    const counted = decision === undefined ? undefined : rateLimitHeaders(decision);
-    const withCount = (response: WebhookResponse): WebhookResponse => {
-      if (counted !== undefined) Object.assign(response.headers, counted);
-      return response;
+    // 4. From here on the request counts toward the webhook's rate limit, and every answer says so.
+    const limiterFailed = (error: unknown): MaybePromise<WebhookResponse> => {
+      report(error, { stage: 'rate_limiter', webhookId: webhook.id });
+      return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : handleCounted(request, webhook);
     };
-    if (decision !== undefined && !decision.allowed) {
-      const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
-      return withCount(
-        problemResponse('rate_limited', `More than ${decision.limit} requests in ${Math.ceil(decision.windowMs / 1000)} seconds on this webhook. Retry after ${retryAfter} s with the same idempotency key.`, {
-          headers: { 'retry-after': String(retryAfter) },
-        }),
-      );
+    let counted: MaybePromise<RateLimitDecision>;
+    try {
+      counted = fromRateLimiter(() => rateLimiter.hit(webhook.id, clock.now()));
+    } catch (error) {
+      return limiterFailed(error);
     }
+    return andThen(
+      counted,
+      (decision) => {
+        if (!decision.allowed) return withRateLimitHeaders(rateLimitedResponse(decision), decision);
+        return andThen(handleCounted(request, webhook), (response) => withRateLimitHeaders(response, decision));
+      },
+      limiterFailed,
+    );
+  }
 
+  // Steps 5 to 9, for a request that was counted (or let through by a failed limiter).
+  function handleCounted(request: WebhookRequest, webhook: WebhookRecord): MaybePromise<WebhookResponse> {
     // 5. Size, from Content-Length when it can be trusted, else by counting while reading.
-    const declared = declaredLength(headers);
-    const tooLarge = () => withCount(problemResponse('payload_too_large', `The body exceeds ${MAX_BODY_BYTES.toLocaleString('en-US')} bytes. Send a smaller message.`));
-    if (declared !== null && declared > MAX_BODY_BYTES) return tooLarge();
-    const read = await readBody(request.body);
-    if (read.kind === 'too_large') return tooLarge();
-    if (read.kind === 'read_failed') {
-      if (isChannelWebhookError(read.error, 'misconfigured')) {
-        report(read.error, { stage: 'body', webhookId });
-        return withCount(problemResponse('misconfigured', read.error.message));
-      }
-      if (isChannelWebhookError(read.error, 'body_read_timeout')) {
+    const declared = declaredLength(request.headers ?? {});
+    if (declared !== null && declared > MAX_BODY_BYTES) return answer(FIXED.payloadTooLarge);
+    return andThen(readBody(request.body), (read) => handleBody(request, webhook, read));
+  }
+
+  function handleBody(request: WebhookRequest, webhook: WebhookRecord, read: BodyOutcome): MaybePromise<WebhookResponse> {
+    const webhookId = webhook.id;
+    switch (read.kind) {
+      case 'too_large':
+        return answer(FIXED.payloadTooLarge);
+      case 'cut_short':
+        return answer(FIXED.bodyCutShort);
+      case 'timed_out':
         // Worth an operator's eye: a sender this slow is broken or holding connections on purpose.
         report(read.error, { stage: 'body', webhookId });
-        return withCount(problemResponse('body_read_failed', 'The request body did not arrive in time. Send the whole body promptly.', { errors: [{ pointer: '', message: 'did not arrive in time' }] }));
-      }
-      return withCount(problemResponse('body_read_failed', 'The request body ended before it was complete.', { errors: [{ pointer: '', message: 'ended before it was complete' }] }));
+        return answer(FIXED.bodyTimedOut);
+      case 'misconfigured':
+        report(read.error, { stage: 'body', webhookId });
+        return problemResponse('misconfigured', read.error.message);
+      case 'not_utf8':
+        return answer(FIXED.notUtf8);
     }
 
     // 6. JSON and fields.
-    if (read.kind === 'not_utf8') {
-      return withCount(problemResponse('invalid_json', 'The body is not valid UTF-8.', { errors: [{ pointer: '', message: 'must be UTF-8' }] }));
-    }
     let value: unknown;
     try {
       value = JSON.parse(read.text);
-    } catch (error) {
-      const reason = (error as Error).message;
-      return withCount(problemResponse('invalid_json', `The body is not valid JSON: ${reason}`, { errors: [{ pointer: '', message: `must be valid JSON: ${reason}` }] }));
+    } catch {
+      return answer(FIXED.notJson);
     }
     // Only a `\u` escape can put NUL or a lone surrogate into text decoded from bytes; a string body
     // may hold them raw.
-    const validation = validatePayload(value, headers['idempotency-key'], !read.decoded || read.text.includes('\\u'));
-    if (!validation.ok) {
-      return withCount(problemResponse(validation.code, validation.detail, { errors: validation.errors }));
-    }
+    const validation = validatePayload(value, request.headers?.['idempotency-key'], !read.decoded || read.text.includes('\\u'));
+    if (!validation.ok) return problemResponse(validation.code, validation.detail, { errors: validation.errors.map(bounded) });
     const { text, blocks, key } = validation.payload;
 
     // 7, 8 and 9. One guarded, atomic insert: it stores only if the webhook still answers to this
@@ -178,26 +173,31 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       author: { type: 'webhook', id: webhookId, name: webhook.name },
       createdAt: isoTime(now),
     };
-    let stored: InsertMessageResult;
+    let inserted: MaybePromise<InsertMessageResult>;
     try {
-      stored = await fromStore(() => store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
+      inserted = fromStore(() => store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
     } catch (error) {
-      return withCount(storeFailed(error, webhookId));
+      return storeFailed(error, webhookId);
     }
-    if (stored.outcome === 'webhook_inactive' || stored.outcome === 'channel_not_found') {
-      return withCount(problemResponse('not_found', NOT_FOUND_DETAIL));
+    return andThen(inserted, stored, (error) => storeFailed(error, webhookId));
+  }
+
+  function stored(result: InsertMessageResult): WebhookResponse {
+    switch (result.outcome) {
+      case 'webhook_inactive':
+      case 'channel_not_found':
+        return answer(FIXED.notFound);
+      case 'channel_archived':
+        return answer(FIXED.channelArchived);
     }
-    if (stored.outcome === 'channel_archived') {
-      return withCount(problemResponse('channel_archived', 'The destination channel is archived. Unarchive it, or use a webhook of an active channel.'));
-    }
-    const created = stored.outcome === 'created';
-    if (created && onMessage !== undefined) notify(stored.message);
-    return withCount({
+    const created = result.outcome === 'created';
+    if (created && onMessage !== undefined) notify(result.message);
+    return {
       status: created ? 201 : 200,
       // No cache-control: caches never store the answer to a POST without explicit freshness.
       headers: { 'content-type': 'application/json' },
-      body: { message: stored.message, duplicate: !created },
-    });
+      body: { message: result.message, duplicate: !created },
+    };
   }
 
   function notify(message: Message): void {
@@ -227,7 +227,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return await handle(request);
     } catch (error) {
       report(error, { stage: 'handler' });
-      return problemResponse('internal_error', 'The request could not be handled.');
+      return answer(FIXED.internalError);
     }
   };
+}
+
+/** A field error whose pointer echoes at most {@link MAX_POINTER_LENGTH} characters of the body's member names. */
+function bounded(error: FieldError): FieldError {
+  const { pointer } = error;
+  if (pointer === undefined || pointer.length <= MAX_POINTER_LENGTH) return error;
+  const cut = Math.max(0, pointer.lastIndexOf('/', MAX_POINTER_LENGTH));
+  return { pointer: pointer.slice(0, cut), message: `${error.message} (in a member whose name is too long to repeat)` };
 }

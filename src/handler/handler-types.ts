@@ -58,11 +58,12 @@ export interface WebhookHandlerOptions {
    */
   onRateLimiterError?: 'allow' | 'reject';
   /**
-   * Deadline for each store call, in ms; past it the answer is 500. Default 5,000. The in-memory
-   * store works synchronously and cannot hang, so its calls skip the deadline.
+   * Deadline for each store call that answers with a promise, in ms; past it the answer is 500.
+   * Default 5,000, at most 2,147,483,647. An answer given synchronously (the in-memory store's) has
+   * nothing to wait for and gets no timer.
    */
   storeTimeoutMs?: number;
-  /** Deadline for each rate-limiter call, in ms. Default 1,000. The in-memory limiter skips it too. */
+  /** Deadline for each rate-limiter call that answers with a promise, in ms. Default 1,000. */
   rateLimiterTimeoutMs?: number;
 }
 

@@ -2,13 +2,23 @@ import { ChannelWebhookError, isChannelWebhookError } from '../errors.js';
 import type { BodyReader, HeaderValue, RawBody } from '../http/http-types.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 
-/** What reading the body came to. */
+/**
+ * What reading the body came to, one kind per answer: only `text` goes on to the JSON and field
+ * checks; every other kind is answered as it is.
+ */
 export type BodyOutcome =
   /** `decoded`: the text came from bytes through the strict UTF-8 decoder, so it holds no lone surrogate. */
   | { kind: 'text'; text: string; decoded: boolean }
+  /** 413. */
   | { kind: 'too_large' }
+  /** 400 `invalid_json`. */
   | { kind: 'not_utf8' }
-  | { kind: 'read_failed'; error: unknown };
+  /** 400 `body_read_failed`: the client went away, or the reader failed otherwise. */
+  | { kind: 'cut_short' }
+  /** 400 `body_read_failed`, reported: the body did not arrive within the reader's deadline. */
+  | { kind: 'timed_out'; error: unknown }
+  /** 500 `misconfigured`, reported: the body was consumed before the handler, or is of no known shape. */
+  | { kind: 'misconfigured'; error: ChannelWebhookError };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const textEncoder = new TextEncoder();
@@ -30,26 +40,36 @@ function utf8Length(text: string): number {
   return textEncoder.encode(text).byteLength;
 }
 
-/** Reads (if needed), size-checks and decodes the body as UTF-8 (a leading BOM is dropped). */
-export async function readBody(body: RawBody | BodyReader): Promise<BodyOutcome> {
-  let raw: RawBody;
-  if (typeof body === 'function') {
-    try {
-      raw = await body(MAX_BODY_BYTES);
-    } catch (error) {
-      if (isChannelWebhookError(error, 'payload_too_large')) return { kind: 'too_large' };
-      return { kind: 'read_failed', error };
-    }
-  } else {
-    raw = body;
+/**
+ * Reads (if needed), size-checks and decodes the body as UTF-8 (a leading BOM is dropped). A body
+ * given as bytes or a string is settled at once, without a promise; a reader's body when it arrives.
+ */
+export function readBody(body: RawBody | BodyReader): BodyOutcome | Promise<BodyOutcome> {
+  if (typeof body !== 'function') return decodeBody(body);
+  let pending: Promise<RawBody>;
+  try {
+    pending = Promise.resolve(body(MAX_BODY_BYTES));
+  } catch (error) {
+    return readFailed(error);
   }
+  return pending.then(decodeBody, readFailed);
+}
+
+function readFailed(error: unknown): BodyOutcome {
+  if (isChannelWebhookError(error, 'payload_too_large')) return { kind: 'too_large' };
+  if (isChannelWebhookError(error, 'misconfigured')) return { kind: 'misconfigured', error };
+  if (isChannelWebhookError(error, 'body_read_timeout')) return { kind: 'timed_out', error };
+  return { kind: 'cut_short' };
+}
+
+function decodeBody(raw: RawBody): BodyOutcome {
   if (raw === null || raw === undefined) return { kind: 'text', text: '', decoded: true };
   if (typeof raw === 'string') {
     if (utf8Length(raw) > MAX_BODY_BYTES) return { kind: 'too_large' };
     return { kind: 'text', text: raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw, decoded: false };
   }
   if (!(raw instanceof Uint8Array)) {
-    return { kind: 'read_failed', error: new ChannelWebhookError('misconfigured', 'the request body must be bytes, a string, or a function that reads them') };
+    return { kind: 'misconfigured', error: new ChannelWebhookError('misconfigured', 'the request body must be bytes, a string, or a function that reads them') };
   }
   if (raw.byteLength > MAX_BODY_BYTES) return { kind: 'too_large' };
   try {

@@ -76,6 +76,8 @@ export interface WebhookRequest {
  */
 export interface WebhookResponse {
   status: number;
+  /** This answer's own headers: an adapter may add to them. */
   headers: Record<string, string>;
+  /** May be frozen (shared problem bodies, stored messages): copy it before changing anything. */
   body: unknown;
 }

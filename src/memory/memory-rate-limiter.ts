@@ -1,7 +1,6 @@
-import { systemClock } from '../clock.js';
-import { markInProcess } from './in-process-ports.js';
+import { ChannelWebhookError } from '../errors.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../limits.js';
-import type { Clock, RateLimitDecision, RateLimiter } from '../ports.js';
+import type { RateLimitDecision, RateLimiter } from '../ports.js';
 
 /**
  * Options of {@link createMemoryRateLimiter}.
@@ -17,11 +16,6 @@ export interface MemoryRateLimiterOptions {
   limit?: number;
   /** Window length in ms. Default 60,000. */
   windowMs?: number;
-  /**
-   * Kept for symmetry with the handler's options; `hit` takes its time from the caller, so the
-   * limiter itself never reads a clock. Default {@link systemClock}.
-   */
-  clock?: Clock;
 }
 
 /**
@@ -36,6 +30,8 @@ export interface MemoryRateLimiterOptions {
 export interface MemoryRateLimiter extends RateLimiter {
   /** Number of keys with state held right now (idle keys are dropped once their window passed). */
   readonly size: number;
+  /** Decides synchronously: the limiter works in this process and never waits. */
+  hit(key: string, now: number): RateLimitDecision;
 }
 
 // Keys examined for idleness per hit while a sweep is under way: bounds the work of any one hit.
@@ -66,10 +62,17 @@ interface Log {
  * ```
  */
 export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): MemoryRateLimiter {
+  if (typeof options !== 'object' || options === null) {
+    throw new ChannelWebhookError('invalid_argument', `createMemoryRateLimiter: options must be an object, got ${String(options)}`);
+  }
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`limit must be a positive integer, got ${limit}`);
-  if (!Number.isFinite(windowMs) || windowMs <= 0) throw new RangeError(`windowMs must be a positive number, got ${windowMs}`);
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new ChannelWebhookError('invalid_argument', `createMemoryRateLimiter: limit must be a positive integer, got ${String(limit)}`);
+  }
+  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) {
+    throw new ChannelWebhookError('invalid_argument', `createMemoryRateLimiter: windowMs must be a positive number of ms, got ${String(windowMs)}`);
+  }
 
   const logs = new Map<string, Log>();
 
@@ -123,12 +126,12 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
     return { allowed: true, limit, windowMs, remaining: limit - log.count, resetMs };
   };
 
-  return markInProcess<MemoryRateLimiter>({
+  return {
     get size() {
       return logs.size;
     },
-    hit: (key, now) => Promise.resolve(decide(key, now)),
-  });
+    hit: decide,
+  };
 }
 
 // Doubles the ring's capacity (up to `limit`), laying the entries out oldest first from index 0.

@@ -1,4 +1,3 @@
-import { markInProcess } from './in-process-ports.js';
 import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../ports.js';
 
 /**
@@ -51,7 +50,7 @@ export function createMemoryStore(): MemoryStore {
   // Keyed by webhook id, then idempotency key: keys are scoped to their webhook.
   const messagesByKey = new Map<string, Map<string, Message>>();
 
-  return markInProcess<MemoryStore>({
+  return {
     putChannel(channel) {
       channels.set(channel.id, Object.freeze({ id: channel.id, ownerId: channel.ownerId, archived: channel.archived }));
     },
@@ -111,7 +110,7 @@ export function createMemoryStore(): MemoryStore {
       webhooks.set(webhookId, freezeRecord({ ...webhook, lastPostAt: postedAt }));
       return { outcome: 'created', message: stored };
     },
-  });
+  };
 }
 
 // One literal with a fixed key order, so that every record shares one hidden class.

@@ -1,5 +1,4 @@
-import { sha256 } from '@noble/hashes/sha256';
-import { bytesToHex } from '@noble/hashes/utils';
+import { ChannelWebhookError } from '../errors.js';
 
 // SHA-256 round constants (FIPS 180-4, 4.2.2).
 const K = new Int32Array([
@@ -13,25 +12,22 @@ const K = new Int32Array([
 // Message schedule, reused by every call (JavaScript runs one call at a time).
 const W = new Int32Array(64);
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-const encoder = new TextEncoder();
 
 const hex32 = (word: number): string => HEX[(word >>> 24) & 255]! + HEX[(word >>> 16) & 255]! + HEX[(word >>> 8) & 255]! + HEX[word & 255]!;
 
 const INITIAL = new Int32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
 
 /**
- * Writes the SHA-256 of `text`'s UTF-8 bytes into `out` as eight big-endian 32-bit words.
+ * Writes the SHA-256 of `text` into `out` as eight big-endian 32-bit words.
  *
- * Secrets are 43 ASCII characters: one 64-byte block. For such input (ASCII, at most 55 bytes) this
- * computes the single block in place, without the allocations of a general-purpose hasher, which
- * were most of the cost of checking a secret; any other input goes to `@noble/hashes`.
+ * Only for what the library hashes: secrets (43 ASCII characters) and the constant compared against
+ * for unknown webhooks, ASCII text of at most 55 characters, which is one 64-byte block. It computes
+ * that block in place, without the allocations of a general-purpose hasher, which were most of the
+ * cost of checking a secret. Anything longer, or not ASCII, is a programming error and throws.
  */
 export function sha256Words(text: string, out: Int32Array): void {
-  const length = text.length;
-  if (length > 55 || !fillAsciiBlock(text)) {
-    const digest = sha256(encoder.encode(text));
-    for (let i = 0; i < 8; i++) out[i] = (digest[i * 4]! << 24) | (digest[i * 4 + 1]! << 16) | (digest[i * 4 + 2]! << 8) | digest[i * 4 + 3]!;
-    return;
+  if (text.length > 55 || !fillAsciiBlock(text)) {
+    throw new ChannelWebhookError('invalid_argument', 'sha256Words hashes ASCII text of at most 55 characters (a secret)');
   }
   for (let i = 16; i < 64; i++) {
     const a = W[i - 15]!;

@@ -12,7 +12,7 @@ import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import * as library from '../../src/index.js';
 import { listen, send, type Listening } from '../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 /** The README's "Secrets out of logs" section. */
 async function secretsSection(): Promise<string> {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createNodeBodyReader } from '../../adapters/shared/read-node-body.js';
 import { nodeFrameworkTargets } from '../support/frameworks.js';
 import { paddedBody, send, type Listening } from '../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 const RATE_HEADERS = {
   'ratelimit-policy': '"default";q=60;w=60',

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { frameworkTargets } from '../support/frameworks.js';
 import { abortMidBody, send, type Listening } from '../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 

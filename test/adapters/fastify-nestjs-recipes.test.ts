@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createFastifyPlugin } from '../../adapters/fastify/index.js';
 import { listen, listenFastify, send, type Listening } from '../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 /** The lines of the README's NestJS recipes that touch the underlying instance, block by block. */
 async function nestLines(): Promise<string[]> {

@@ -8,7 +8,7 @@ import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createFastifyPlugin, type FastifyAdapterOptions } from '../../adapters/fastify/index.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, listenFastify, paddedBody, send, type Answer, type Listening, type SendOptions } from '../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 /** Every JSON line a Fastify logger wrote. */
 function captureLogs() {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../../adapters/fetch/index.js';
-import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 const ORIGIN = 'https://chat.example.com';
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import { listen, send, type Listening } from '../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 const MISCONFIGURED = {
   type: 'tag:channel-webhooks,2026:problem:misconfigured',

@@ -2,7 +2,7 @@ import { IncomingWebhook, IncomingWebhookHTTPError } from '@slack/webhook';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { frameworkTargets } from '../support/frameworks.js';
 import type { Listening } from '../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 const targets = frameworkTargets.filter((target) => target.name === 'Express 5' || target.name === 'fetch (Hono)');
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { frameworkTargets } from '../support/frameworks.js';
 import { paddedBody, send, type Answer, type Listening } from '../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../support/webhook-fixture.js';
+import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 const RATE_HEADERS = {
   'ratelimit-policy': '"default";q=60;w=60',

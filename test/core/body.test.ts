@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ChannelWebhookError } from '../../src/errors.js';
 import type { WebhookResponse } from '../../src/http/http-types.js';
 import { MAX_BODY_BYTES } from '../../src/limits.js';
-import { expectedMessage, problem, problemHeaders, setup, successHeaders } from './helpers.js';
+import { expectedMessage, problem, problemHeaders, setup, successHeaders } from '../support/setup.js';
 
 const encoder = new TextEncoder();
 const TOO_LARGE = { status: 413, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(413, 'payload_too_large') };

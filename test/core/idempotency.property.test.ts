@@ -7,7 +7,7 @@ import type { WebhookResponse } from '../../src/http/http-types.js';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
 import type { Message, WebhookStore } from '../../src/ports.js';
-import { OWNER, request } from './helpers.js';
+import { OWNER, request } from '../support/setup.js';
 
 const RUNS_SEQUENTIAL = 200;
 const RUNS_CONCURRENT = 100;
@@ -51,7 +51,7 @@ async function world(hooks: number, wrap: (store: WebhookStore) => WebhookStore 
   const handle = createWebhookHandler({
     store: wrap(store),
     clock,
-    rateLimiter: createMemoryRateLimiter({ clock, limit: 1_000 }),
+    rateLimiter: createMemoryRateLimiter({ limit: 1_000 }),
   });
   const send = (post: Post) => {
     const payload: Record<string, unknown> = {};

@@ -5,7 +5,7 @@ import { createWebhookManager, type Actor } from '../../src/manager/create-webho
 import { isChannelWebhookError } from '../../src/errors.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
 import { hashSecret } from '../../src/secret/secret.js';
-import { request, splitUrl } from './helpers.js';
+import { request, splitUrl } from '../support/setup.js';
 
 const OWNER_OF_CHANNEL: Actor = { userId: 'u-chan', role: 'member' };
 const ORG_OWNER: Actor = { userId: 'u-org-owner', role: 'owner' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OWNER, expectedMessage, problem, problemHeaders, settle, setup, successHeaders } from './helpers.js';
+import { OWNER, expectedMessage, problem, problemHeaders, settle, setup, successHeaders } from '../support/setup.js';
 
 describe('201 created', () => {
   it('a text post stores the message and answers 201 with it', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ChannelWebhookError } from '../../src/errors.js';
 import type { RateLimiter } from '../../src/ports.js';
-import { BASE_URL, expectedMessage, problem, problemHeaders, setup, splitUrl, successHeaders } from './helpers.js';
+import { BASE_URL, expectedMessage, problem, problemHeaders, setup, splitUrl, successHeaders } from '../support/setup.js';
 
 describe('429 rate limited', () => {
   it('the 61st post in 60 s answers 429 with retry-after, and a post succeeds once the window slid', async () => {

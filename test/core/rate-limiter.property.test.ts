@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
-import { setup } from './helpers.js';
+import { setup } from '../support/setup.js';
 
 const RUNS_DIRECT = 200;
 const RUNS_THROUGH_HANDLER = 40;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BASE_URL, OWNER, problem, problemHeaders, setup, splitUrl, successHeaders, expectedMessage } from './helpers.js';
+import { BASE_URL, OWNER, problem, problemHeaders, setup, splitUrl, successHeaders, expectedMessage } from '../support/setup.js';
 import type { MemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookStore } from '../../src/ports.js';
 

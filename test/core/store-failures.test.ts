@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookStore } from '../../src/ports.js';
-import { deepText, expectedMessage, problem, problemHeaders, setup, splitUrl } from './helpers.js';
+import { deepText, expectedMessage, problem, problemHeaders, setup, splitUrl } from '../support/setup.js';
 
 const LEAKY = 'connect ECONNREFUSED db.internal:5432 user=chat password=hunter2';
 const STORE_FAILED = { status: 500, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(500, 'store_failed') };

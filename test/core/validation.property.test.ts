@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expectRefused, expectedMessage, setup, successHeaders } from './helpers.js';
+import { expectRefused, expectedMessage, setup, successHeaders } from '../support/setup.js';
 
 const RUNS_VALID = 200;
 const RUNS_INVALID = 300;

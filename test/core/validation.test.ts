@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectRefused, expectedMessage, problem, problemHeaders, setup, successHeaders } from './helpers.js';
+import { expectRefused, expectedMessage, problem, problemHeaders, setup, successHeaders } from '../support/setup.js';
 
 async function expectAccepted(payload: Record<string, unknown>, headers: Record<string, string> = {}) {
   const s = await setup();

@@ -8,7 +8,8 @@ import type { WebhookResponse } from '../../src/http/http-types.js';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import type { Message, RateLimiter, WebhookStore } from '../../src/ports.js';
 import { listen } from '../support/http.js';
-import { CHANNEL_ID, createWorld, delay, expectContractAnswer, type World } from './support.js';
+import { delay, expectContractAnswer } from './support.js';
+import { CHANNEL_ID, createWorld, type World } from '../support/setup.js';
 
 const DEADLINE_MS = 40;
 const post = (world: World, text: string, key?: string) =>

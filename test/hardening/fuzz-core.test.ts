@@ -14,7 +14,8 @@ import {
   validPayload,
   valueAt,
 } from './arbitraries.js';
-import { createWorld, expectContractAnswer, FUZZ_SEED, fuzzRuns, prototypeSnapshot, watchProcess, type World } from './support.js';
+import { expectContractAnswer, FUZZ_SEED, fuzzRuns, prototypeSnapshot, watchProcess } from './support.js';
+import { createWorld, type World } from '../support/setup.js';
 
 // The seeded slice runs in `npm test`; `npm run fuzz` sets FUZZ_RUNS and shares it out by weight.
 const RUNS = {

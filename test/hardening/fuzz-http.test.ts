@@ -5,7 +5,8 @@ import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js
 import { frameworkTargets } from '../support/frameworks.js';
 import type { Listening } from '../support/http.js';
 import { applyTwist, payloadNode, render, twist, validPayload } from './arbitraries.js';
-import { CONTRACT_STATUSES, createWorld, expectProblemBody, FUZZ_SEED, prototypeSnapshot, watchProcess, type World } from './support.js';
+import { CONTRACT_STATUSES, expectProblemBody, FUZZ_SEED, prototypeSnapshot, watchProcess } from './support.js';
+import { createWorld, type World } from '../support/setup.js';
 
 // Per adapter: the seeded slice in `npm test`, FUZZ_HTTP_RUNS under `npm run fuzz`.
 const RUNS = Number(process.env.FUZZ_HTTP_RUNS ?? '') > 0 ? Number(process.env.FUZZ_HTTP_RUNS) : 60;

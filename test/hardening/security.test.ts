@@ -4,7 +4,8 @@ import { createWebhookHandler } from '../../src/handler/create-webhook-handler.j
 import type { WebhookRequest, WebhookResponse } from '../../src/http/http-types.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookStore } from '../../src/ports.js';
-import { CHANNEL_ID, createWorld, deepText, delay, OWNER, type World } from './support.js';
+import { delay } from './support.js';
+import { CHANNEL_ID, createWorld, deepText, OWNER, type World } from '../support/setup.js';
 
 const json = { 'content-type': 'application/json' };
 const postTo = (world: World, url: string, body: unknown = '{"text":"hi"}', headers: Record<string, string> = json) =>

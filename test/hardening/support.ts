@@ -1,13 +1,6 @@
 import { expect } from 'vitest';
-import type { FakeClock } from '../../src/clock.js';
-import type { WebhookManager } from '../../src/manager/create-webhook-manager.js';
-import type { WebhookHandler, WebhookHandlerOptions } from '../../src/handler/handler-types.js';
 import type { WebhookResponse } from '../../src/http/http-types.js';
-import type { MemoryStore } from '../../src/memory/memory-store.js';
-import type { Message, WebhookStore } from '../../src/ports.js';
-import { setup, type ReportedError } from '../core/helpers.js';
-
-export { CHANNEL_ID, OWNER, deepText, type ReportedError } from '../core/helpers.js';
+import type { Message } from '../../src/ports.js';
 
 /** Every status the contract (and DESIGN.md's 405) allows a post to be answered with. */
 export const CONTRACT_STATUSES = [200, 201, 400, 404, 405, 409, 413, 415, 429, 500] as const;
@@ -38,59 +31,6 @@ export function fuzzRuns(slice: number, share: number): number {
 
 /** The seed of every property: fixed, so a failure replays; `FUZZ_SEED` picks another. */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20_260_101);
-
-/** A webhook world on the memory store: one active channel, one webhook, a handler, counters. */
-export interface World {
-  clock: FakeClock;
-  store: MemoryStore;
-  manager: WebhookManager;
-  handle: WebhookHandler;
-  url: string;
-  path: string;
-  webhookId: string;
-  secret: string;
-  errors: ReportedError[];
-  /** Messages the store reports as newly created, in order. */
-  created: Message[];
-}
-
-export interface WorldOptions extends Partial<Omit<WebhookHandlerOptions, 'store' | 'clock'>> {
-  /** Wraps the (counting) memory store before the handler sees it. */
-  wrapStore?: (store: WebhookStore) => WebhookStore;
-}
-
-/** The core tests' setup, with the handler's store wrapped to record what it reports as created. */
-export async function createWorld(options: WorldOptions = {}): Promise<World> {
-  const { wrapStore, ...handlerOptions } = options;
-  const created: Message[] = [];
-  const world = await setup({
-    ...handlerOptions,
-    wrapStore: (store) => {
-      const counting: WebhookStore = {
-        ...store,
-        insertMessage: async (input) => {
-          const result = await store.insertMessage(input);
-          if (result.outcome === 'created') created.push(result.message);
-          return result;
-        },
-      };
-      return wrapStore ? wrapStore(counting) : counting;
-    },
-  });
-  const path = new URL(world.url).pathname;
-  return {
-    clock: world.clock,
-    store: world.store,
-    manager: world.manager,
-    handle: world.handle,
-    url: world.url,
-    path,
-    webhookId: world.webhookId,
-    secret: path.split('/').pop()!,
-    errors: world.errors,
-    created,
-  };
-}
 
 /**
  * Asserts that an answer is one the contract allows: a known status; for a non-2xx, an RFC 9457

@@ -45,7 +45,7 @@ const store = lib.createMemoryStore();
 await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
 const manager = lib.createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock });
 const { url } = await manager.create({ userId: 'u1', role: 'member' }, { channelId: 'general', name: 'CI' });
-const handle = lib.createWebhookHandler({ store, clock, rateLimiter: lib.createMemoryRateLimiter({ clock }) });
+const handle = lib.createWebhookHandler({ store, clock, rateLimiter: lib.createMemoryRateLimiter() });
 const direct = await handle({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"text":"direct"}' });
 const viaFetch = await fetchAdapter.createFetchHandler(handle)(
   new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"via fetch"}' }),

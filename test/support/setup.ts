@@ -1,3 +1,8 @@
+/**
+ * The one way tests build a webhook world: {@link setup} (a memory store with an active channel and
+ * a webhook, a handler on a fake clock, hook recorders), and two views of it, {@link createWorld}
+ * for the hardening tests and {@link createWebhookFixture} for the adapter tests.
+ */
 import { expect } from 'vitest';
 import { createFakeClock, type FakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
@@ -54,14 +59,14 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
   const { wrapStore, webhookName, ...handlerOptions } = options;
   const clock = createFakeClock();
   const store = createMemoryStore();
-  await store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: false });
+  store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl: BASE_URL, clock });
   const created = await manager.create(OWNER, { channelId: CHANNEL_ID, name: webhookName ?? 'CI' });
   const errors: ReportedError[] = [];
   const delivered: Message[] = [];
   const handle = createWebhookHandler({
     store: wrapStore ? wrapStore(store) : store,
-    rateLimiter: createMemoryRateLimiter({ clock }),
+    rateLimiter: createMemoryRateLimiter(),
     clock,
     onError: (error, context) => errors.push({ error, context }),
     onMessage: (message) => {
@@ -72,6 +77,93 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
   const post = (body: unknown, postOptions: PostOptions = {}) =>
     handle(request(postOptions.url ?? created.url, body, postOptions));
   return { clock, store, manager, handle, created, webhookId: created.webhook.id, url: created.url, errors, delivered, post };
+}
+
+/** A {@link setup} seen whole by the hardening tests, with what the store reported as created. */
+export interface World {
+  clock: FakeClock;
+  store: MemoryStore;
+  manager: WebhookManager;
+  handle: WebhookHandler;
+  url: string;
+  /** The webhook URL's path: `/hooks/channels/{id}/{secret}`. */
+  path: string;
+  webhookId: string;
+  secret: string;
+  errors: ReportedError[];
+  /** Messages the store reports as newly created, in order. */
+  created: Message[];
+}
+
+export interface WorldOptions extends Partial<Omit<WebhookHandlerOptions, 'store' | 'clock'>> {
+  /** Wraps the (counting) memory store before the handler sees it. */
+  wrapStore?: (store: WebhookStore) => WebhookStore;
+}
+
+/** {@link setup}, with the handler's store wrapped to record what it reports as created. */
+export async function createWorld(options: WorldOptions = {}): Promise<World> {
+  const { wrapStore, ...handlerOptions } = options;
+  const created: Message[] = [];
+  const s = await setup({
+    ...handlerOptions,
+    wrapStore: (store) => {
+      const counting: WebhookStore = {
+        ...store,
+        insertMessage: async (input) => {
+          const result = await store.insertMessage(input);
+          if (result.outcome === 'created') created.push(result.message);
+          return result;
+        },
+      };
+      return wrapStore ? wrapStore(counting) : counting;
+    },
+  });
+  const path = new URL(s.url).pathname;
+  const { clock, store, manager, handle, url, webhookId, errors } = s;
+  return { clock, store, manager, handle, url, path, webhookId, secret: path.split('/').pop()!, errors, created };
+}
+
+/** A {@link setup} for the adapter tests: paths to post to, and handlers that fail or see an archived channel. */
+export interface WebhookFixture {
+  store: MemoryStore;
+  handle: WebhookHandler;
+  /** A handler over the same webhooks whose `insertMessage` always throws. */
+  failingHandle: WebhookHandler;
+  /** Path of the active webhook: `/hooks/channels/{id}/{secret}`. */
+  path: string;
+  /** The active webhook's id. */
+  webhookId: string;
+  /** Path of a webhook whose channel got archived after creation. */
+  archivedPath: string;
+  /** Path with the right webhook id and a wrong (well-formed) secret. */
+  wrongSecretPath: string;
+  /** The messages stored in the active channel so far. */
+  messages(): Promise<Message[]>;
+}
+
+/** A fresh fixture; each has its own store and rate-limit state. */
+export async function createWebhookFixture(): Promise<WebhookFixture> {
+  const s = await setup();
+  s.store.putChannel({ id: 'old', ownerId: OWNER.userId, archived: false });
+  const archived = await s.manager.create(OWNER, { channelId: 'old', name: 'Legacy' });
+  s.store.putChannel({ id: 'old', ownerId: OWNER.userId, archived: true });
+  const path = new URL(s.url).pathname;
+  const failingStore: WebhookStore = {
+    ...s.store,
+    insertMessage: async () => {
+      throw new Error('disk full');
+    },
+  };
+  return {
+    store: s.store,
+    handle: s.handle,
+    failingHandle: createWebhookHandler({ store: failingStore, clock: s.clock }),
+    path,
+    webhookId: s.webhookId,
+    archivedPath: new URL(archived.url).pathname,
+    wrongSecretPath: path.replace(/[^/]{43}$/, 'A'.repeat(43)),
+    messages: async () => s.store.listMessages(CHANNEL_ID),
+  };
 }
 
 /** A normalized POST request with a JSON content type. */
