@@ -1,6 +1,3 @@
-import { sha1 } from '@noble/hashes/sha1';
-import { bytesToHex } from '@noble/hashes/utils';
-
 /**
  * One rate-limit decision, atomically on the Redis server.
  *
@@ -10,7 +7,8 @@ import { bytesToHex } from '@noble/hashes/utils';
  * Returns { allowed (1|0), count of allowed requests in the window after this one, the oldest
  * counted time as Redis prints it }. The oldest time goes back as a string so that the caller
  * computes `resetMs` exactly; a Lua number in a reply would be truncated to an integer.
- * Refused requests are not added, so they are not counted.
+ * Refused requests are not added, so they are not counted. It touches KEYS[1] only, so on Redis
+ * Cluster it runs whole on that key's node and never spans slots.
  */
 export const SLIDING_WINDOW_SCRIPT = `
 local key = KEYS[1]
@@ -29,6 +27,3 @@ end
 local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
 return { allowed, count, oldest[2] or false }
 `;
-
-/** SHA-1 of the script, as `EVALSHA` wants it. */
-export const SLIDING_WINDOW_SHA = bytesToHex(sha1(new TextEncoder().encode(SLIDING_WINDOW_SCRIPT)));

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRateLimiter, type RedisScriptClient } from '../../adapters/redis/index.js';
+import { createRedisRateLimiter, type RedisSendCommand } from '../../adapters/redis/index.js';
 import { freePort } from '../support/servers.js';
 import { runRateLimiterConformance } from '../../src/testing/index.js';
 import { backends } from '../support/backends.js';
@@ -29,20 +29,45 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
   });
 
   describe('on the Redis server', () => {
-    it('makes one round trip per decision, and recovers from a flushed script cache with EVAL', async () => {
-      const calls: string[] = [];
-      const counting: RedisScriptClient = {
-        evalsha: (...args) => (calls.push('evalsha'), client.evalsha(...args)),
-        eval: (...args) => (calls.push('eval'), client.eval(...args)),
-      };
-      const limiter = createRedisRateLimiter({ client: counting, keyPrefix });
+    it('loads the script once, then makes one round trip per decision', async () => {
+      const sent: string[] = [];
+      const sendCommand: RedisSendCommand = (...args) => (sent.push(args[0]!), client.call(...(args as [string, ...string[]])));
+      const limiter = createRedisRateLimiter({ sendCommand, keyPrefix });
       const now = Date.UTC(2026, 0, 1);
+      const decisions = await Promise.all([limiter.hit('k-load-a', now), limiter.hit('k-load-b', now)]);
+      expect(decisions.map((decision) => decision.remaining)).toEqual([59, 59]);
+      expect(sent).toEqual(['SCRIPT', 'EVALSHA', 'EVALSHA']);
+      sent.length = 0;
+      for (let i = 1; i <= 10; i++) await limiter.hit('k-load-a', now + i);
+      expect(sent).toEqual(Array(10).fill('EVALSHA'));
+    });
+
+    it('recovers from a flushed script cache with one EVAL, then goes back to EVALSHA', async () => {
+      const sent: string[] = [];
+      const sendCommand: RedisSendCommand = (...args) => (sent.push(args[0]!), client.call(...(args as [string, ...string[]])));
+      const limiter = createRedisRateLimiter({ sendCommand, keyPrefix });
+      const now = Date.UTC(2026, 0, 1);
+      await limiter.hit('k-script', now);
       await client.script('FLUSH');
-      expect(await limiter.hit('k-script', now)).toEqual({ allowed: true, limit: 60, windowMs: 60_000, remaining: 59, resetMs: 60_000 });
-      expect(calls).toEqual(['evalsha', 'eval']);
-      calls.length = 0;
+      sent.length = 0;
       expect(await limiter.hit('k-script', now + 1)).toEqual({ allowed: true, limit: 60, windowMs: 60_000, remaining: 58, resetMs: 59_999 });
-      expect(calls).toEqual(['evalsha']);
+      expect(sent).toEqual(['EVALSHA', 'EVAL']);
+      sent.length = 0;
+      expect(await limiter.hit('k-script', now + 2)).toEqual({ allowed: true, limit: 60, windowMs: 60_000, remaining: 57, resetMs: 59_998 });
+      expect(sent).toEqual(['EVALSHA']);
+    });
+
+    it('retries SCRIPT LOAD at the next decision after it failed', async () => {
+      let failLoad = true;
+      const sendCommand: RedisSendCommand = async (...args) => {
+        if (args[0] === 'SCRIPT' && failLoad) throw new Error('LOADING Redis is loading the dataset in memory');
+        return client.call(...(args as [string, ...string[]]));
+      };
+      const limiter = createRedisRateLimiter({ sendCommand, keyPrefix });
+      const now = Date.UTC(2026, 0, 1);
+      await expect(limiter.hit('k-retry-load', now)).rejects.toMatchObject({ code: 'rate_limiter_failed', message: expect.stringContaining('LOADING') });
+      failLoad = false;
+      expect(await limiter.hit('k-retry-load', now)).toMatchObject({ allowed: true, remaining: 59 });
     });
 
     it('keeps a sorted set under the prefixed key that expires a window after the last allowed hit', async () => {
@@ -65,10 +90,15 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
       expect(await limiter.hit('k-fraction', now + 100.5)).toMatchObject({ allowed: false, resetMs: 899.5 });
     });
 
-    it('refuses bad options', () => {
-      expect(() => createRedisRateLimiter({ client, limit: 0 })).toThrow(RangeError);
-      expect(() => createRedisRateLimiter({ client, windowMs: 1.5 })).toThrow(RangeError);
-      expect(() => createRedisRateLimiter({ client: {} as RedisScriptClient })).toThrow(/ioredis/);
+    it('refuses bad options with invalid_argument', () => {
+      const sendCommand: RedisSendCommand = (...args) => client.call(...(args as [string, ...string[]]));
+      const invalid = { name: 'ChannelWebhookError', code: 'invalid_argument' };
+      expect(() => createRedisRateLimiter({ client, limit: 0 })).toThrow(expect.objectContaining(invalid));
+      expect(() => createRedisRateLimiter({ client, windowMs: 1.5 })).toThrow(expect.objectContaining(invalid));
+      expect(() => createRedisRateLimiter({ client, keyPrefix: 7 as unknown as string })).toThrow(expect.objectContaining(invalid));
+      expect(() => createRedisRateLimiter({})).toThrow(expect.objectContaining({ ...invalid, message: expect.stringContaining('sendCommand') }));
+      expect(() => createRedisRateLimiter({ client, sendCommand })).toThrow(expect.objectContaining(invalid));
+      expect(() => createRedisRateLimiter({ client: { evalsha: () => {} } as never })).toThrow(expect.objectContaining(invalid));
     });
 
     it('rejects promptly with rate_limiter_failed when Redis is unreachable', async () => {

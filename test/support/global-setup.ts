@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { serverBinaries, startPostgres, startRedis, type PostgresServer, type RedisServer } from './servers.js';
+import { serverBinaries, startPostgres, startRedis, startRedisCluster, type PostgresServer, type RedisClusterServer, type RedisServer } from './servers.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -7,6 +7,8 @@ declare module 'vitest' {
     databaseUrl: string | null;
     /** URL of the run's Redis, or null when there is none. */
     redisUrl: string | null;
+    /** `host:port` of each master of the run's Redis Cluster, or null when there is none. */
+    redisClusterNodes: string[] | null;
     /** Why the PostgreSQL and Redis suites are skipped; empty when they run. */
     backendsSkipped: string[];
   }
@@ -16,15 +18,17 @@ declare module 'vitest' {
 export const isCi = (): boolean => ['true', '1'].includes((process.env.CI ?? '').toLowerCase());
 
 /**
- * Starts one PostgreSQL and one Redis for the whole test run (unless DATABASE_URL / REDIS_URL point
- * at existing ones) and stops them afterwards. Each test file isolates itself with its own table
- * and key prefixes, so files still run in parallel.
+ * Starts one PostgreSQL, one Redis and one three-master Redis Cluster for the whole test run (unless
+ * DATABASE_URL / REDIS_URL / REDIS_CLUSTER_NODES point at existing ones) and stops them afterwards.
+ * Each test file isolates itself with its own table and key prefixes, so files still run in parallel.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const binaries = serverBinaries();
   let postgres: PostgresServer | null = null;
   let redis: RedisServer | null = null;
   const skipped: string[] = [];
+  // Started first and awaited last: its join takes about two seconds, spent while PostgreSQL starts.
+  const cluster = startClusterUnlessGiven(binaries.redis !== null);
 
   let databaseUrl = process.env.DATABASE_URL || null;
   if (databaseUrl === null) {
@@ -45,8 +49,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
   }
 
+  const { server: redisCluster, nodes: redisClusterNodes, failure } = await cluster;
+  if (failure !== null) skipped.push(failure);
+
   const teardown = async () => {
-    await Promise.all([postgres?.destroy(), redis?.destroy()]);
+    await Promise.all([postgres?.destroy(), redis?.destroy(), redisCluster?.destroy()]);
   };
   if (skipped.length > 0) {
     if (isCi()) {
@@ -57,6 +64,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide('databaseUrl', databaseUrl);
   project.provide('redisUrl', redisUrl);
+  project.provide('redisClusterNodes', redisClusterNodes);
   project.provide('backendsSkipped', skipped);
   return teardown;
+}
+
+/**
+ * The run's Redis Cluster: REDIS_CLUSTER_NODES (`host:port,host:port,…`) when set, else a fresh
+ * one. Never throws: a failure is returned as the reason the cluster suites are skipped, which
+ * fails the run under CI like any missing server.
+ */
+async function startClusterUnlessGiven(
+  haveRedis: boolean,
+): Promise<{ server: RedisClusterServer | null; nodes: string[] | null; failure: string | null }> {
+  const given = process.env.REDIS_CLUSTER_NODES;
+  if (given) return { server: null, nodes: given.split(','), failure: null };
+  if (!haveRedis) return { server: null, nodes: null, failure: 'Redis Cluster (needs redis-server and redis-cli)' };
+  try {
+    const server = await startRedisCluster();
+    return { server, nodes: server.nodes.map(({ host, port }) => `${host}:${port}`), failure: null };
+  } catch (error) {
+    return { server: null, nodes: null, failure: `Redis Cluster did not start: ${(error as Error).message}` };
+  }
 }

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,43 +126,110 @@ export async function startRedis(): Promise<RedisServer> {
   let stopWatchdog = () => {};
 
   const start = async () => {
-    const proc = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawnRedis(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
     child = proc;
     stopWatchdog = watchdog('kill "$1"', [String(proc.pid)]);
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start within 30 s:\n${output}`)), 30_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          proc.stdout!.off('data', onData);
-          proc.stdout!.resume();
-          resolve();
-        }
-      };
-      proc.stdout!.on('data', onData);
-      proc.stderr!.resume();
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${code}:\n${output}`));
-      });
-    });
+    await untilReady(proc);
   };
   const stop = async () => {
     const proc = child;
     child = null;
     stopWatchdog();
-    if (proc === null || proc.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      proc.once('exit', () => resolve());
-      proc.kill('SIGTERM');
-    });
+    if (proc !== null) await stopProcess(proc);
   };
   await start();
   return { url: `redis://127.0.0.1:${port}`, start, stop, destroy: stop };
+}
+
+/** A throwaway Redis Cluster of masters without replicas or persistence, on loopback. */
+export interface RedisClusterServer {
+  /** Where each master listens. */
+  nodes: Array<{ host: string; port: number }>;
+  /** Stops every node and deletes their files. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Starts a Redis Cluster of `masters` nodes: each a `redis-server --cluster-enabled yes` on a free
+ * loopback port with its config file in a temp dir, joined by `redis-cli --cluster create`, then
+ * waits until every node reports `cluster_state:ok`.
+ */
+export async function startRedisCluster(masters = 3): Promise<RedisClusterServer> {
+  const bin = findOnPath('redis-server');
+  const cli = findOnPath('redis-cli');
+  if (bin === null || cli === null) throw new Error('redis-server or redis-cli not found on PATH');
+  const root = await mkdtemp(join(tmpdir(), 'channel-webhooks-redis-cluster-'));
+  const children: ChildProcess[] = [];
+  let stopWatchdog = () => {};
+  const destroy = async () => {
+    stopWatchdog();
+    await Promise.all(children.map(stopProcess));
+    await rm(root, { recursive: true, force: true });
+  };
+  try {
+    const nodes: Array<{ host: string; port: number }> = [];
+    for (let index = 0; index < masters; index++) {
+      // Each node needs a second free port for the cluster bus: the default, port + 10000, may not exist.
+      const [port, busPort] = [await freePort(), await freePort()];
+      const dir = join(root, String(port));
+      await mkdir(dir);
+      children.push(
+        spawnRedis(bin, [
+          '--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--dir', dir,
+          '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--save', '', '--appendonly', 'no',
+        ]),
+      );
+      nodes.push({ host: '127.0.0.1', port });
+    }
+    stopWatchdog = watchdog('root="$1"; shift; kill "$@" 2>/dev/null; sleep 1; rm -rf "$root"', [root, ...children.map((child) => String(child.pid))]);
+    await Promise.all(children.map(untilReady));
+    await run(cli, ['--cluster', 'create', ...nodes.map(({ host, port }) => `${host}:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
+    const deadline = Date.now() + 30_000;
+    for (const { port } of nodes) {
+      while (!(await run(cli, ['-p', String(port), 'cluster', 'info'])).stdout.includes('cluster_state:ok')) {
+        if (Date.now() > deadline) throw new Error(`the Redis Cluster on ports ${nodes.map((node) => node.port).join(', ')} did not reach cluster_state:ok within 30 s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    return { nodes, destroy };
+  } catch (error) {
+    await destroy();
+    throw error;
+  }
+}
+
+function spawnRedis(bin: string, args: string[]): ChildProcess {
+  return spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function untilReady(proc: ChildProcess): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start within 30 s:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        proc.stdout!.off('data', onData);
+        proc.stdout!.resume();
+        resolve();
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.resume();
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+async function stopProcess(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
 }
 
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
