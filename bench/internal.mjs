@@ -21,7 +21,7 @@ export async function bundle(name, contents) {
     target: 'node20',
     outfile,
     logLevel: 'error',
-    // Packages (typebox, noble, pg, ...) load from node_modules as the built package would.
+    // Packages (typebox, pg, ...) load from node_modules as the built package would.
     packages: 'external',
   });
   return pathToFileURL(outfile).href;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { backends } from '../support/backends.js';
 
 // Every JavaScript and TypeScript block of the README is what someone pastes into a file: each is
@@ -32,6 +32,7 @@ for (const match of readme.matchAll(/(?:<!-- run by: (\S+) -->\n)?```(js|ts|java
 }
 
 const { databaseUrl, redisUrl, title } = backends();
+const redisClusterNodes = inject('redisClusterNodes');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe(title('README code blocks', 'both'), () => {
@@ -52,7 +53,8 @@ describe(title('README code blocks', 'both'), () => {
       const file = join(work, `block-${block.line}${isTest ? '.test' : ''}.mjs`);
       const code = block.lang === 'ts' ? (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code : block.code;
       writeFileSync(file, code);
-      const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, PORT: '0' };
+      // The blocks' servers are the run's own, on loopback.
+      const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, REDIS_CLUSTER_NODES: redisClusterNodes ?? '', PORT: '0' };
       if (isTest) {
         const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
         const config = join(work, 'vitest.config.mjs');
