@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { frameworkTargets } from '../support/frameworks.js';
 import { abortMidBody, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';

@@ -54,7 +54,7 @@ describe(title('README code blocks', 'both'), () => {
       const code = block.lang === 'ts' ? (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code : block.code;
       writeFileSync(file, code);
       // The blocks' servers are the run's own, on loopback.
-      const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, REDIS_CLUSTER_NODES: redisClusterNodes ?? '', PORT: '0' };
+      const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, REDIS_CLUSTER_NODES: (redisClusterNodes ?? []).join(','), PORT: '0' };
       if (isTest) {
         const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
         const config = join(work, 'vitest.config.mjs');
