@@ -29,7 +29,8 @@ export interface ProblemBody {
   errors?: FieldError[];
 }
 
-const TITLES: Record<ProblemCode, [status: number, title: string]> = {
+/** The status and title of every problem code. */
+export const PROBLEM_STATUSES: Readonly<Record<ProblemCode, readonly [status: number, title: string]>> = {
   method_not_allowed: [405, 'Method not allowed'],
   not_found: [404, 'Not found'],
   unsupported_media_type: [415, 'Unsupported media type'],
@@ -47,7 +48,7 @@ const TITLES: Record<ProblemCode, [status: number, title: string]> = {
 };
 
 /** The `type` URI of a problem code: a tag URI, stable and never dereferenced. */
-const problemType = (code: ProblemCode): string => `tag:channel-webhooks,2026:problem:${code}`;
+export const problemType = (code: ProblemCode): string => `tag:channel-webhooks,2026:problem:${code}`;
 
 /**
  * Builds the problem+json answer for `code`.
@@ -62,7 +63,7 @@ export function problemResponse(
   detail: string,
   extra?: { errors?: FieldError[]; headers?: Record<string, string> },
 ): WebhookResponse {
-  const [status, title] = TITLES[code];
+  const [status, title] = PROBLEM_STATUSES[code];
   const body: ProblemBody = { type: problemType(code), title, status, detail, code };
   if (extra?.errors !== undefined) body.errors = extra.errors;
   return {

@@ -7,6 +7,12 @@ import { Type, type TObject, type TProperties } from '@sinclair/typebox';
 // which the compiler ignores and the OpenAPI document publishes as JSON Schema's `maxLength` (code points).
 
 const strict = <T extends TProperties>(properties: T): TObject<T> => Type.Object(properties, { additionalProperties: false });
+/** Most code points in `text`, after trimming. */
+export const MAX_TEXT = 10_000;
+/** Most code points in `eventId` or `Idempotency-Key`, after trimming. */
+export const MAX_KEY = 200;
+/** Most code points of all markdown blocks of one request together. */
+export const MAX_MARKDOWN_TOTAL = 12_000;
 /** Most code points in a `block_id`. */
 export const MAX_BLOCK_ID = 255;
 const blockId = Type.Optional(Type.String({ minLength: 1, maxCodePoints: MAX_BLOCK_ID, description: `1–${MAX_BLOCK_ID} code points.` }));
@@ -14,11 +20,15 @@ const anyArray = Type.Array(Type.Unknown());
 
 export const plainTextObject = strict({ type: Type.Literal('plain_text'), text: Type.String(), emoji: Type.Optional(Type.Boolean()) });
 export const mrkdwnTextObject = strict({ type: Type.Literal('mrkdwn'), text: Type.String(), verbatim: Type.Optional(Type.Boolean()) });
-export const imageElement = strict({ type: Type.Literal('image'), image_url: Type.String({ minLength: 1, maxLength: 3000 }), alt_text: Type.String({ minLength: 1, maxLength: 2000 }) });
+export const imageElement = strict({ type: Type.Literal('image'), image_url: Type.String({ minLength: 1, maxLength: 3000, description: 'An http(s) URL.' }), alt_text: Type.String({ minLength: 1, maxLength: 2000 }) });
 
 export const headerBlock = strict({ type: Type.Literal('header'), text: plainTextObject, block_id: blockId });
 export const sectionBlock = strict({ type: Type.Literal('section'), text: mrkdwnTextObject, block_id: blockId });
-export const markdownBlock = strict({ type: Type.Literal('markdown'), text: Type.String(), block_id: blockId });
+export const markdownBlock = strict({
+  type: Type.Literal('markdown'),
+  text: Type.String({ description: `Standard Markdown. All markdown blocks of one request together have at most ${MAX_MARKDOWN_TOTAL.toLocaleString('en-US')} code points.` }),
+  block_id: blockId,
+});
 export const dividerBlock = strict({ type: Type.Literal('divider'), block_id: blockId });
 /** Its `elements` are checked one by one, so that each error points at the element. */
 export const contextBlock = strict({ type: Type.Literal('context'), elements: Type.Array(Type.Unknown(), { minItems: 1, maxItems: 10 }), block_id: blockId });
@@ -80,7 +90,21 @@ export const inlineElements = {
 
 /** The request body's top level. `blocks` items are checked one by one by type. */
 export const payloadSchema = strict({
-  text: Type.Optional(Type.String()),
-  blocks: Type.Optional(Type.Array(Type.Unknown(), { minItems: 1, maxItems: 50 })),
-  eventId: Type.Optional(Type.String()),
+  text: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: `1–${MAX_TEXT.toLocaleString('en-US')} code points after trimming (String.prototype.trim); stored as sent. Required when \`blocks\` is absent; with blocks, the notification fallback.`,
+    }),
+  ),
+  blocks: Type.Optional(
+    Type.Array(Type.Unknown(), {
+      minItems: 1,
+      maxItems: 50,
+      description:
+        'Without `text`, at least one block must show visible text: a header, section or markdown text, a context text element, or a rich_text text or link that is not blank after trimming.',
+    }),
+  ),
+  eventId: Type.Optional(
+    Type.String({ minLength: 1, description: `The idempotency key: 1–${MAX_KEY} code points after trimming. Must equal the Idempotency-Key header exactly when both are sent.` }),
+  ),
 });

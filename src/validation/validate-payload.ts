@@ -2,6 +2,9 @@ import type { HeaderValue } from '../http/http-types.js';
 import { boundPointer, codePointLength, hasTrimmedLength } from './text.js';
 import {
   MAX_BLOCK_ID,
+  MAX_KEY,
+  MAX_MARKDOWN_TOTAL,
+  MAX_TEXT,
   contextBlock,
   dividerBlock,
   headerBlock,
@@ -39,9 +42,6 @@ export type PayloadValidation =
   | { ok: true; payload: ValidPayload }
   | { ok: false; code: 'invalid_payload' | 'key_mismatch'; detail: string; errors: FieldError[] };
 
-export const MAX_TEXT = 10_000;
-export const MAX_KEY = 200;
-export const MAX_MARKDOWN_TOTAL = 12_000;
 /** More errors than this are not listed: the sender has enough to fix. */
 export const MAX_ERRORS = 20;
 
@@ -230,12 +230,16 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     out.add('', 'must be a JSON object');
     return invalid(out);
   }
-  if (!payloadChecker.check(value)) out.addSchemaErrors(payloadChecker, value, '');
-
   const { text, blocks, eventId } = value;
+  // Before the schema's errors, so that an empty string gets the full rule rather than "at least 1".
   if (typeof text === 'string' && !hasTrimmedLength(text, MAX_TEXT)) {
     out.add('/text', `must have 1 to ${MAX_TEXT.toLocaleString('en-US')} characters after trimming`);
   }
+  if (typeof eventId === 'string' && !hasTrimmedLength(eventId, MAX_KEY)) {
+    out.add('/eventId', `must have 1 to ${MAX_KEY} characters after trimming`);
+  }
+  if (!payloadChecker.check(value)) out.addSchemaErrors(payloadChecker, value, '');
+
   if (Array.isArray(blocks) && blocks.length >= 1 && blocks.length <= 50) {
     let visible = false;
     let markdown = 0;
@@ -254,9 +258,6 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     }
   }
   if (text === undefined && blocks === undefined) out.add('/text', 'is required when blocks is absent');
-  if (typeof eventId === 'string' && !hasTrimmedLength(eventId, MAX_KEY)) {
-    out.add('/eventId', `must have 1 to ${MAX_KEY} characters after trimming`);
-  }
   let header: string | undefined;
   if (Array.isArray(keyHeader)) {
     out.addHeader('idempotency-key', 'must be sent at most once');

@@ -153,3 +153,9 @@ describe('what the error list reflects is bounded', () => {
     expect(errorsOf({ text: 'hi', ...payload })).toHaveLength(20);
   });
 });
+
+describe('messages', () => {
+  it('an empty text gets the whole rule, once', () => {
+    expect(errorsOf({ text: '' })).toEqual([{ pointer: '/text', message: 'must have 1 to 10,000 characters after trimming' }]);
+  });
+});
