@@ -63,7 +63,16 @@ const id = Type.String({ minLength: 1, maxLength: 255 });
 
 export const inlineElements = {
   text: strict({ type: Type.Literal('text'), text: Type.String(), style: textStyle }),
-  link: strict({ type: Type.Literal('link'), url: Type.String({ minLength: 1, maxLength: 3000, description: 'An http(s) or mailto URL.' }), text: Type.Optional(Type.String()), unsafe: Type.Optional(Type.Boolean()), style: textStyle }),
+  link: strict({
+    type: Type.Literal('link'),
+    url: Type.String({ minLength: 1, maxLength: 3000, description: 'An http(s) or mailto URL.' }),
+    text: Type.Optional(Type.String()),
+    unsafe: Type.Optional(Type.Boolean()),
+    from_llm: Type.Optional(Type.Boolean()),
+    is_slack_url: Type.Optional(Type.Boolean()),
+    truncated: Type.Optional(Type.Boolean()),
+    style: textStyle,
+  }),
   emoji: strict({
     type: Type.Literal('emoji'),
     name: Type.String({ minLength: 1, maxLength: 100 }),

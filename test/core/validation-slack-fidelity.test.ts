@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { validatePayload } from '../../src/validation/validate-payload.js';
 import { expectedMessage, setup, successHeaders } from './helpers.js';
 
-const CORPUS = '/work/shared/corpus/blockkit';
+const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'blockkit');
 const corpus = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(CORPUS, name), 'utf8'));
 const richText = (...inline: unknown[]) => ({ blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'see ' }, ...inline] }] }] });
 const richTextWith = (element: unknown) => ({ blocks: [{ type: 'rich_text', elements: [element] }] });
@@ -33,6 +33,7 @@ describe('rich_text fields that Slack documents are accepted', () => {
     ['color with style', { type: 'color', value: '#F405B3', style: { highlight: true } }],
     ['text with every style flag', { type: 'text', text: 'styled', style }],
     ['link with every style flag', { type: 'link', url: 'https://example.com', text: 'site', unsafe: false, style }],
+    ['link with from_llm, is_slack_url and truncated', { type: 'link', url: 'https://example.slack.com/archives/C1', from_llm: false, is_slack_url: true, truncated: false }],
     ['user with style', { type: 'user', user_id: 'U123', style: { client_highlight: true } }],
     ['channel with style', { type: 'channel', channel_id: 'C123', style: { unlink: true } }],
     ['usergroup with style', { type: 'usergroup', usergroup_id: 'S123', style: { strike: true } }],

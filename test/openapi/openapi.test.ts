@@ -11,7 +11,7 @@ import { validatePayload } from '../../src/validation/validate-payload.js';
 import { KIND_SAMPLES, pointers, replaceAt, validPayload } from '../hardening/arbitraries.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const CORPUS = '/work/shared/corpus/blockkit';
+const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'blockkit');
 const PATH = '/hooks/channels/{webhook_id}/{secret}';
 
 type Json = Record<string, any>;
