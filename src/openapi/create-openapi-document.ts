@@ -7,7 +7,14 @@ import { MAX_POINTER_TOKEN, TRUNCATION_MARK } from '../validation/text.js';
 import { ref, type JsonSchema } from './json-schema.js';
 import { requestSchemas } from './request-schemas.js';
 
-/** Options of {@link createOpenApiDocument}. */
+/**
+ * Options of {@link createOpenApiDocument}.
+ *
+ * @example
+ * ```ts
+ * const options: OpenApiOptions = { serverUrl: 'https://chat.example.com', pathPrefix: '/api', title: 'Acme webhooks' };
+ * ```
+ */
 export interface OpenApiOptions {
   /** The server the webhook URLs start with, absolute http(s). Default `'https://chat.example.com'`. */
   serverUrl?: string;
@@ -17,7 +24,15 @@ export interface OpenApiOptions {
   title?: string;
 }
 
-/** An OpenAPI 3.1 document, as a JSON-serializable object. */
+/**
+ * An OpenAPI 3.1 document, as a JSON-serializable object.
+ *
+ * @example
+ * ```ts
+ * const document: OpenApiDocument = createOpenApiDocument();
+ * await writeFile('openapi.json', JSON.stringify(document, null, 2));
+ * ```
+ */
 export type OpenApiDocument = { openapi: '3.1.0' } & { [field: string]: unknown };
 
 const POST_PATH = '/hooks/channels/{webhook_id}/{secret}';
@@ -187,13 +202,9 @@ function problem(status: number, codes: ProblemCode[]): unknown {
   if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After', required: true };
   const examples: Record<string, unknown> = {};
   for (const code of codes) {
-    examples[code] = { summary: PROBLEM_STATUSES[code][1], value: problemResponse(code, exampleDetail(code)).body };
+    examples[code] = { summary: PROBLEM_STATUSES[code][1], value: exampleProblem(code) };
   }
-  if (status === 400) {
-    const refused = validatePayload(REQUEST_EXAMPLES.invalidPayload!.value, undefined, false);
-    if (refused.ok) throw new Error('the invalidPayload example must be refused');
-    examples.invalidPayload = { summary: REQUEST_EXAMPLES.invalidPayload!.summary, value: problemResponse(refused.code, refused.detail, { errors: refused.errors }).body };
-  }
+  if (status === 400) examples.invalidPayload = { summary: REQUEST_EXAMPLES.invalidPayload!.summary, value: refusal(REQUEST_EXAMPLES.invalidPayload!.value, undefined) };
   return {
     description: codes.map((code) => `\`${code}\`: ${PROBLEM_STATUSES[code][1]}.`).join(' '),
     headers,
@@ -206,8 +217,28 @@ function problem(status: number, codes: ProblemCode[]): unknown {
   };
 }
 
-function exampleDetail(code: ProblemCode): string {
-  return code === 'rate_limited' ? `More than ${DEFAULT_RATE_LIMIT} requests in ${DEFAULT_RATE_WINDOW_MS / 1000} seconds on this webhook. Retry after 12 s with the same idempotency key.` : `${PROBLEM_STATUSES[code][1]}.`;
+/** An example body of `code`; the validator's own answer where the validator gives it. */
+function exampleProblem(code: ProblemCode): unknown {
+  switch (code) {
+    case 'invalid_payload':
+      return refusal({ eventId: 'deploy-42' }, undefined);
+    case 'key_mismatch':
+      return refusal({ text: 'Deploy 42 finished.', eventId: 'deploy-42' }, 'deploy-43');
+    case 'invalid_json':
+      return problemResponse(code, 'The body is not valid JSON.', { errors: [{ pointer: '', message: 'must be valid JSON' }] }).body;
+    case 'body_read_failed':
+      return problemResponse(code, 'The request body ended before it was complete.', { errors: [{ pointer: '', message: 'ended before it was complete' }] }).body;
+    case 'rate_limited':
+      return problemResponse(code, `More than ${DEFAULT_RATE_LIMIT} requests in ${DEFAULT_RATE_WINDOW_MS / 1000} seconds on this webhook. Retry after 12 s with the same idempotency key.`).body;
+    default:
+      return problemResponse(code, `${PROBLEM_STATUSES[code][1]}.`).body;
+  }
+}
+
+function refusal(payload: unknown, keyHeader: string | undefined): unknown {
+  const refused = validatePayload(payload, keyHeader, false);
+  if (refused.ok) throw new Error('a refusal example must be refused');
+  return problemResponse(refused.code, refused.detail, { errors: refused.errors }).body;
 }
 
 function responseSchemas(): Record<string, JsonSchema> {
