@@ -48,7 +48,7 @@ export const PROBLEM_STATUSES: Readonly<Record<ProblemCode, readonly [status: nu
 };
 
 /** The `type` URI of a problem code: a tag URI, stable and never dereferenced. */
-export const problemType = (code: ProblemCode): string => `tag:channel-webhooks,2026:problem:${code}`;
+const problemType = (code: ProblemCode): string => `tag:channel-webhooks,2026:problem:${code}`;
 
 /**
  * Builds the problem+json answer for `code`.

@@ -40,6 +40,16 @@ const RATE_HEADERS = ['RateLimit', 'RateLimit-Policy'] as const;
 /** Statuses answered after the request counted toward the rate limit, so always with its headers. */
 const COUNTED = new Set([200, 201, 400, 409, 413, 429]);
 
+// Inlined in each response rather than referenced: a Reference Object cannot carry `required`.
+const HEADERS: Record<string, { description: string; schema: JsonSchema; example?: unknown }> = {
+  RateLimit: { description: 'The webhook\'s rate-limit state: `"default";r=<requests left>;t=<seconds to reset>`.', schema: { type: 'string' }, example: '"default";r=59;t=60' },
+  'RateLimit-Policy': { description: 'The rate-limit policy: `"default";q=<limit>;w=<window in seconds>`.', schema: { type: 'string' }, example: '"default";q=60;w=60' },
+  'Retry-After': { description: 'Whole seconds until a retry can succeed.', schema: { type: 'integer', minimum: 1 }, example: 12 },
+  Allow: { description: 'The one method accepted.', schema: { const: 'POST' } },
+  'Cache-Control': { description: 'Problem answers are never cached.', schema: { const: 'no-store' } },
+};
+const header = (name: string, required: boolean) => ({ ...HEADERS[name], required });
+
 const REQUEST_EXAMPLES: Record<string, { summary: string; value: Record<string, unknown> }> = {
   text: { summary: 'Text only', value: { text: 'Deploy 42 finished.' } },
   blocks: {
@@ -134,13 +144,6 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
     },
     components: {
       schemas: { ...requestSchemas(), ...responseSchemas() },
-      headers: {
-        RateLimit: { description: 'The webhook\'s rate-limit state: `"default";r=<requests left>;t=<seconds to reset>`.', schema: { type: 'string' }, example: '"default";r=59;t=60' },
-        'RateLimit-Policy': { description: 'The rate-limit policy: `"default";q=<limit>;w=<window in seconds>`.', schema: { type: 'string' }, example: '"default";q=60;w=60' },
-        'Retry-After': { description: 'Whole seconds until a retry can succeed.', schema: { type: 'integer', minimum: 0 }, example: 12 },
-        Allow: { description: 'The one method accepted.', schema: { const: 'POST' } },
-        'Cache-Control': { description: 'Problem answers are never cached.', schema: { const: 'no-store' } },
-      },
     },
   };
 }
@@ -169,7 +172,7 @@ function statusesOf(): Map<number, ProblemCode[]> {
 }
 
 function rateHeaders(status: number): Record<string, unknown> {
-  return Object.fromEntries(RATE_HEADERS.map((name) => [name, { $ref: `#/components/headers/${name}`, ...(COUNTED.has(status) ? { required: true } : {}) }]));
+  return Object.fromEntries(RATE_HEADERS.map((name) => [name, header(name, COUNTED.has(status))]));
 }
 
 function success(status: 200 | 201, description: string, duplicate: boolean): unknown {
@@ -197,9 +200,9 @@ function exampleMessage(sent: Record<string, unknown>): Record<string, unknown> 
 }
 
 function problem(status: number, codes: ProblemCode[]): unknown {
-  const headers: Record<string, unknown> = { 'Cache-Control': { $ref: '#/components/headers/Cache-Control', required: true }, ...rateHeaders(status) };
-  if (status === 405) headers.Allow = { $ref: '#/components/headers/Allow', required: true };
-  if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After', required: true };
+  const headers: Record<string, unknown> = { 'Cache-Control': header('Cache-Control', true), ...rateHeaders(status) };
+  if (status === 405) headers.Allow = header('Allow', true);
+  if (status === 429) headers['Retry-After'] = header('Retry-After', true);
   const examples: Record<string, unknown> = {};
   for (const code of codes) {
     examples[code] = { summary: PROBLEM_STATUSES[code][1], value: exampleProblem(code) };

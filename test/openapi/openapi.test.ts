@@ -112,14 +112,10 @@ describe('the OpenAPI document', () => {
     const codes = (status: string) => operation.responses[status].content['application/problem+json'].schema.allOf[1].properties.code.enum;
     expect(codes('400')).toEqual(['invalid_json', 'invalid_payload', 'key_mismatch', 'body_read_failed']);
     expect(codes('500')).toEqual(['store_failed', 'rate_limiter_failed', 'misconfigured', 'internal_error']);
-    expect(operation.responses['429'].headers['Retry-After']).toEqual({
-      $ref: '#/components/headers/Retry-After',
-      required: true,
-    });
-    expect(operation.responses['201'].headers.RateLimit).toEqual({
-      $ref: '#/components/headers/RateLimit',
-      required: true,
-    });
+    expect(operation.responses['429'].headers['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer', minimum: 1 } });
+    expect(operation.responses['405'].headers.Allow).toMatchObject({ required: true, schema: { const: 'POST' } });
+    expect(operation.responses['201'].headers.RateLimit).toMatchObject({ required: true, schema: { type: 'string' } });
+    expect(operation.responses['404'].headers.RateLimit).toMatchObject({ required: false });
     expect(operation.parameters.map((parameter: Json) => `${parameter.in}:${parameter.name}`)).toEqual(['path:webhook_id', 'path:secret', 'header:Idempotency-Key']);
   });
 
