@@ -81,7 +81,7 @@ export const inlineElements = {
     url: Type.Optional(Type.String({ minLength: 1, maxLength: 3000, description: 'An http(s) URL.' })),
     style: textStyle,
   }),
-  user: strict({ type: Type.Literal('user'), user_id: id, style: textStyle }),
+  user: strict({ type: Type.Literal('user'), user_id: id, from_llm: Type.Optional(Type.Boolean()), style: textStyle }),
   channel: strict({ type: Type.Literal('channel'), channel_id: id, style: textStyle }),
   usergroup: strict({ type: Type.Literal('usergroup'), usergroup_id: id, style: textStyle }),
   broadcast: strict({ type: Type.Literal('broadcast'), range: Type.Union([Type.Literal('here'), Type.Literal('channel'), Type.Literal('everyone')]), style: textStyle }),

@@ -34,7 +34,7 @@ describe('rich_text fields that Slack documents are accepted', () => {
     ['text with every style flag', { type: 'text', text: 'styled', style }],
     ['link with every style flag', { type: 'link', url: 'https://example.com', text: 'site', unsafe: false, style }],
     ['link with from_llm, is_slack_url and truncated', { type: 'link', url: 'https://example.slack.com/archives/C1', from_llm: false, is_slack_url: true, truncated: false }],
-    ['user with style', { type: 'user', user_id: 'U123', style: { client_highlight: true } }],
+    ['user with style and from_llm', { type: 'user', user_id: 'U123', from_llm: false, style: { client_highlight: true } }],
     ['channel with style', { type: 'channel', channel_id: 'C123', style: { unlink: true } }],
     ['usergroup with style', { type: 'usergroup', usergroup_id: 'S123', style: { strike: true } }],
     ['broadcast with style', { type: 'broadcast', range: 'here', style: { bold: true } }],
