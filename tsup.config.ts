@@ -4,6 +4,7 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
+    openapi: 'src/openapi/index.ts',
     express: 'adapters/express/index.ts',
     koa: 'adapters/koa/index.ts',
     fastify: 'adapters/fastify/index.ts',

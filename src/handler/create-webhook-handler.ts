@@ -9,16 +9,13 @@ import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
 import type { InsertMessageResult, MaybePromise, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
-import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, withRateLimitHeaders, type FieldError } from '../http/problem.js';
+import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, withRateLimitHeaders } from '../http/problem.js';
 import { matchWebhookPath } from '../http/route.js';
 import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
 import { validatePayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
 const ABSENT_HASH = hashSecret('absent');
-// Field errors point into the body; a pointer longer than this (a huge member name) is cut back to
-// its enclosing member rather than echo the name.
-const MAX_POINTER_LENGTH = 256;
 
 /**
  * Creates the webhook endpoint: a function from a normalized request to its answer, applying the
@@ -158,7 +155,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     // Only a `\u` escape can put NUL or a lone surrogate into text decoded from bytes; a string body
     // may hold them raw.
     const validation = validatePayload(value, request.headers?.['idempotency-key'], !read.decoded || read.text.includes('\\u'));
-    if (!validation.ok) return problemResponse(validation.code, validation.detail, { errors: validation.errors.map(bounded) });
+    if (!validation.ok) return problemResponse(validation.code, validation.detail, { errors: validation.errors });
     const { text, blocks, key } = validation.payload;
 
     // 7, 8 and 9. One guarded, atomic insert: it stores only if the webhook still answers to this
@@ -230,12 +227,4 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       return answer(FIXED.internalError);
     }
   };
-}
-
-/** A field error whose pointer echoes at most {@link MAX_POINTER_LENGTH} characters of the body's member names. */
-function bounded(error: FieldError): FieldError {
-  const { pointer } = error;
-  if (pointer === undefined || pointer.length <= MAX_POINTER_LENGTH) return error;
-  const cut = Math.max(0, pointer.lastIndexOf('/', MAX_POINTER_LENGTH));
-  return { pointer: pointer.slice(0, cut), message: `${error.message} (in a member whose name is too long to repeat)` };
 }

@@ -54,7 +54,7 @@ export interface ProblemBody {
 }
 
 /** Every code with its status, title and the detail it is answered with unless the request adds to it. */
-const PROBLEMS: Record<ProblemCode, { status: number; title: string; detail: string }> = {
+export const PROBLEMS: Readonly<Record<ProblemCode, { readonly status: number; readonly title: string; readonly detail: string }>> = {
   method_not_allowed: { status: 405, title: 'Method not allowed', detail: 'Only POST is accepted here.' },
   not_found: {
     status: 404,

@@ -1,6 +1,10 @@
 import type { HeaderValue } from '../http/http-types.js';
-import { codePointLength, hasTrimmedLength } from './text.js';
+import { boundPointer, codePointLength, hasTrimmedLength } from './text.js';
 import {
+  MAX_BLOCK_ID,
+  MAX_KEY,
+  MAX_MARKDOWN_TOTAL,
+  MAX_TEXT,
   contextBlock,
   dividerBlock,
   headerBlock,
@@ -38,11 +42,8 @@ export type PayloadValidation =
   | { ok: true; payload: ValidPayload }
   | { ok: false; code: 'invalid_payload' | 'key_mismatch'; detail: string; errors: FieldError[] };
 
-export const MAX_TEXT = 10_000;
-export const MAX_KEY = 200;
-export const MAX_MARKDOWN_TOTAL = 12_000;
 /** More errors than this are not listed: the sender has enough to fix. */
-const MAX_ERRORS = 20;
+export const MAX_ERRORS = 20;
 
 // Compiled once, at module load.
 const payloadChecker = compile(payloadSchema);
@@ -67,10 +68,19 @@ function checkers(schemas: Record<string, Parameters<typeof compile>[0]>): Check
   return { byType, label: [...byType.keys()].map((type) => JSON.stringify(type)).join(', ') };
 }
 
+/**
+ * Gathers at most {@link MAX_ERRORS} errors, one per pointer (the first found: "is required" rather
+ * than the type error that follows it), each pointer bounded so a sender's key names are not echoed
+ * at any length.
+ */
 class Collector {
   readonly errors: FieldError[] = [];
+  readonly #pointers = new Set<string>();
   add(pointer: string, message: string): void {
-    if (this.errors.length < MAX_ERRORS) this.errors.push({ pointer, message });
+    const bounded = boundPointer(pointer);
+    if (this.errors.length >= MAX_ERRORS || this.#pointers.has(bounded)) return;
+    this.#pointers.add(bounded);
+    this.errors.push({ pointer: bounded, message });
   }
   addHeader(header: string, message: string): void {
     if (this.errors.length < MAX_ERRORS) this.errors.push({ header, message });
@@ -123,7 +133,7 @@ function checkInline(elements: unknown[], pointer: string, out: Collector): bool
     } else if (type === 'link') {
       if (!LINK_URL.test(inline.url as string)) out.add(`${at}/url`, 'must be an http(s) or mailto URL');
       visible ||= !isBlank((inline.text as string | undefined) ?? (inline.url as string));
-    } else if (type === 'date' && inline.url !== undefined && !WEB_URL.test(inline.url as string)) {
+    } else if ((type === 'date' || type === 'emoji') && inline.url !== undefined && !WEB_URL.test(inline.url as string)) {
       out.add(`${at}/url`, 'must be an http(s) URL');
     }
   });
@@ -140,6 +150,9 @@ function checkBlock(block: unknown, pointer: string, out: Collector): BlockFacts
   const type = dispatch(block, pointer, blockCheckers, out);
   if (type === null) return facts;
   const b = block as Json;
+  if (typeof b.block_id === 'string' && codePointLength(b.block_id) > MAX_BLOCK_ID) {
+    out.add(`${pointer}/block_id`, `must have 1 to ${MAX_BLOCK_ID} characters`);
+  }
   switch (type) {
     case 'header':
     case 'section':
@@ -217,12 +230,16 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     out.add('', 'must be a JSON object');
     return invalid(out);
   }
-  if (!payloadChecker.check(value)) out.addSchemaErrors(payloadChecker, value, '');
-
   const { text, blocks, eventId } = value;
+  // Before the schema's errors, so that an empty string gets the full rule rather than "at least 1".
   if (typeof text === 'string' && !hasTrimmedLength(text, MAX_TEXT)) {
     out.add('/text', `must have 1 to ${MAX_TEXT.toLocaleString('en-US')} characters after trimming`);
   }
+  if (typeof eventId === 'string' && !hasTrimmedLength(eventId, MAX_KEY)) {
+    out.add('/eventId', `must have 1 to ${MAX_KEY} characters after trimming`);
+  }
+  if (!payloadChecker.check(value)) out.addSchemaErrors(payloadChecker, value, '');
+
   if (Array.isArray(blocks) && blocks.length >= 1 && blocks.length <= 50) {
     let visible = false;
     let markdown = 0;
@@ -241,9 +258,6 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     }
   }
   if (text === undefined && blocks === undefined) out.add('/text', 'is required when blocks is absent');
-  if (typeof eventId === 'string' && !hasTrimmedLength(eventId, MAX_KEY)) {
-    out.add('/eventId', `must have 1 to ${MAX_KEY} characters after trimming`);
-  }
   let header: string | undefined;
   if (Array.isArray(keyHeader)) {
     out.addHeader('idempotency-key', 'must be sent at most once');
