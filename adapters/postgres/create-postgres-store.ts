@@ -10,6 +10,7 @@ import { createLookupGate } from './lookup-gate.js';
 import { resolveOptions, type PostgresChannelSource } from './options.js';
 import { postgresSchema } from './schema.js';
 import { withDeadline } from './with-deadline.js';
+import { ChannelWebhookError } from '../../src/internal.js';
 import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../src/internal.js';
 
 /**
@@ -203,7 +204,16 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
 
     async getWebhook(webhookId): Promise<WebhookRecord | null> {
-      const rows = await lookup(() => query<WebhookRow>('getWebhook', `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1`, [webhookId]));
+      // A slot is held until the query itself settles, so the gate bounds the connections lookups
+      // occupy. The deadline covers the wait for a slot too, and a lookup whose time ran out while
+      // it waited gives the slot back without querying.
+      const deadline = Date.now() + timeoutMs;
+      const gated = lookup(() => {
+        const left = deadline - Date.now();
+        if (left <= 0) return Promise.reject(new ChannelWebhookError('store_timeout', `PostgreSQL store: getWebhook waited ${timeoutMs} ms for a lookup slot`));
+        return pool.query({ text: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1`, values: [webhookId], query_timeout: left });
+      });
+      const rows = (await withDeadline(gated, timeoutMs, 'getWebhook')).rows as WebhookRow[];
       return rows[0] === undefined ? null : toWebhook(rows[0]);
     },
 

@@ -148,4 +148,29 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
     const settled = await Promise.allSettled(work);
     expect(settled.filter((result) => result.status === 'rejected')).toEqual([]);
   });
+
+  it('channels read through a host app view: the guard reads and locks the rows beneath it', async () => {
+    await pool.query(`CREATE TABLE IF NOT EXISTS cwtest_host_rooms (room_id text PRIMARY KEY, owner text NOT NULL, archived_at timestamptz)`);
+    await pool.query(
+      `CREATE OR REPLACE VIEW cwtest_host_room_channels AS SELECT room_id AS id, owner AS owner_id, archived_at IS NOT NULL AS archived FROM cwtest_host_rooms`,
+    );
+    const viewStore = createPostgresStore({ pool, tablePrefix, channels: { table: 'cwtest_host_room_channels' } });
+    const webhook = makeWebhook(`room_${randomId()}`, t0);
+    await pool.query('INSERT INTO cwtest_host_rooms (room_id, owner) VALUES ($1, $2)', [webhook.channelId, 'u9']);
+    await viewStore.insertWebhook(webhook);
+    expect(await viewStore.getChannel(webhook.channelId)).toEqual({ id: webhook.channelId, ownerId: 'u9', archived: false });
+    const message = makeMessage(webhook, t0 + 1);
+    expect(await viewStore.insertMessage(insertInput(webhook, message, 'k'))).toEqual({ outcome: 'created', message });
+
+    const held = await holding((_store, client) => client.query('UPDATE cwtest_host_rooms SET archived_at = now() WHERE room_id = $1', [webhook.channelId]));
+    const insert = viewStore.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 2), null));
+    try {
+      expect(await pendingAfter(insert, 300)).toBe(true);
+    } finally {
+      await held.commit();
+    }
+    expect(await insert).toEqual({ outcome: 'channel_archived' });
+    expect(await viewStore.getChannel(webhook.channelId)).toEqual({ id: webhook.channelId, ownerId: 'u9', archived: true });
+    expect(await viewStore.listMessages(webhook.channelId)).toEqual([message]);
+  });
 });

@@ -116,3 +116,18 @@ describe.skipIf(databaseUrl === null)(title('a flood of unknown webhook ids thro
     for (const status of Object.keys(bounded.legit)) expect(['201', '500']).toContain(status);
   });
 });
+
+describe('the lookup deadline', () => {
+  it('covers the wait for a slot: a lookup queued past timeoutMs rejects with store_timeout and never queries', async () => {
+    const { pool, seen } = slowPool(300);
+    const store = createPostgresStore({ pool, timeoutMs: 100, maxConcurrentLookups: 1, maxQueuedLookups: 4 });
+    const first = store.getWebhook('wh_first').catch((error: unknown) => error);
+    const started = Date.now();
+    const queued = await store.getWebhook('wh_queued').catch((error: unknown) => error);
+    expect(queued).toMatchObject({ name: 'ChannelWebhookError', code: 'store_timeout' });
+    expect(Date.now() - started).toBeLessThan(250);
+    expect(await first).toMatchObject({ code: 'store_timeout' });
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(seen.queries).toBe(1);
+  });
+});

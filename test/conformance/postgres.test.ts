@@ -125,6 +125,13 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       expect(found).toEqual(webhook);
       expect(inserted).toEqual({ outcome: 'created', message });
       expect(repeated).toEqual({ outcome: 'duplicate', message });
+
+      await store.putChannel({ ...channel, archived: true });
+      queries.length = 0;
+      expect(await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 3)), null))).toEqual({ outcome: 'channel_archived' });
+      await store.revokeWebhook(webhook.id, Date.UTC(2026, 0, 1, 4));
+      expect(await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 5)), 'k1'))).toEqual({ outcome: 'webhook_inactive' });
+      expect(queries).toHaveLength(3);
     });
 
     it('a query that never answers rejects with store_timeout at its deadline', async () => {
