@@ -109,13 +109,15 @@ const MIGRATE_TIMEOUT_MS = 60_000;
 /**
  * A {@link WebhookStore} on PostgreSQL, shared by any number of instances. Every method is one
  * statement (one round trip), so an accepted post costs two (look up the webhook, insert the
- * message). The insert is guarded and idempotent in that one statement: it locks the webhook and
- * channel rows, stores only if the webhook still answers to the post's secret and its channel is
- * active, and uses `INSERT … ON CONFLICT (webhook_id, idempotency_key) DO UPDATE … RETURNING`,
- * which waits for a concurrent insert of the same key to commit and returns that row: N racing
- * posts with one key, on any number of instances, store one message and all get it back. A failed or timed-out call
- * rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being one statement,
- * has written nothing or everything.
+ * message). The insert is guarded and idempotent in that one statement: it locks the webhook row and
+ * then the channel row, stores only if, on their newest committed versions, the webhook still
+ * answers to the post's secret and its channel is active, and uses
+ * `INSERT … ON CONFLICT (webhook_id, idempotency_key) DO UPDATE … RETURNING`: N racing posts with
+ * one key, on any number of instances, store one message and all get it back. A failed or
+ * timed-out call rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being
+ * one statement, has written nothing or everything. Webhook lookups pass a bounded gate
+ * (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of posts to unknown ids cannot take
+ * every connection. Bad options throw `ChannelWebhookError` code `invalid_argument`.
  *
  * Give the pool deadlines of its own too, so the server stops work nobody waits for:
  * `statement_timeout`, `query_timeout` and `connectionTimeoutMillis`.
