@@ -131,22 +131,27 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
     }
   });
 
-  it('posts, rotations, revocations and archivals racing on one webhook never deadlock', async () => {
-    const webhook = await seeded();
-    let hash = webhook.secretHash;
-    const work: Array<Promise<unknown>> = [];
-    for (let i = 0; i < 30; i++) {
-      const target = i % 2 ? store : peer;
-      work.push(target.insertMessage({ ...insertInput(webhook, makeMessage(webhook, t0 + i), `k${i % 5}`), secretHash: hash }));
-      if (i % 6 === 3) {
-        hash = (i.toString(16) + 'a'.repeat(64)).slice(0, 64);
-        work.push(peer.updateWebhookSecret(webhook.id, hash, t0 + i));
+  it('posts, rotations, revocations and archivals racing on a channel\'s webhooks never deadlock', async () => {
+    for (let round = 0; round < 5; round++) {
+      const webhook = await seeded();
+      const sibling = makeWebhook(webhook.channelId, t0);
+      await store.insertWebhook(sibling);
+      let hash = webhook.secretHash;
+      const work: Array<Promise<unknown>> = [];
+      for (let i = 0; i < 30; i++) {
+        const target = i % 2 ? store : peer;
+        work.push(target.insertMessage({ ...insertInput(webhook, makeMessage(webhook, t0 + i), `k${i % 5}`), secretHash: hash }));
+        work.push(peer.insertMessage(insertInput(sibling, makeMessage(sibling, t0 + i), null)));
+        if (i % 6 === 3) {
+          hash = (i.toString(16) + 'a'.repeat(64)).slice(0, 64);
+          work.push(peer.updateWebhookSecret(webhook.id, hash, t0 + i));
+        }
+        if (i % 10 === 5) work.push(store.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: i % 20 === 5 }));
       }
-      if (i % 10 === 5) work.push(store.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: i % 20 === 5 }));
+      work.push(peer.revokeWebhook(webhook.id, t0 + 50), store.revokeWebhook(sibling.id, t0 + 50));
+      const settled = await Promise.allSettled(work);
+      expect(settled.filter((result) => result.status === 'rejected')).toEqual([]);
     }
-    work.push(peer.revokeWebhook(webhook.id, t0 + 50));
-    const settled = await Promise.allSettled(work);
-    expect(settled.filter((result) => result.status === 'rejected')).toEqual([]);
   });
 
   it('channels read through a host app view: the guard reads and locks the rows beneath it', async () => {
