@@ -6,8 +6,11 @@ import {
   type MessageRow,
   type WebhookRow,
 } from './rows.js';
-import { checkTablePrefix, postgresSchema } from './schema.js';
+import { createLookupGate } from './lookup-gate.js';
+import { resolveOptions, type PostgresChannelSource } from './options.js';
+import { postgresSchema } from './schema.js';
 import { withDeadline } from './with-deadline.js';
+import { ChannelWebhookError } from '../../src/internal.js';
 import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../src/internal.js';
 
 /**
@@ -57,6 +60,22 @@ export interface PostgresStoreOptions {
    * with code `store_timeout` and pg drops the connection. Default 5,000.
    */
   timeoutMs?: number;
+  /**
+   * Read channels from the host app's own table or view instead of the store's `<prefix>channels`
+   * table: `getChannel` and the guarded insert read (and lock, `FOR SHARE`) its rows, and
+   * `putChannel` writes there (which needs a unique key on the id column). Default: the store's table.
+   */
+  channels?: PostgresChannelSource;
+  /**
+   * Webhook lookups (`getWebhook`, one per post) this store runs at once; keep it below the pool's
+   * size so that a flood of posts to unknown ids leaves connections for everything else. Default 8.
+   */
+  maxConcurrentLookups?: number;
+  /**
+   * Lookups that may wait for one of those slots; past that, `getWebhook` fails at once with
+   * `store_failed` (the poster gets a 500) rather than queuing without bound. Default 64.
+   */
+  maxQueuedLookups?: number;
 }
 
 /**
@@ -90,13 +109,15 @@ const MIGRATE_TIMEOUT_MS = 60_000;
 /**
  * A {@link WebhookStore} on PostgreSQL, shared by any number of instances. Every method is one
  * statement (one round trip), so an accepted post costs two (look up the webhook, insert the
- * message). The insert is guarded and idempotent in that one statement: it locks the webhook and
- * channel rows, stores only if the webhook still answers to the post's secret and its channel is
- * active, and uses `INSERT … ON CONFLICT (webhook_id, idempotency_key) DO UPDATE … RETURNING`,
- * which waits for a concurrent insert of the same key to commit and returns that row: N racing
- * posts with one key, on any number of instances, store one message and all get it back. A failed or timed-out call
- * rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being one statement,
- * has written nothing or everything.
+ * message). The insert is guarded and idempotent in that one statement: it locks the webhook row and
+ * then the channel row, stores only if, on their newest committed versions, the webhook still
+ * answers to the post's secret and its channel is active, and uses
+ * `INSERT … ON CONFLICT (webhook_id, idempotency_key) DO UPDATE … RETURNING`: N racing posts with
+ * one key, on any number of instances, store one message and all get it back. A failed or
+ * timed-out call rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being
+ * one statement, has written nothing or everything. Webhook lookups pass a bounded gate
+ * (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of posts to unknown ids cannot take
+ * every connection. Bad options throw `ChannelWebhookError` code `invalid_argument`.
  *
  * Give the pool deadlines of its own too, so the server stops work nobody waits for:
  * `statement_timeout`, `query_timeout` and `connectionTimeoutMillis`.
@@ -118,11 +139,10 @@ const MIGRATE_TIMEOUT_MS = 60_000;
  * ```
  */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
+  const { prefix: p, timeoutMs, channels: c, maxConcurrentLookups, maxQueuedLookups } = resolveOptions(options);
   const { pool } = options;
-  if (typeof pool?.query !== 'function') throw new TypeError('createPostgresStore needs { pool }: a node-postgres Pool');
-  const p = checkTablePrefix(options.tablePrefix);
-  const timeoutMs = options.timeoutMs ?? 5_000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new RangeError(`timeoutMs must be a positive number, got ${timeoutMs}`);
+  const lookup = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
+  const channelColumns = `${c.id}::text AS id, ${c.ownerId}::text AS owner_id, coalesce(${c.archived}, false) AS archived`;
 
   const query = async <Row>(what: string, text: string, values: unknown[]): Promise<Row[]> => {
     const request: PostgresQuery = { text, values, query_timeout: timeoutMs };
@@ -141,8 +161,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async putChannel(channel) {
       await query(
         'putChannel',
-        `INSERT INTO ${p}channels (id, owner_id, archived) VALUES ($1, $2, $3)
-         ON CONFLICT (id) DO UPDATE SET owner_id = EXCLUDED.owner_id, archived = EXCLUDED.archived`,
+        `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES ($1, $2, $3)
+         ON CONFLICT (${c.id}) DO UPDATE SET ${c.ownerId} = EXCLUDED.${c.ownerId}, ${c.archived} = EXCLUDED.${c.archived}`,
         [channel.id, channel.ownerId, channel.archived],
       );
     },
@@ -159,7 +179,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async getChannel(channelId) {
       const rows = await query<{ id: string; owner_id: string; archived: boolean }>(
         'getChannel',
-        `SELECT id, owner_id, archived FROM ${p}channels WHERE id = $1`,
+        `SELECT ${channelColumns} FROM ${c.table} WHERE ${c.id} = $1`,
         [channelId],
       );
       const row = rows[0];
@@ -186,7 +206,16 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
 
     async getWebhook(webhookId): Promise<WebhookRecord | null> {
-      const rows = await query<WebhookRow>('getWebhook', `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1`, [webhookId]);
+      // A slot is held until the query itself settles, so the gate bounds the connections lookups
+      // occupy. The deadline covers the wait for a slot too, and a lookup whose time ran out while
+      // it waited gives the slot back without querying.
+      const deadline = Date.now() + timeoutMs;
+      const gated = lookup(() => {
+        const left = deadline - Date.now();
+        if (left <= 0) return Promise.reject(new ChannelWebhookError('store_timeout', `PostgreSQL store: getWebhook waited ${timeoutMs} ms for a lookup slot`));
+        return pool.query({ text: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1`, values: [webhookId], query_timeout: left });
+      });
+      const rows = (await withDeadline(gated, timeoutMs, 'getWebhook')).rows as WebhookRow[];
       return rows[0] === undefined ? null : toWebhook(rows[0]);
     },
 
@@ -223,35 +252,41 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
     async insertMessage({ message, idempotencyKey, secretHash, postedAt }): Promise<InsertMessageResult> {
       // One statement, so the guard and the write are one atomic step:
-      // - `guard` locks the webhook row (FOR NO KEY UPDATE: a revocation or rotation waits for this
-      //   post, or this post sees its result) and the channel row (FOR SHARE: likewise an archival),
-      //   and re-checks both on their newest versions. Posts to one webhook serialize here, which its
-      //   rate limit makes cheap.
+      // - `w` locks the webhook row FOR NO KEY UPDATE, found by id alone: when a revocation or
+      //   rotation holds the row, the lock waits for it to commit and then yields the row's newest
+      //   version, so `active` is judged on what was committed last, never on this statement's older
+      //   snapshot. A revocation or rotation that comes later waits for this post to commit.
+      //   Posts to one webhook serialize here, which its rate limit makes cheap.
+      // - `c` locks the channel row FOR SHARE, only for an active webhook, and likewise reads its
+      //   newest version: an archival waits for the post or the post sees it. The webhook is always
+      //   locked before the channel, and the store's own writes each take one row, so posts, rotations,
+      //   revocations and archivals cannot deadlock.
       // - The insert uses ON CONFLICT DO UPDATE (a no-op write) rather than DO NOTHING: DO NOTHING
       //   returns no row for a key that a concurrent transaction committed after this statement's
-      //   snapshot, and a second SELECT would be another round trip. DO UPDATE waits for that commit
-      //   and returns the stored row; `xmax = 0` tells a fresh insert from the earlier row.
+      //   snapshot, and a second SELECT would be another round trip. DO UPDATE returns the stored
+      //   row; `xmax = 0` tells a fresh insert from the earlier row.
       // - `touch` sets last_post_at only when a message was created.
-      // - When the guard finds no row, `active` tells a gone webhook from a gone channel; nothing was
-      //   written either way, and both answer 404.
-      const rows = await query<MessageRow & { guarded: boolean; archived: boolean | null; active: boolean; inserted: boolean | null }>(
+      const rows = await query<MessageRow & { active: boolean | null; archived: boolean | null; inserted: boolean | null }>(
         'insertMessage',
-        `WITH guard AS (
-           SELECT w.id, c.archived
-           FROM ${p}webhooks w JOIN ${p}channels c ON c.id = w.channel_id
-           WHERE w.id = $3 AND w.revoked_at IS NULL AND w.secret_hash = $9
-           FOR NO KEY UPDATE OF w FOR SHARE OF c
+        `WITH w AS MATERIALIZED (
+           SELECT channel_id, (revoked_at IS NULL AND secret_hash = $9) AS active
+           FROM ${p}webhooks WHERE id = $3
+           FOR NO KEY UPDATE
+         ), c AS MATERIALIZED (
+           SELECT coalesce(ch.${c.archived}, false) AS archived
+           FROM ${c.table} ch JOIN w ON ch.${c.id} = w.channel_id
+           WHERE w.active
+           FOR SHARE OF ch
          ), ins AS (
            INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
-           SELECT $1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8 FROM guard WHERE NOT guard.archived
+           SELECT $1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8 FROM c WHERE c.archived IS FALSE
            ON CONFLICT (webhook_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
            RETURNING ${MESSAGE_COLUMNS}, (xmax = 0) AS inserted
          ), touch AS (
            UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)
          )
-         SELECT ins.*, g.guarded, g.archived,
-           EXISTS (SELECT 1 FROM ${p}webhooks WHERE id = $3 AND revoked_at IS NULL AND secret_hash = $9) AS active
-         FROM (SELECT count(*) > 0 AS guarded, bool_or(archived) AS archived FROM guard) g LEFT JOIN ins ON true`,
+         SELECT ins.*, (SELECT active FROM w) AS active, (SELECT bool_or(archived) FROM c) AS archived
+         FROM (VALUES (1)) one LEFT JOIN ins ON true`,
         [
           message.id,
           message.channelId,
@@ -266,8 +301,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         ],
       );
       const row = rows[0]!;
-      if (!row.guarded) return { outcome: row.active ? 'channel_not_found' : 'webhook_inactive' };
-      if (row.archived === true) return { outcome: 'channel_archived' };
+      if (row.active !== true) return { outcome: 'webhook_inactive' };
+      if (row.archived === null) return { outcome: 'channel_not_found' };
+      if (row.archived) return { outcome: 'channel_archived' };
       return { outcome: row.inserted === true ? 'created' : 'duplicate', message: toMessage(row) };
     },
   };

@@ -1,3 +1,5 @@
+import { ChannelWebhookError } from '../../src/internal.js';
+
 /**
  * Options of {@link postgresSchema}.
  *
@@ -32,8 +34,9 @@ const PREFIX_SHAPE = /^[a-z_][a-z0-9_]{0,39}$/;
  * only a plain lower-case identifier is accepted.
  */
 export function checkTablePrefix(tablePrefix: string = DEFAULT_TABLE_PREFIX): string {
-  if (!PREFIX_SHAPE.test(tablePrefix)) {
-    throw new RangeError(
+  if (typeof tablePrefix !== 'string' || !PREFIX_SHAPE.test(tablePrefix)) {
+    throw new ChannelWebhookError(
+      'invalid_argument',
       `tablePrefix must be 1-40 lower-case letters, digits or "_", starting with a letter or "_"; got ${JSON.stringify(tablePrefix)}`,
     );
   }

@@ -17,6 +17,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
     pool = new pg.Pool({ connectionString: databaseUrl!, max: 8 });
     peerPool = new pg.Pool({ connectionString: databaseUrl!, max: 8 });
     await createPostgresStore({ pool, tablePrefix }).migrate();
+    await createPostgresStore({ pool, tablePrefix: 'cwtest_app_' }).migrate();
   });
   afterAll(async () => {
     await Promise.all([pool?.end(), peerPool?.end()]);
@@ -29,7 +30,29 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
     createStore: () => createPostgresStore({ pool, tablePrefix }),
     // Another pool is another set of sessions, as another instance would have.
     createPeer: () => createPostgresStore({ pool: peerPool, tablePrefix }),
+    deleteChannel: async (_store, channelId) => {
+      await pool.query(`DELETE FROM ${tablePrefix}channels WHERE id = $1`, [channelId]);
+    },
     concurrency: 40,
+  });
+
+  // The host app keeps channels in its own table, with its own column names and a varchar id.
+  const channels = { table: 'cwtest_host_channels', id: 'channel_key', ownerId: 'owner', archived: 'is_archived' };
+  runStoreConformance({
+    describe,
+    it,
+    name: 'conformance with channels in the app\'s own table',
+    createStore: async () => {
+      await pool.query(
+        `CREATE TABLE IF NOT EXISTS cwtest_host_channels (channel_key varchar(80) PRIMARY KEY, owner text NOT NULL, is_archived boolean, topic text)`,
+      );
+      return createPostgresStore({ pool, tablePrefix: 'cwtest_app_', channels });
+    },
+    createPeer: () => createPostgresStore({ pool: peerPool, tablePrefix: 'cwtest_app_', channels }),
+    deleteChannel: async (_store, channelId) => {
+      await pool.query('DELETE FROM cwtest_host_channels WHERE channel_key = $1', [channelId]);
+    },
+    concurrency: 20,
   });
 
   describe('schema', () => {
@@ -51,8 +74,34 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
     });
 
     it('refuses a table prefix that is not a plain identifier', () => {
-      expect(() => createPostgresStore({ pool, tablePrefix: 'x; DROP TABLE users; --' })).toThrow(RangeError);
+      expect(() => createPostgresStore({ pool, tablePrefix: 'x; DROP TABLE users; --' })).toThrow(expect.objectContaining({ name: 'ChannelWebhookError', code: 'invalid_argument' }));
       expect(() => createPostgresStore({ pool, tablePrefix: 'Upper_' })).toThrow(/lower-case/);
+    });
+
+    it('refuses bad options with ChannelWebhookError invalid_argument', () => {
+      const bad: Array<Record<string, unknown>> = [
+        {},
+        { pool: {} },
+        { pool, timeoutMs: 0 },
+        { pool, timeoutMs: Number.NaN },
+        { pool, timeoutMs: '5000' },
+        { pool, tablePrefix: 7 },
+        { pool, channels: 'channels' },
+        { pool, channels: { table: 'channels; DROP TABLE x' } },
+        { pool, channels: { table: 'a.b.c' } },
+        { pool, channels: { table: 'channels', archived: 'is archived' } },
+        { pool, channels: { table: 'channels', id: 'Id' } },
+        { pool, maxConcurrentLookups: 0 },
+        { pool, maxQueuedLookups: -1 },
+        { pool, maxQueuedLookups: 1.5 },
+      ];
+      for (const [i, options] of bad.entries()) {
+        expect(() => createPostgresStore(options as never), `bad options #${i}`).toThrow(
+          expect.objectContaining({ name: 'ChannelWebhookError', code: 'invalid_argument' }),
+        );
+      }
+      expect(() => createPostgresStore(undefined as never)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+      expect(() => createPostgresStore({ pool, channels: { table: 'app.channels' }, maxQueuedLookups: 0 })).not.toThrow();
     });
   });
 
@@ -76,6 +125,13 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       expect(found).toEqual(webhook);
       expect(inserted).toEqual({ outcome: 'created', message });
       expect(repeated).toEqual({ outcome: 'duplicate', message });
+
+      await store.putChannel({ ...channel, archived: true });
+      queries.length = 0;
+      expect(await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 3)), null))).toEqual({ outcome: 'channel_archived' });
+      await store.revokeWebhook(webhook.id, Date.UTC(2026, 0, 1, 4));
+      expect(await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 5)), 'k1'))).toEqual({ outcome: 'webhook_inactive' });
+      expect(queries).toHaveLength(3);
     });
 
     it('a query that never answers rejects with store_timeout at its deadline', async () => {
