@@ -40,7 +40,7 @@ export function registerGuardTests<S extends WebhookStore>({ options, test, t0, 
       checkDeepEqual(await store.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), 'k')), refused('webhook_inactive'), 'insert for a webhook never stored');
     });
 
-    test('an archived channel stores nothing (channel_archived) until it is unarchived', async ({ store, peer, seed, putChannel, listMessages }) => {
+    test('an archived channel stores nothing (channel_archived) until it is unarchived', async ({ peer, seed, putChannel, listMessages }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await seed(webhook);
       await putChannel({ id: webhook.channelId, ownerId: 'u_owner', archived: true });
