@@ -1,7 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
-import { Value } from '@sinclair/typebox/value';
+import { Errors, ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+// Check and Errors alone: the `Value` namespace would bring every value operation into a bundle.
+import { Check } from '@sinclair/typebox/value';
 
 /** A schema check, compiled once at module load. */
 export interface Checker {
@@ -18,7 +19,7 @@ export function compile(schema: TSchema): Checker {
     const compiled = TypeCompiler.Compile(schema);
     return { check: (value) => compiled.Check(value), errors: (value) => compiled.Errors(value) };
   } catch {
-    return { check: (value) => Value.Check(schema, value), errors: (value) => Value.Errors(schema, value) };
+    return { check: (value) => Check(schema, value), errors: (value) => Errors(schema, value) };
   }
 }
 
