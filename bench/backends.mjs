@@ -98,8 +98,7 @@ async function main() {
       await evalsha(SLIDING_WINDOW_SHA, 1, `raw-post:${id}`, Date.now(), 60_000, 60, `${i}`);
       return rawInsert();
     };
-    const rawLimiter = async (i) =>
-      Array.isArray(await evalsha(SLIDING_WINDOW_SHA, 1, `raw:${i}`, Date.now(), 60_000, 60, `${i}`));
+    const rawLimiter = async (i) => Array.isArray(await evalsha(SLIDING_WINDOW_SHA, 1, `raw:${i}`, Date.now(), 60_000, 60, `${i}`));
     await client.script('LOAD', SLIDING_WINDOW_SCRIPT);
 
     const warm = await saturate(post, 0.5);

@@ -25,7 +25,11 @@ for (const [subpath, conditions] of Object.entries(manifest.exports)) {
     logLevel: 'error',
   });
   const code = result.outputFiles[0].contents;
-  rows.push({ entry: subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`, minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength });
+  rows.push({
+    entry: subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,
+    minified: code.byteLength,
+    gzip: gzipSync(code, { level: 9 }).byteLength,
+  });
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;

@@ -3,7 +3,7 @@
 // bar of the CPU-per-request ratio; a red tick at the pair's own target when it is not 0.90, and a
 // line at 0.90.
 
-const escape = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function ratioChart(pairs, { title, subtitle, footer }) {
   const width = 760;
@@ -33,7 +33,7 @@ export function ratioChart(pairs, { title, subtitle, footer }) {
         : `<line x1="${x(pair.target).toFixed(1)}" y1="${y - 1}" x2="${x(pair.target).toFixed(1)}" y2="${y + 29}" stroke="#b91c1c" stroke-width="2"/>` +
           `<text x="${x(pair.target).toFixed(1)}" y="${y - 3}" text-anchor="middle" class="axis" style="fill:#b91c1c">${pair.target.toFixed(2)}</text>`;
     return [
-      `<text x="${left - 10}" y="${y + 17}" text-anchor="end" class="label">${escape(pair.label)}</text>`,
+      `<text x="${left - 10}" y="${y + 17}" text-anchor="end" class="label">${escapeXml(pair.label)}</text>`,
       `<rect x="${left}" y="${y + 3}" width="${(x(pair.ratio.median) - left).toFixed(1)}" height="17" fill="${color}" rx="2"/>`,
       `<rect x="${left}" y="${y + 22}" width="${(x(pair.cpuRatio.median) - left).toFixed(1)}" height="5" fill="#9ca3af"/>`,
       whisker,
@@ -53,13 +53,13 @@ export function ratioChart(pairs, { title, subtitle, footer }) {
     .axis { font-size: 11px; fill: #6b7280; }
   </style>
   <rect width="100%" height="100%" fill="#ffffff"/>
-  <text x="16" y="24" class="title">${escape(title)}</text>
-  <text x="16" y="42" class="sub">${escape(subtitle)}</text>
+  <text x="16" y="24" class="title">${escapeXml(title)}</text>
+  <text x="16" y="42" class="sub">${escapeXml(subtitle)}</text>
   ${ticks.join('\n  ')}
   <line x1="${line}" y1="${top - 10}" x2="${line}" y2="${top + rowHeight * pairs.length + 4}" stroke="#b91c1c" stroke-width="1.5" stroke-dasharray="5 3"/>
   <text x="${line}" y="${top - 13}" text-anchor="middle" class="axis" style="fill:#b91c1c">target 0.90</text>
   ${rows.join('\n  ')}
-  <text x="16" y="${height - 14}" class="sub">${escape(footer)}</text>
+  <text x="16" y="${height - 14}" class="sub">${escapeXml(footer)}</text>
 </svg>
 `;
 }

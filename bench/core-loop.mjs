@@ -46,4 +46,3 @@ export async function postLoop({ records, paths }, body, seconds) {
   const used = process.cpuUsage(cpu);
   return { postsPerSecond: ok / elapsed, postsPerCpuSecond: (ok * 1e6) / (used.user + used.system), failures };
 }
-

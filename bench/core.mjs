@@ -46,7 +46,10 @@ async function limiterScaling() {
 async function main() {
   const webhooks = await makeWebhooks();
   const posts = {};
-  for (const [name, body] of [['small', SMALL], ['large', LARGE]]) {
+  for (const [name, body] of [
+    ['small', SMALL],
+    ['large', LARGE],
+  ]) {
     await postLoop(webhooks, body, Math.min(seconds, 0.5));
     const runs = [];
     for (let r = 0; r < rounds; r++) runs.push(await postLoop(webhooks, body, seconds));
@@ -64,21 +67,37 @@ async function main() {
 
   const { validatePayload, hashSecret, secretMatches } = await loadCoreInternals();
   const validation = {};
-  for (const [name, body] of [['small', SMALL], ['fiveBlocks', FIVE_BLOCKS], ['large', LARGE]]) {
+  for (const [name, body] of [
+    ['small', SMALL],
+    ['fiveBlocks', FIVE_BLOCKS],
+    ['large', LARGE],
+  ]) {
     const value = JSON.parse(body);
     if (!validatePayload(value, undefined, false).ok) throw new Error(`the ${name} payload does not validate`);
     validation[name] = {
       bytes: Buffer.byteLength(body),
-      validateUs: round(time(() => validatePayload(value, undefined, false)), 3),
-      jsonParseUs: round(time(() => JSON.parse(body)), 3),
+      validateUs: round(
+        time(() => validatePayload(value, undefined, false)),
+        3,
+      ),
+      jsonParseUs: round(
+        time(() => JSON.parse(body)),
+        3,
+      ),
     };
   }
   const secret = 'x'.repeat(43);
   const stored = hashSecret(secret);
   const storedBytes = createHash('sha256').update(secret).digest();
   const secrets = {
-    coreHashAndCompareUs: round(time(() => secretMatches(secret, stored)), 3),
-    nodeCryptoHashAndCompareUs: round(time(() => timingSafeEqual(createHash('sha256').update(secret).digest(), storedBytes)), 3),
+    coreHashAndCompareUs: round(
+      time(() => secretMatches(secret, stored)),
+      3,
+    ),
+    nodeCryptoHashAndCompareUs: round(
+      time(() => timingSafeEqual(createHash('sha256').update(secret).digest(), storedBytes)),
+      3,
+    ),
   };
   return { webhooks: WEBHOOKS, seconds, rounds, posts, validation, secrets, limiterUsPerHit: await limiterScaling() };
 }

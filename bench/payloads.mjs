@@ -5,7 +5,7 @@ const words = 'deploy finished on production cluster eu-west with zero errors an
 function prose(length, seed = 0) {
   let text = '';
   for (let i = seed; text.length < length; i++) text += `${words[i % words.length]} `;
-  return text.slice(0, length).trimEnd() + '.';
+  return `${text.slice(0, length).trimEnd()}.`;
 }
 
 /** A ~200-character `text`: the common case. */
@@ -34,8 +34,25 @@ export const FIVE_BLOCKS = JSON.stringify({
     { type: 'header', text: { type: 'plain_text', text: 'Deploy 42' } },
     { type: 'section', text: { type: 'mrkdwn', text: '*Status:* finished in 3 min 12 s' } },
     { type: 'divider' },
-    { type: 'context', elements: [{ type: 'mrkdwn', text: 'by ci-bot' }, { type: 'image', image_url: 'https://example.com/ci.png', alt_text: 'CI' }] },
-    { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'Changelog: ' }, { type: 'link', url: 'https://example.com/changes' }] }] },
+    {
+      type: 'context',
+      elements: [
+        { type: 'mrkdwn', text: 'by ci-bot' },
+        { type: 'image', image_url: 'https://example.com/ci.png', alt_text: 'CI' },
+      ],
+    },
+    {
+      type: 'rich_text',
+      elements: [
+        {
+          type: 'rich_text_section',
+          elements: [
+            { type: 'text', text: 'Changelog: ' },
+            { type: 'link', url: 'https://example.com/changes' },
+          ],
+        },
+      ],
+    },
   ],
 });
 

@@ -7,13 +7,15 @@ const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const hits = new Map();
 // Samples are spaced by timeDeltas; weigh each by the time it stands for.
-profile.samples.forEach((id, i) => hits.set(id, (hits.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+for (const [i, id] of profile.samples.entries()) hits.set(id, (hits.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 
 const self = new Map();
 let total = 0;
 for (const [id, micros] of hits) {
   const { callFrame } = byId.get(id);
-  const where = callFrame.url ? `${callFrame.url.replace(/^.*\/(node_modules|dist|bench|src)\//, '$1/')}:${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}` : '';
+  const where = callFrame.url
+    ? `${callFrame.url.replace(/^.*\/(node_modules|dist|bench|src)\//, '$1/')}:${callFrame.lineNumber + 1}:${callFrame.columnNumber + 1}`
+    : '';
   const key = `${callFrame.functionName || '(anonymous)'} ${where}`.trim();
   self.set(key, (self.get(key) ?? 0) + micros);
   total += micros;

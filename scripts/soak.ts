@@ -84,7 +84,12 @@ async function main(): Promise<void> {
       case 6:
       case 7:
         // A send and its retry, to the same webhook with the same key: a 201, then a 200.
-        return { method: 'POST', path: paths[(n - (n % 20)) % paths.length]!, headers: { ...json, 'idempotency-key': `retry-${Math.floor(n / 20)}` }, body: '{"text":"retried"}' };
+        return {
+          method: 'POST',
+          path: paths[(n - (n % 20)) % paths.length]!,
+          headers: { ...json, 'idempotency-key': `retry-${Math.floor(n / 20)}` },
+          body: '{"text":"retried"}',
+        };
       default:
         return {
           method: 'POST',
@@ -129,11 +134,18 @@ async function main(): Promise<void> {
   let lastAt = started;
   const report = () => {
     const now = performance.now();
-    const sample = { at: Math.round((now - started) / 1_000), requests: done, perSecond: Math.round(((done - lastDone) * 1_000) / (now - lastAt)), ...memory() };
+    const sample = {
+      at: Math.round((now - started) / 1_000),
+      requests: done,
+      perSecond: Math.round(((done - lastDone) * 1_000) / (now - lastAt)),
+      ...memory(),
+    };
     samples.push(sample);
     lastDone = done;
     lastAt = now;
-    console.log(`${String(sample.at).padStart(5)} s  ${String(sample.requests).padStart(9)} req  ${String(sample.perSecond).padStart(6)} req/s  heap ${sample.heapMiB.toFixed(1).padStart(6)} MiB  rss ${sample.rssMiB.toFixed(1).padStart(6)} MiB`);
+    console.log(
+      `${String(sample.at).padStart(5)} s  ${String(sample.requests).padStart(9)} req  ${String(sample.perSecond).padStart(6)} req/s  heap ${sample.heapMiB.toFixed(1).padStart(6)} MiB  rss ${sample.rssMiB.toFixed(1).padStart(6)} MiB`,
+    );
   };
   console.log(`soak: ${seconds} s, ${concurrency} connections, ${webhookCount} webhooks, gc ${gc ? 'exposed' : 'not exposed'}`);
   report();
@@ -155,10 +167,17 @@ async function main(): Promise<void> {
   const successes = statuses.get(201) ?? 0;
   console.log('');
   console.log(`requests:   ${done} in ${elapsed.toFixed(1)} s = ${Math.round(done / elapsed)} req/s; client errors ${failures}`);
-  console.log(`statuses:   ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ')}`);
+  console.log(
+    `statuses:   ${[...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(', ')}`,
+  );
   console.log(`onError:    ${errors.size === 0 ? 'none' : [...errors].map(([stage, count]) => `${stage}: ${count}`).join(', ')}`);
   console.log(`stored:     ${created()} messages for ${successes} answers 201`);
-  console.log(`memory:     heap ${samples[0]!.heapMiB.toFixed(1)} MiB at start, ${warm.heapMiB.toFixed(1)} MiB warm (${warm.at} s), ${last.heapMiB.toFixed(1)} MiB at end; rss ${samples[0]!.rssMiB.toFixed(1)} -> ${last.rssMiB.toFixed(1)} MiB`);
+  console.log(
+    `memory:     heap ${samples[0]!.heapMiB.toFixed(1)} MiB at start, ${warm.heapMiB.toFixed(1)} MiB warm (${warm.at} s), ${last.heapMiB.toFixed(1)} MiB at end; rss ${samples[0]!.rssMiB.toFixed(1)} -> ${last.rssMiB.toFixed(1)} MiB`,
+  );
   const unsound = failures > 0 || (statuses.get(500) ?? 0) > 0 || created() !== successes;
   if (unsound) {
     console.log('soak: FAILED (client errors, 500 answers, or stored messages that do not match the 201s)');

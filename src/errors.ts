@@ -58,10 +58,7 @@ export class ChannelWebhookError extends Error {
  * if (isChannelWebhookError(error, 'forbidden')) res.status(403).end();
  * ```
  */
-export function isChannelWebhookError(
-  value: unknown,
-  code?: ChannelWebhookErrorCode,
-): value is ChannelWebhookError {
+export function isChannelWebhookError(value: unknown, code?: ChannelWebhookErrorCode): value is ChannelWebhookError {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as { name?: unknown; code?: unknown };
   return candidate.name === 'ChannelWebhookError' && (code === undefined || candidate.code === code);

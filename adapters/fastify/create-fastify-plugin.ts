@@ -87,7 +87,10 @@ export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAda
         body: createNodeBodyReader(req, {}, reading),
       });
       // A Buffer goes out as it is: Fastify neither serializes it nor adds a charset.
-      return reply.code(response.status).headers(nodeHeaders(response, req)).send(Buffer.from(JSON.stringify(response.body)));
+      return reply
+        .code(response.status)
+        .headers(nodeHeaders(response, req))
+        .send(Buffer.from(JSON.stringify(response.body)));
     });
     done();
   };

@@ -41,10 +41,7 @@ interface Reading {
 
 async function read(request: Request, maxBytes: number, reading: Reading): Promise<Uint8Array | null> {
   if (request.bodyUsed) {
-    throw new ChannelWebhookError(
-      'misconfigured',
-      'the request body was read before the webhook handler; pass it the untouched request',
-    );
+    throw new ChannelWebhookError('misconfigured', 'the request body was read before the webhook handler; pass it the untouched request');
   }
   const declared = request.headers.has('transfer-encoding') ? null : request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared.trim())) {

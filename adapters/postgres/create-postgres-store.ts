@@ -1,11 +1,4 @@
-import {
-  MESSAGE_COLUMNS,
-  WEBHOOK_COLUMNS,
-  toMessage,
-  toWebhook,
-  type MessageRow,
-  type WebhookRow,
-} from './rows.js';
+import { MESSAGE_COLUMNS, WEBHOOK_COLUMNS, toMessage, toWebhook, type MessageRow, type WebhookRow } from './rows.js';
 import { createLookupGate } from './lookup-gate.js';
 import { resolveOptions, type PostgresChannelSource } from './options.js';
 import { postgresSchema } from './schema.js';
@@ -168,11 +161,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
 
     async listMessages(channelId) {
-      const rows = await query<MessageRow>(
-        'listMessages',
-        `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`,
-        [channelId],
-      );
+      const rows = await query<MessageRow>('listMessages', `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`, [channelId]);
       return rows.map(toMessage);
     },
 
@@ -220,11 +209,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
 
     async listWebhooks(channelId) {
-      const rows = await query<WebhookRow>(
-        'listWebhooks',
-        `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`,
-        [channelId],
-      );
+      const rows = await query<WebhookRow>('listWebhooks', `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`, [
+        channelId,
+      ]);
       return rows.map(toWebhook);
     },
 

@@ -87,7 +87,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   const keyPrefix = options.keyPrefix ?? 'channel-webhooks:rate:';
   if (!Number.isSafeInteger(limit) || limit < 1) throw new ChannelWebhookError('invalid_argument', `limit must be a positive integer, got ${limit}`);
   // PEXPIRE takes whole milliseconds.
-  if (!Number.isSafeInteger(windowMs) || windowMs < 1) throw new ChannelWebhookError('invalid_argument', `windowMs must be a positive integer, got ${windowMs}`);
+  if (!Number.isSafeInteger(windowMs) || windowMs < 1)
+    throw new ChannelWebhookError('invalid_argument', `windowMs must be a positive integer, got ${windowMs}`);
   if (typeof keyPrefix !== 'string') throw new ChannelWebhookError('invalid_argument', `keyPrefix must be a string, got ${typeof keyPrefix}`);
 
   // Members must differ even for requests at the same millisecond, from any instance.

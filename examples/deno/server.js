@@ -17,6 +17,9 @@ const handle = createWebhookHandler({
   onMessage: (message) => console.log(`#${message.channelId} ${JSON.stringify(message.author.name)}: ${JSON.stringify(message.body)}`),
 });
 
-Deno.serve({ hostname: host, port, onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}`) }, createFetchHandler(handle, { bodyTimeoutMs: 10_000 }));
+Deno.serve(
+  { hostname: host, port, onListen: ({ hostname, port }) => console.log(`Listening on http://${hostname}:${port}`) },
+  createFetchHandler(handle, { bodyTimeoutMs: 10_000 }),
+);
 const { url } = await manager.create({ userId: 'u-demo', role: 'member' }, { channelId: 'general', name: 'Demo' });
 console.log(`Webhook URL (shown only once; keep it secret):\n  ${url}`);

@@ -14,6 +14,9 @@ import type { WebhookHandler } from './handler-types.js';
  */
 export function checkHandle(handle: WebhookHandler, factory: string): void {
   if (typeof handle !== 'function') {
-    throw new ChannelWebhookError('invalid_argument', `${factory} needs the handler from createWebhookHandler(), got ${handle === null ? 'null' : typeof handle}`);
+    throw new ChannelWebhookError(
+      'invalid_argument',
+      `${factory} needs the handler from createWebhookHandler(), got ${handle === null ? 'null' : typeof handle}`,
+    );
   }
 }

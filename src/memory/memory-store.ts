@@ -100,12 +100,12 @@ export function createMemoryStore(): MemoryStore {
         if (earlier !== undefined) return { outcome: 'duplicate', message: earlier };
       }
       const stored = deepFreeze(message);
-      let list = messagesByChannel.get(stored.channelId);
-      if (list === undefined) messagesByChannel.set(stored.channelId, (list = []));
-      list.push(stored);
+      const list = messagesByChannel.get(stored.channelId);
+      if (list === undefined) messagesByChannel.set(stored.channelId, [stored]);
+      else list.push(stored);
       if (idempotencyKey !== null) {
-        if (keys === undefined) messagesByKey.set(webhookId, (keys = new Map()));
-        keys.set(idempotencyKey, stored);
+        if (keys === undefined) messagesByKey.set(webhookId, new Map([[idempotencyKey, stored]]));
+        else keys.set(idempotencyKey, stored);
       }
       webhooks.set(webhookId, freezeRecord({ ...webhook, lastPostAt: postedAt }));
       return { outcome: 'created', message: stored };

@@ -42,8 +42,16 @@ const COUNTED = new Set([200, 201, 400, 409, 413, 429]);
 
 // Inlined in each response rather than referenced: a Reference Object cannot carry `required`.
 const HEADERS: Record<string, { description: string; schema: JsonSchema; example?: unknown }> = {
-  RateLimit: { description: 'The webhook\'s rate-limit state: `"default";r=<requests left>;t=<seconds to reset>`.', schema: { type: 'string' }, example: '"default";r=59;t=60' },
-  'RateLimit-Policy': { description: 'The rate-limit policy: `"default";q=<limit>;w=<window in seconds>`.', schema: { type: 'string' }, example: '"default";q=60;w=60' },
+  RateLimit: {
+    description: 'The webhook\'s rate-limit state: `"default";r=<requests left>;t=<seconds to reset>`.',
+    schema: { type: 'string' },
+    example: '"default";r=59;t=60',
+  },
+  'RateLimit-Policy': {
+    description: 'The rate-limit policy: `"default";q=<limit>;w=<window in seconds>`.',
+    schema: { type: 'string' },
+    example: '"default";q=60;w=60',
+  },
   'Retry-After': { description: 'Whole seconds until a retry can succeed.', schema: { type: 'integer', minimum: 1 }, example: 12 },
   Allow: { description: 'The one method accepted.', schema: { const: 'POST' } },
   'Cache-Control': { description: 'Problem answers are never cached.', schema: { const: 'no-store' } },
@@ -72,7 +80,13 @@ const REQUEST_EXAMPLES: Record<string, { summary: string; value: Record<string, 
         {
           type: 'rich_text',
           elements: [
-            { type: 'rich_text_section', elements: [{ type: 'text', text: 'Released ', style: { bold: true } }, { type: 'link', url: 'https://example.com/v2', text: 'v2' }] },
+            {
+              type: 'rich_text_section',
+              elements: [
+                { type: 'text', text: 'Released ', style: { bold: true } },
+                { type: 'link', url: 'https://example.com/v2', text: 'v2' },
+              ],
+            },
             { type: 'rich_text_list', style: 'bullet', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'faster uploads' }] }] },
           ],
         },
@@ -80,7 +94,10 @@ const REQUEST_EXAMPLES: Record<string, { summary: string; value: Record<string, 
       ],
     },
   },
-  invalidPayload: { summary: 'Refused (400): a section without text, and a property outside the contract', value: { blocks: [{ type: 'section' }], channel: '#general' } },
+  invalidPayload: {
+    summary: 'Refused (400): a section without text, and a property outside the contract',
+    value: { blocks: [{ type: 'section' }], channel: '#general' },
+  },
 };
 
 /**
@@ -113,8 +130,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
     info: {
       title,
       version: '1',
-      description:
-        'Posts a message into a chat channel through an incoming webhook. The secret URL is the only credential: no Authorization header.',
+      description: 'Posts a message into a chat channel through an incoming webhook. The secret URL is the only credential: no Authorization header.',
     },
     servers: [{ url: serverUrl }],
     paths: {
@@ -124,8 +140,20 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
           summary: 'Post a message',
           description: `Checks run in this order, the first that fails answers: method, URL, Content-Type, rate limit (${DEFAULT_RATE_LIMIT} requests per ${DEFAULT_RATE_WINDOW_MS / 1000} s by default; every request past the Content-Type check counts), body size (${MAX_BODY_BYTES.toLocaleString('en-US')} bytes), fields, archived channel, idempotency key.`,
           parameters: [
-            { name: 'webhook_id', in: 'path', required: true, description: 'The webhook identifier, as in the URL shown at creation.', schema: { type: 'string', minLength: 1 } },
-            { name: 'secret', in: 'path', required: true, description: 'The secret shown once, at creation or rotation. Never logged.', schema: { type: 'string', minLength: 1 } },
+            {
+              name: 'webhook_id',
+              in: 'path',
+              required: true,
+              description: 'The webhook identifier, as in the URL shown at creation.',
+              schema: { type: 'string', minLength: 1 },
+            },
+            {
+              name: 'secret',
+              in: 'path',
+              required: true,
+              description: 'The secret shown once, at creation or rotation. Never logged.',
+              schema: { type: 'string', minLength: 1 },
+            },
             {
               name: 'Idempotency-Key',
               in: 'header',
@@ -207,7 +235,8 @@ function problem(status: number, codes: ProblemCode[]): unknown {
   for (const code of codes) {
     examples[code] = { summary: PROBLEMS[code].title, value: exampleProblem(code) };
   }
-  if (status === 400) examples.invalidPayload = { summary: REQUEST_EXAMPLES.invalidPayload!.summary, value: refusal(REQUEST_EXAMPLES.invalidPayload!.value, undefined) };
+  if (status === 400)
+    examples.invalidPayload = { summary: REQUEST_EXAMPLES.invalidPayload!.summary, value: refusal(REQUEST_EXAMPLES.invalidPayload!.value, undefined) };
   return {
     description: codes.map((code) => `\`${code}\`: ${PROBLEMS[code].title}.`).join(' '),
     headers,
@@ -230,9 +259,13 @@ function exampleProblem(code: ProblemCode): unknown {
     case 'invalid_json':
       return problemResponse(code, 'The body is not valid JSON.', { errors: [{ pointer: '', message: 'must be valid JSON' }] }).body;
     case 'body_read_failed':
-      return problemResponse(code, 'The request body ended before it was complete.', { errors: [{ pointer: '', message: 'ended before it was complete' }] }).body;
+      return problemResponse(code, 'The request body ended before it was complete.', { errors: [{ pointer: '', message: 'ended before it was complete' }] })
+        .body;
     case 'rate_limited':
-      return problemResponse(code, `More than ${DEFAULT_RATE_LIMIT} requests in ${DEFAULT_RATE_WINDOW_MS / 1000} seconds on this webhook. Retry after 12 s with the same idempotency key.`).body;
+      return problemResponse(
+        code,
+        `More than ${DEFAULT_RATE_LIMIT} requests in ${DEFAULT_RATE_WINDOW_MS / 1000} seconds on this webhook. Retry after 12 s with the same idempotency key.`,
+      ).body;
     default:
       return problemResponse(code).body;
   }
@@ -257,11 +290,15 @@ function responseSchemas(): Record<string, JsonSchema> {
             id: { type: 'string', description: 'Message identifier.' },
             channelId: { type: 'string' },
             body: { type: 'string', description: 'The request\'s `text`, as sent; `""` when absent.' },
-            blocks: { type: 'array', description: 'The request\'s `blocks`, as sent; `[]` when absent.' },
+            blocks: { type: 'array', description: "The request's `blocks`, as sent; `[]` when absent." },
             author: {
               type: 'object',
               required: ['type', 'id', 'name'],
-              properties: { type: { const: 'webhook' }, id: { type: 'string', description: 'The webhook identifier.' }, name: { type: 'string', description: 'The name given at creation.' } },
+              properties: {
+                type: { const: 'webhook' },
+                id: { type: 'string', description: 'The webhook identifier.' },
+                name: { type: 'string', description: 'The name given at creation.' },
+              },
             },
             createdAt: { type: 'string', format: 'date-time' },
           },

@@ -34,7 +34,14 @@ export function requestSchemas(): Record<string, JsonSchema> {
       ...withItems(
         toJsonSchema(payloadSchema),
         'blocks',
-        oneOfRefs({ header: 'HeaderBlock', section: 'SectionBlock', markdown: 'MarkdownBlock', divider: 'DividerBlock', context: 'ContextBlock', rich_text: 'RichTextBlock' }),
+        oneOfRefs({
+          header: 'HeaderBlock',
+          section: 'SectionBlock',
+          markdown: 'MarkdownBlock',
+          divider: 'DividerBlock',
+          context: 'ContextBlock',
+          rich_text: 'RichTextBlock',
+        }),
       ),
       // The validator states this rule itself, to point its error at `/text`.
       anyOf: [{ required: ['text'] }, { required: ['blocks'] }],
@@ -46,11 +53,20 @@ export function requestSchemas(): Record<string, JsonSchema> {
     SectionBlock: toJsonSchema(sectionBlock),
     MarkdownBlock: toJsonSchema(markdownBlock),
     DividerBlock: toJsonSchema(dividerBlock),
-    ContextBlock: withItems(toJsonSchema(contextBlock), 'elements', oneOfRefs({ plain_text: 'PlainTextObject', mrkdwn: 'MrkdwnTextObject', image: 'ImageElement' })),
+    ContextBlock: withItems(
+      toJsonSchema(contextBlock),
+      'elements',
+      oneOfRefs({ plain_text: 'PlainTextObject', mrkdwn: 'MrkdwnTextObject', image: 'ImageElement' }),
+    ),
     RichTextBlock: withItems(
       toJsonSchema(richTextBlock),
       'elements',
-      oneOfRefs({ rich_text_section: 'RichTextSection', rich_text_list: 'RichTextList', rich_text_quote: 'RichTextQuote', rich_text_preformatted: 'RichTextPreformatted' }),
+      oneOfRefs({
+        rich_text_section: 'RichTextSection',
+        rich_text_list: 'RichTextList',
+        rich_text_quote: 'RichTextQuote',
+        rich_text_preformatted: 'RichTextPreformatted',
+      }),
     ),
     RichTextSection: withItems(toJsonSchema(richTextSection), 'elements', inline),
     RichTextList: withItems(toJsonSchema(richTextList), 'elements', oneOfRefs({ rich_text_section: 'RichTextSection' })),
@@ -59,4 +75,3 @@ export function requestSchemas(): Record<string, JsonSchema> {
     ...inlineSchemas,
   };
 }
-

@@ -31,9 +31,7 @@ export function checkEqual(actual: unknown, expected: unknown, what: string): vo
 export function checkDeepEqual(actual: unknown, expected: unknown, what: string): void {
   const difference = findDifference(actual, expected, '');
   if (difference !== null) {
-    throw new ConformanceError(
-      `${what}: differs at ${difference.path || '(root)'}: expected ${show(difference.expected)}, got ${show(difference.actual)}`,
-    );
+    throw new ConformanceError(`${what}: differs at ${difference.path || '(root)'}: expected ${show(difference.expected)}, got ${show(difference.actual)}`);
   }
 }
 
@@ -71,12 +69,12 @@ function findDifference(actual: unknown, expected: unknown, path: string): Diffe
   const actualRecord = actual as Record<string, unknown>;
   const expectedRecord = expected as Record<string, unknown>;
   for (const key of Object.keys(expectedRecord)) {
-    if (!Object.prototype.hasOwnProperty.call(actualRecord, key)) return { path: `${path}.${key}`, actual: '(missing)', expected: expectedRecord[key] };
+    if (!Object.hasOwn(actualRecord, key)) return { path: `${path}.${key}`, actual: '(missing)', expected: expectedRecord[key] };
     const inner = findDifference(actualRecord[key], expectedRecord[key], `${path}.${key}`);
     if (inner !== null) return inner;
   }
   for (const key of Object.keys(actualRecord)) {
-    if (!Object.prototype.hasOwnProperty.call(expectedRecord, key)) return { path: `${path}.${key}`, actual: actualRecord[key], expected: '(missing)' };
+    if (!Object.hasOwn(expectedRecord, key)) return { path: `${path}.${key}`, actual: actualRecord[key], expected: '(missing)' };
   }
   return null;
 }

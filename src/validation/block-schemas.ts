@@ -33,13 +33,19 @@ const anyArray = TypeArray(Unknown());
 
 export const plainTextObject = strict({ type: Literal('plain_text'), text: TypeString(), emoji: Optional(TypeBoolean()) });
 export const mrkdwnTextObject = strict({ type: Literal('mrkdwn'), text: TypeString(), verbatim: Optional(TypeBoolean()) });
-export const imageElement = strict({ type: Literal('image'), image_url: TypeString({ minLength: 1, maxLength: 3000, description: 'An http(s) URL.' }), alt_text: TypeString({ minLength: 1, maxLength: 2000 }) });
+export const imageElement = strict({
+  type: Literal('image'),
+  image_url: TypeString({ minLength: 1, maxLength: 3000, description: 'An http(s) URL.' }),
+  alt_text: TypeString({ minLength: 1, maxLength: 2000 }),
+});
 
 export const headerBlock = strict({ type: Literal('header'), text: plainTextObject, block_id: blockId });
 export const sectionBlock = strict({ type: Literal('section'), text: mrkdwnTextObject, block_id: blockId });
 export const markdownBlock = strict({
   type: Literal('markdown'),
-  text: TypeString({ description: `Standard Markdown. All markdown blocks of one request together have at most ${MAX_MARKDOWN_TOTAL.toLocaleString('en-US')} code points.` }),
+  text: TypeString({
+    description: `Standard Markdown. All markdown blocks of one request together have at most ${MAX_MARKDOWN_TOTAL.toLocaleString('en-US')} code points.`,
+  }),
   block_id: blockId,
 });
 export const dividerBlock = strict({ type: Literal('divider'), block_id: blockId });
@@ -50,7 +56,12 @@ export const richTextBlock = strict({ type: Literal('rich_text'), elements: Type
 const border = Optional(Union([Literal(0), Literal(1)]));
 export const richTextSection = strict({ type: Literal('rich_text_section'), elements: anyArray });
 export const richTextQuote = strict({ type: Literal('rich_text_quote'), elements: anyArray, border });
-export const richTextPreformatted = strict({ type: Literal('rich_text_preformatted'), elements: anyArray, border, language: Optional(TypeString({ minLength: 1, maxLength: 100 })) });
+export const richTextPreformatted = strict({
+  type: Literal('rich_text_preformatted'),
+  elements: anyArray,
+  border,
+  language: Optional(TypeString({ minLength: 1, maxLength: 100 })),
+});
 export const richTextList = strict({
   type: Literal('rich_text_list'),
   style: Union([Literal('bullet'), Literal('ordered')]),
@@ -127,6 +138,9 @@ export const payloadSchema = strict({
     }),
   ),
   eventId: Optional(
-    TypeString({ minLength: 1, description: `The idempotency key: 1–${MAX_KEY} code points after trimming. Must equal the Idempotency-Key header exactly when both are sent.` }),
+    TypeString({
+      minLength: 1,
+      description: `The idempotency key: 1–${MAX_KEY} code points after trimming. Must equal the Idempotency-Key header exactly when both are sent.`,
+    }),
   ),
 });

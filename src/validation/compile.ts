@@ -25,7 +25,17 @@ export function compile(schema: TSchema): Checker {
 
 /** A sentence-style message for one schema error, for the problem's `errors[].message`. */
 export function describeError(error: ValueError): string {
-  const schema = error.schema as { const?: unknown; maximum?: number; minimum?: number; minItems?: number; maxItems?: number; minLength?: number; maxLength?: number; enum?: unknown[]; anyOf?: { const?: unknown }[] };
+  const schema = error.schema as {
+    const?: unknown;
+    maximum?: number;
+    minimum?: number;
+    minItems?: number;
+    maxItems?: number;
+    minLength?: number;
+    maxLength?: number;
+    enum?: unknown[];
+    anyOf?: { const?: unknown }[];
+  };
   switch (error.type) {
     case ValueErrorType.ObjectAdditionalProperties:
       return 'is not an allowed property';

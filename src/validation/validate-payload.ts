@@ -47,9 +47,21 @@ export const MAX_ERRORS = 20;
 
 // Compiled once, at module load.
 const payloadChecker = compile(payloadSchema);
-const blockCheckers = checkers({ header: headerBlock, section: sectionBlock, markdown: markdownBlock, divider: dividerBlock, context: contextBlock, rich_text: richTextBlock });
+const blockCheckers = checkers({
+  header: headerBlock,
+  section: sectionBlock,
+  markdown: markdownBlock,
+  divider: dividerBlock,
+  context: contextBlock,
+  rich_text: richTextBlock,
+});
 const contextCheckers = checkers({ plain_text: plainTextObject, mrkdwn: mrkdwnTextObject, image: imageElement });
-const richTextCheckers = checkers({ rich_text_section: richTextSection, rich_text_list: richTextList, rich_text_quote: richTextQuote, rich_text_preformatted: richTextPreformatted });
+const richTextCheckers = checkers({
+  rich_text_section: richTextSection,
+  rich_text_list: richTextList,
+  rich_text_quote: richTextQuote,
+  rich_text_preformatted: richTextPreformatted,
+});
 const listItemCheckers = checkers({ rich_text_section: richTextSection });
 const inlineCheckers = checkers(inlineElements);
 
@@ -250,7 +262,10 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
       markdown += facts.markdown;
     });
     if (markdown > MAX_MARKDOWN_TOTAL) {
-      out.add('/blocks', `markdown blocks together must have at most ${MAX_MARKDOWN_TOTAL.toLocaleString('en-US')} characters; these have ${markdown.toLocaleString('en-US')}`);
+      out.add(
+        '/blocks',
+        `markdown blocks together must have at most ${MAX_MARKDOWN_TOTAL.toLocaleString('en-US')} characters; these have ${markdown.toLocaleString('en-US')}`,
+      );
     }
     // Only judge visibility on well-formed blocks: an invalid block already has its own error.
     if (text === undefined && !visible && out.errors.length === errorsBefore) {

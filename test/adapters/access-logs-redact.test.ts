@@ -13,9 +13,17 @@ describe('redactWebhookUrl', () => {
   it.each([
     ['a path', `/hooks/channels/${ID}/${SECRET}`, `/hooks/channels/${ID}/[redacted]`],
     ['a prefixed path with a query', `/api/hooks/channels/${ID}/${SECRET}?source=ci&x=1`, `/api/hooks/channels/${ID}/[redacted]?source=ci&x=1`],
-    ['an absolute URL with a fragment', `https://chat.example.com/hooks/channels/${ID}/${SECRET}#f`, `https://chat.example.com/hooks/channels/${ID}/[redacted]#f`],
+    [
+      'an absolute URL with a fragment',
+      `https://chat.example.com/hooks/channels/${ID}/${SECRET}#f`,
+      `https://chat.example.com/hooks/channels/${ID}/[redacted]#f`,
+    ],
     ['a mistyped URL with a trailing slash', `/hooks/channels/${ID}/${SECRET}/`, `/hooks/channels/${ID}/[redacted]/`],
-    ['an access-log line', `127.0.0.1 - "POST /api/hooks/channels/${ID}/${SECRET} HTTP/1.1" 201`, `127.0.0.1 - "POST /api/hooks/channels/${ID}/[redacted] HTTP/1.1" 201`],
+    [
+      'an access-log line',
+      `127.0.0.1 - "POST /api/hooks/channels/${ID}/${SECRET} HTTP/1.1" 201`,
+      `127.0.0.1 - "POST /api/hooks/channels/${ID}/[redacted] HTTP/1.1" 201`,
+    ],
     ['a JSON log record', `{"url":"/hooks/channels/${ID}/${SECRET}","status":201}`, `{"url":"/hooks/channels/${ID}/[redacted]","status":201}`],
     ['a coloured terminal line', `\x1b[90m/hooks/channels/${ID}/${SECRET}\x1b[39m 201`, `\x1b[90m/hooks/channels/${ID}/[redacted]\x1b[39m 201`],
     ['two URLs in one line', `/hooks/channels/a/s1 -> /hooks/channels/b/s2`, `/hooks/channels/a/[redacted] -> /hooks/channels/b/[redacted]`],
@@ -44,11 +52,17 @@ describe('redactWebhookUrl', () => {
   // Rule: redacting is idempotent on any text, and changes nothing in text without `/hooks/channels/`.
   it('is idempotent, and a no-op on text without the route', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.tuple(prefix, fc.string(), fc.string(), suffix).map(([a, id, s, b]) => `${a}/hooks/channels/${id}/${s}${b}`)), (text) => {
-        const once = redactWebhookUrl(text);
-        expect(redactWebhookUrl(once)).toBe(once);
-        if (!text.includes('/hooks/channels/')) expect(once).toBe(text);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.tuple(prefix, fc.string(), fc.string(), suffix).map(([a, id, s, b]) => `${a}/hooks/channels/${id}/${s}${b}`),
+        ),
+        (text) => {
+          const once = redactWebhookUrl(text);
+          expect(redactWebhookUrl(once)).toBe(once);
+          if (!text.includes('/hooks/channels/')) expect(once).toBe(text);
+        },
+      ),
     );
   });
 });

@@ -159,7 +159,11 @@ describe('README recipes keep webhook secrets out of access logs', () => {
       expectRedacted(await logs.settled(3));
       const [first] = logs.lines.map((line) => JSON.parse(line) as { req: Record<string, unknown>; res: { statusCode: number } });
       expect(first).toMatchObject({
-        req: { method: 'POST', url: `/api/hooks/channels/${fixture.webhookId}/[redacted]?source=ci`, headers: expect.objectContaining({ 'content-type': 'application/json' }) },
+        req: {
+          method: 'POST',
+          url: `/api/hooks/channels/${fixture.webhookId}/[redacted]?source=ci`,
+          headers: expect.objectContaining({ 'content-type': 'application/json' }),
+        },
         res: { statusCode: 201 },
       });
     });

@@ -25,7 +25,12 @@ async function nestLines(): Promise<string[]> {
 async function runLine(line: string, instance: unknown, fixture: WebhookFixture) {
   const app = { getHttpAdapter: () => ({ getInstance: () => instance }) };
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
-  await new AsyncFunction('app', 'handle', 'createExpressMiddleware', 'createFastifyPlugin', line)(app, fixture.handle, createExpressMiddleware, createFastifyPlugin);
+  await new AsyncFunction('app', 'handle', 'createExpressMiddleware', 'createFastifyPlugin', line)(
+    app,
+    fixture.handle,
+    createExpressMiddleware,
+    createFastifyPlugin,
+  );
 }
 
 async function expectBoth(server: Listening, fixture: WebhookFixture) {

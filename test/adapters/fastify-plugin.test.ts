@@ -26,7 +26,12 @@ function captureLogs() {
 type CreateFastify = (options?: FastifyServerOptions) => FastifyInstance;
 
 /** A Fastify app with its own JSON routes beside the plugin, both under `/api`. */
-async function startApp(create: CreateFastify, handle: WebhookHandler, options?: FastifyAdapterOptions, appOptions: FastifyServerOptions = {}): Promise<Listening> {
+async function startApp(
+  create: CreateFastify,
+  handle: WebhookHandler,
+  options?: FastifyAdapterOptions,
+  appOptions: FastifyServerOptions = {},
+): Promise<Listening> {
   const app = create(appOptions);
   app.post('/api/echo', async (request) => ({ echoed: request.body }));
   app.get('/api/health', async () => ({ ok: true }));
@@ -127,7 +132,14 @@ describe.each<[string, CreateFastify]>([
     // and the ids and timestamps of new messages.
     const comparable = (answer: Answer, f: WebhookFixture) => {
       const { date: _date, 'x-powered-by': _poweredBy, ...headers } = answer.headers;
-      return { status: answer.status, headers, text: answer.text.replaceAll(f.webhookId, '{webhook}').replace(/"id":"[^"]+"/, '"id":"{message}"').replace(/"createdAt":"[^"]+"/, '"createdAt":"{time}"') };
+      return {
+        status: answer.status,
+        headers,
+        text: answer.text
+          .replaceAll(f.webhookId, '{webhook}')
+          .replace(/"id":"[^"]+"/, '"id":"{message}"')
+          .replace(/"createdAt":"[^"]+"/, '"createdAt":"{time}"'),
+      };
     };
     for (const [name, path, options] of cases) {
       const fromExpress = comparable(await send(`${viaExpress.origin}/api${path(expressFixture)}`, options), expressFixture);

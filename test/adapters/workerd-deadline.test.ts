@@ -68,8 +68,7 @@ afterAll(() => {
 describe('the Fetch adapter on Cloudflare workerd', () => {
   it('times out a hanging store on every request, also after earlier requests ended with timers pending', async () => {
     const path = await (await fetch(`${origin}/setup`)).text();
-    const post = () =>
-      fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    const post = () => fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
     for (let i = 0; i < 2; i++) expect((await post()).status).toBe(201);
     await fetch(`${origin}/mode/hang`);
     for (let i = 0; i < 2; i++) {

@@ -56,9 +56,7 @@ describe.skipIf(databaseUrl === null || redisUrl === null)(title('two instances 
 
   it('40 concurrent posts with one key, split across both, store one message and all answer with it', async () => {
     const webhook = await createWebhook(a);
-    const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => post(i % 2 === 0 ? a : b, webhook.path, { text: `attempt ${i}` }, 'deploy-42')),
-    );
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => post(i % 2 === 0 ? a : b, webhook.path, { text: `attempt ${i}` }, 'deploy-42')));
     const statuses = answers.map((answer) => answer.status).sort();
     expect(statuses).toEqual([...Array(39).fill(200), 201]);
     const created = answers.find((answer) => answer.status === 201)!;

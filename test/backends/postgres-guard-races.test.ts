@@ -55,15 +55,27 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
   /** Whether `promise` is still pending after `ms`: it is blocked on a lock. */
   const pendingAfter = async (promise: Promise<unknown>, ms: number) => {
     const marker = Symbol('pending');
-    const first = await Promise.race([promise.then(() => 'settled', () => 'settled'), new Promise((resolve) => setTimeout(() => resolve(marker), ms))]);
+    const first = await Promise.race([
+      promise.then(
+        () => 'settled',
+        () => 'settled',
+      ),
+      new Promise((resolve) => setTimeout(() => resolve(marker), ms)),
+    ]);
     return first === marker;
   };
 
-  const guardedCases: Array<[string, (held: PostgresStore, client: pg.PoolClient, webhook: WebhookRecord) => Promise<unknown>, InsertMessageResult['outcome']]> = [
+  const guardedCases: Array<
+    [string, (held: PostgresStore, client: pg.PoolClient, webhook: WebhookRecord) => Promise<unknown>, InsertMessageResult['outcome']]
+  > = [
     ['a revocation', (held, _client, webhook) => held.revokeWebhook(webhook.id, t0 + 5), 'webhook_inactive'],
     ['a rotation', (held, _client, webhook) => held.updateWebhookSecret(webhook.id, 'f'.repeat(64), t0 + 5), 'webhook_inactive'],
     ['an archival', (held, _client, webhook) => held.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: true }), 'channel_archived'],
-    ['a channel deletion', (_held, client, webhook) => client.query(`DELETE FROM ${tablePrefix}channels WHERE id = $1`, [webhook.channelId]), 'channel_not_found'],
+    [
+      'a channel deletion',
+      (_held, client, webhook) => client.query(`DELETE FROM ${tablePrefix}channels WHERE id = $1`, [webhook.channelId]),
+      'channel_not_found',
+    ],
   ];
 
   for (const [what, write, outcome] of guardedCases) {
@@ -97,7 +109,9 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
     it(`${what} that starts while an insert is uncommitted waits for it: the message is stored before it`, async () => {
       const webhook = await seeded();
       const message = makeMessage(webhook, t0 + 10);
-      const held = await holding(async (store) => expect(await store.insertMessage(insertInput(webhook, message, 'k'))).toEqual({ outcome: 'created', message }));
+      const held = await holding(async (store) =>
+        expect(await store.insertMessage(insertInput(webhook, message, 'k'))).toEqual({ outcome: 'created', message }),
+      );
       const client = await pool.connect();
       const other = createPostgresStore({ pool: client, tablePrefix });
       try {
@@ -131,7 +145,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
     }
   });
 
-  it('posts, rotations, revocations and archivals racing on a channel\'s webhooks never deadlock', async () => {
+  it("posts, rotations, revocations and archivals racing on a channel's webhooks never deadlock", async () => {
     for (let round = 0; round < 5; round++) {
       const webhook = await seeded();
       const sibling = makeWebhook(webhook.channelId, t0);

@@ -29,10 +29,12 @@ describe('webhook lookups are bounded per store', () => {
     const { pool, seen } = slowPool(100);
     const store = createPostgresStore({ pool, maxConcurrentLookups: 2, maxQueuedLookups: 3 });
     const started = Date.now();
-    const settled = Array.from({ length: 10 }, () => store.getWebhook(`wh_${randomId()}`).then(
-      (value) => ({ value, at: Date.now() - started }),
-      (error: unknown) => ({ error, at: Date.now() - started }),
-    ));
+    const settled = Array.from({ length: 10 }, () =>
+      store.getWebhook(`wh_${randomId()}`).then(
+        (value) => ({ value, at: Date.now() - started }),
+        (error: unknown) => ({ error, at: Date.now() - started }),
+      ),
+    );
     const results = await Promise.all(settled);
     const failed = results.filter((result) => 'error' in result);
     expect(results.filter((result) => 'value' in result && result.value === null)).toHaveLength(5);
@@ -79,7 +81,10 @@ describe.skipIf(databaseUrl === null)(title('a flood of unknown webhook ids thro
     const store = createPostgresStore({ pool, tablePrefix, ...gate });
     const channelId = `c_${randomId()}`;
     await store.putChannel({ id: channelId, ownerId: 'u1', archived: false });
-    const { url } = await createWebhookManager({ store, baseUrl: 'https://chat.example.com' }).create({ userId: 'u1', role: 'member' }, { channelId, name: 'CI' });
+    const { url } = await createWebhookManager({ store, baseUrl: 'https://chat.example.com' }).create(
+      { userId: 'u1', role: 'member' },
+      { channelId, name: 'CI' },
+    );
     const handle = createWebhookHandler({ store, rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) });
     const post = (path: string) => handle({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
     const secret = new URL(url).pathname.split('/').pop()!;

@@ -41,7 +41,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
   runStoreConformance({
     describe,
     it,
-    name: 'conformance with channels in the app\'s own table',
+    name: "conformance with channels in the app's own table",
     createStore: async () => {
       await pool.query(
         `CREATE TABLE IF NOT EXISTS cwtest_host_channels (channel_key varchar(80) PRIMARY KEY, owner text NOT NULL, is_archived boolean, topic text)`,
@@ -66,15 +66,14 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       const stores = Array.from({ length: 4 }, (_, i) => createPostgresStore({ pool: i % 2 ? pool : peerPool, tablePrefix: prefix }));
       await Promise.all(stores.map((store) => store.migrate()));
       await stores[0]!.migrate();
-      const { rows } = await pool.query(
-        `SELECT table_name FROM information_schema.tables WHERE table_name LIKE $1 ORDER BY table_name`,
-        [`${prefix}%`],
-      );
+      const { rows } = await pool.query(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE $1 ORDER BY table_name`, [`${prefix}%`]);
       expect(rows.map((row) => row.table_name)).toEqual([`${prefix}channels`, `${prefix}messages`, `${prefix}webhooks`]);
     });
 
     it('refuses a table prefix that is not a plain identifier', () => {
-      expect(() => createPostgresStore({ pool, tablePrefix: 'x; DROP TABLE users; --' })).toThrow(expect.objectContaining({ name: 'ChannelWebhookError', code: 'invalid_argument' }));
+      expect(() => createPostgresStore({ pool, tablePrefix: 'x; DROP TABLE users; --' })).toThrow(
+        expect.objectContaining({ name: 'ChannelWebhookError', code: 'invalid_argument' }),
+      );
       expect(() => createPostgresStore({ pool, tablePrefix: 'Upper_' })).toThrow(/lower-case/);
     });
 
@@ -165,7 +164,9 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         await locker.query('BEGIN');
         await locker.query(`LOCK TABLE ${tablePrefix}messages IN ACCESS EXCLUSIVE MODE`);
         const started = Date.now();
-        await expect(store.insertMessage(insertInput(webhook, message, 'blocked'))).rejects.toMatchObject({ code: expect.stringMatching(/^store_(timeout|failed)$/) });
+        await expect(store.insertMessage(insertInput(webhook, message, 'blocked'))).rejects.toMatchObject({
+          code: expect.stringMatching(/^store_(timeout|failed)$/),
+        });
         expect(Date.now() - started).toBeLessThan(2_000);
         await locker.query('COMMIT');
 
@@ -173,7 +174,10 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         const reader = createPostgresStore({ pool, tablePrefix });
         expect(await reader.listMessages(webhook.channelId)).toEqual([]);
         expect(await reader.insertMessage(insertInput(webhook, message, 'blocked'))).toEqual({ outcome: 'created', message });
-        expect(await reader.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'blocked'))).toEqual({ outcome: 'duplicate', message });
+        expect(await reader.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'blocked'))).toEqual({
+          outcome: 'duplicate',
+          message,
+        });
         expect(await reader.listMessages(webhook.channelId)).toEqual([message]);
       } finally {
         await locker.query('ROLLBACK').catch(() => {});

@@ -35,8 +35,16 @@ describe.skipIf(nodes === null)(suite, () => {
   });
 
   const clients = [
-    { name: 'ioredis Cluster, passed as client', create: (options: object) => createRedisRateLimiter({ client: ioredis, keyPrefix, ...options }), send: () => sendThroughIoredis },
-    { name: 'node-redis createCluster', create: (options: object) => createRedisRateLimiter({ sendCommand: sendThroughNodeRedis, keyPrefix, ...options }), send: () => sendThroughNodeRedis },
+    {
+      name: 'ioredis Cluster, passed as client',
+      create: (options: object) => createRedisRateLimiter({ client: ioredis, keyPrefix, ...options }),
+      send: () => sendThroughIoredis,
+    },
+    {
+      name: 'node-redis createCluster',
+      create: (options: object) => createRedisRateLimiter({ sendCommand: sendThroughNodeRedis, keyPrefix, ...options }),
+      send: () => sendThroughNodeRedis,
+    },
   ];
 
   for (const { name, create, send } of clients) {

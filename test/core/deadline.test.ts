@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDeadline, settleWithin } from '../../src/deadline.js';
-import { ChannelWebhookError } from '../../src/errors.js';
+import type { ChannelWebhookError } from '../../src/errors.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
 import type { WebhookStore } from '../../src/ports.js';
 import { setup } from '../support/setup.js';

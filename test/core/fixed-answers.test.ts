@@ -24,7 +24,7 @@ describe('answers that do not depend on the request', () => {
     expect(after.headers).toEqual(problemHeaders());
   });
 
-  it('changing one answer\'s headers changes no other answer', async () => {
+  it("changing one answer's headers changes no other answer", async () => {
     const s = await setup();
     const first = await s.post({ text: 'x' }, { headers: { 'content-type': 'text/plain' } });
     first.headers['x-changed'] = 'yes';

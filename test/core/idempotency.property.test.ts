@@ -23,7 +23,10 @@ interface Post {
 
 const contentArb: fc.Arbitrary<Pick<Post, 'text' | 'blocks'>> = fc.oneof(
   fc.record({ text: fc.constantFrom('deploy ok', 'deploy failed', ' spaced '), blocks: fc.constant(undefined) }),
-  fc.record({ text: fc.constant(undefined), blocks: fc.constantFrom<unknown[]>([{ type: 'markdown', text: 'm' }], [{ type: 'divider' }, { type: 'header', text: { type: 'plain_text', text: 'H' } }]) }),
+  fc.record({
+    text: fc.constant(undefined),
+    blocks: fc.constantFrom<unknown[]>([{ type: 'markdown', text: 'm' }], [{ type: 'divider' }, { type: 'header', text: { type: 'plain_text', text: 'H' } }]),
+  }),
   fc.record({ text: fc.constant('both'), blocks: fc.constant<unknown[]>([{ type: 'divider' }]) }),
 );
 
@@ -142,14 +145,13 @@ describe('idempotency (property)', () => {
         });
         expect(stored).toHaveLength(keyless + groups.size);
         for (const group of groups.values()) {
-          expect(group.responses.map((response) => response.status).sort()).toEqual([
-            ...Array<number>(group.responses.length - 1).fill(200),
-            201,
-          ]);
+          expect(group.responses.map((response) => response.status).sort()).toEqual([...Array<number>(group.responses.length - 1).fill(200), 201]);
           const message = messageOf(group.responses[0]!);
           for (const response of group.responses) expect(messageOf(response)).toEqual(message);
           expect(stored).toContainEqual(message);
-          expect(group.posts.some((post) => message.body === (post.text ?? '') && JSON.stringify(message.blocks) === JSON.stringify(post.blocks ?? []))).toBe(true);
+          expect(group.posts.some((post) => message.body === (post.text ?? '') && JSON.stringify(message.blocks) === JSON.stringify(post.blocks ?? []))).toBe(
+            true,
+          );
         }
       }),
       { numRuns: RUNS_CONCURRENT },

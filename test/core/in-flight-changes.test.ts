@@ -86,9 +86,7 @@ describe('a webhook changed after the body arrived, just before the insert', () 
   };
 
   it('channel archived: 409 and nothing stored', async () => {
-    const { s, response } = await changedBeforeInsert((s) =>
-      Promise.resolve(s.store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: true })),
-    );
+    const { s, response } = await changedBeforeInsert((s) => Promise.resolve(s.store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: true })));
     expect(response).toEqual({ status: 409, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(409, 'channel_archived') });
     expect(await s.store.listMessages(CHANNEL_ID)).toEqual([]);
     expect(s.delivered).toEqual([]);

@@ -79,7 +79,9 @@ describe('factories refuse bad arguments with invalid_argument', () => {
   });
 
   it('the limits of a valid call are accepted', () => {
-    expect(thrownCode(() => createWebhookHandler({ store, storeTimeoutMs: 2 ** 31 - 1, rateLimiterTimeoutMs: 1, onRateLimiterError: 'reject' }))).toBe('no error');
+    expect(thrownCode(() => createWebhookHandler({ store, storeTimeoutMs: 2 ** 31 - 1, rateLimiterTimeoutMs: 1, onRateLimiterError: 'reject' }))).toBe(
+      'no error',
+    );
     expect(thrownCode(() => createMemoryRateLimiter({ limit: 1, windowMs: 0.5 }))).toBe('no error');
   });
 });

@@ -14,7 +14,7 @@ function tryChanges(message: Message): void {
     () => ((message.author as { name: string }).name = 'Mallory'),
     () => message.blocks.push({ type: 'divider' }),
     () => ((message.blocks[0] as { block_id: string }).block_id = 'b2'),
-    () => (((message.blocks[0] as { text: { text: string } }).text).text = 'changed'),
+    () => ((message.blocks[0] as { text: { text: string } }).text.text = 'changed'),
     () => ((message.blocks[1] as { elements: unknown[] }).elements.length = 0),
     () => delete (message as { createdAt?: string }).createdAt,
   ];
@@ -56,7 +56,7 @@ describe('what the memory store hands out cannot change what it stored', () => {
     expect(again.body).toEqual({ message: snapshot, duplicate: true });
   });
 
-  it('a listMessages result: the list is the caller\'s own, the messages are frozen', async () => {
+  it("a listMessages result: the list is the caller's own, the messages are frozen", async () => {
     const s = await setup();
     const first = await s.post({ text: 'deployed', blocks: BLOCKS }, { idempotencyKey: 'evt-1' });
     const stored = structuredClone((first.body as { message: Message }).message);

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ChannelWebhookError } from '../../src/errors.js';
+import type { ChannelWebhookError } from '../../src/errors.js';
 import type { RateLimiter } from '../../src/ports.js';
 import { BASE_URL, expectedMessage, problem, problemHeaders, setup, splitUrl, successHeaders } from '../support/setup.js';
 

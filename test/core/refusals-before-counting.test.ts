@@ -91,7 +91,12 @@ describe('404 not found', () => {
     ['an unrelated path', '/health'],
   ])('malformed URL (%s) answers 404 without a store lookup', async (_, path) => {
     let spy: ReturnType<typeof spyingStore> | undefined;
-    const s = await setup({ wrapStore: (store) => (spy = spyingStore(store)).store });
+    const s = await setup({
+      wrapStore: (store) => {
+        spy = spyingStore(store);
+        return spy.store;
+      },
+    });
     const response = await s.post({ text: 'hi' }, { url: `${BASE_URL}${path}` });
     expect(response).toEqual(NOT_FOUND);
     expect(spy!.getWebhook).not.toHaveBeenCalled();

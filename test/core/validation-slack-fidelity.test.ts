@@ -6,7 +6,9 @@ import { expectedMessage, setup, successHeaders } from '../support/setup.js';
 
 const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'blockkit');
 const corpus = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(CORPUS, name), 'utf8'));
-const richText = (...inline: unknown[]) => ({ blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'see ' }, ...inline] }] }] });
+const richText = (...inline: unknown[]) => ({
+  blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'see ' }, ...inline] }] }],
+});
 const richTextWith = (element: unknown) => ({ blocks: [{ type: 'rich_text', elements: [element] }] });
 const errorsOf = (payload: unknown) => {
   const result = validatePayload(payload, undefined, false);
@@ -29,11 +31,25 @@ describe('rich_text fields that Slack documents are accepted', () => {
   it.each([
     ['emoji with style and url', { type: 'emoji', name: 'party', url: 'https://emoji.example.com/party.png', style: { bold: true } }],
     ['emoji with unicode and skin_tone', { type: 'emoji', name: '+1', unicode: '1f44d-1f3fb', skin_tone: 2 }],
-    ['date with style, timezone, url and fallback', { type: 'date', timestamp: 1_720_710_212, format: '{date_num} at {time}', timezone: 'Europe/Paris', url: 'https://example.com', fallback: 'July 11', style: { italic: true } }],
+    [
+      'date with style, timezone, url and fallback',
+      {
+        type: 'date',
+        timestamp: 1_720_710_212,
+        format: '{date_num} at {time}',
+        timezone: 'Europe/Paris',
+        url: 'https://example.com',
+        fallback: 'July 11',
+        style: { italic: true },
+      },
+    ],
     ['color with style', { type: 'color', value: '#F405B3', style: { highlight: true } }],
     ['text with every style flag', { type: 'text', text: 'styled', style }],
     ['link with every style flag', { type: 'link', url: 'https://example.com', text: 'site', unsafe: false, style }],
-    ['link with from_llm, is_slack_url and truncated', { type: 'link', url: 'https://example.slack.com/archives/C1', from_llm: false, is_slack_url: true, truncated: false }],
+    [
+      'link with from_llm, is_slack_url and truncated',
+      { type: 'link', url: 'https://example.slack.com/archives/C1', from_llm: false, is_slack_url: true, truncated: false },
+    ],
     ['user with style and from_llm', { type: 'user', user_id: 'U123', from_llm: false, style: { client_highlight: true } }],
     ['channel with style', { type: 'channel', channel_id: 'C123', style: { unlink: true } }],
     ['usergroup with style', { type: 'usergroup', usergroup_id: 'S123', style: { strike: true } }],
@@ -43,9 +59,22 @@ describe('rich_text fields that Slack documents are accepted', () => {
   });
 
   it.each([
-    ['a preformatted block with language and border', { type: 'rich_text_preformatted', language: 'python', border: 1, elements: [{ type: 'text', text: 'print(1)' }] }],
+    [
+      'a preformatted block with language and border',
+      { type: 'rich_text_preformatted', language: 'python', border: 1, elements: [{ type: 'text', text: 'print(1)' }] },
+    ],
     ['a quote with border', { type: 'rich_text_quote', border: 1, elements: [{ type: 'text', text: 'quoted' }] }],
-    ['a list with indent, offset and border', { type: 'rich_text_list', style: 'ordered', indent: 2, offset: 4, border: 1, elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'fifth' }] }] }],
+    [
+      'a list with indent, offset and border',
+      {
+        type: 'rich_text_list',
+        style: 'ordered',
+        indent: 2,
+        offset: 4,
+        border: 1,
+        elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'fifth' }] }],
+      },
+    ],
   ])('%s', async (_, element) => {
     await expectStored(richTextWith(element));
   });
@@ -56,11 +85,27 @@ describe('what Slack refuses stays refused, with the pointer at the field', () =
     ['a style flag Slack does not document', richText({ type: 'text', text: 'x', style: { blink: true } }), '/blocks/0/elements/0/elements/1/style/blink'],
     ['a style flag that is not a boolean', richText({ type: 'user', user_id: 'U1', style: { bold: 'yes' } }), '/blocks/0/elements/0/elements/1/style/bold'],
     ['a date timestamp sent as a string', richText({ type: 'date', timestamp: '1628633089', format: '{ago}' }), '/blocks/0/elements/0/elements/1/timestamp'],
-    ['a date timezone that is not a string', richText({ type: 'date', timestamp: 1, format: '{ago}', timezone: 2 }), '/blocks/0/elements/0/elements/1/timezone'],
+    [
+      'a date timezone that is not a string',
+      richText({ type: 'date', timestamp: 1, format: '{ago}', timezone: 2 }),
+      '/blocks/0/elements/0/elements/1/timezone',
+    ],
     ['an emoji url that is not http(s)', richText({ type: 'emoji', name: 'x', url: 'javascript:alert(1)' }), '/blocks/0/elements/0/elements/1/url'],
-    ['a preformatted language that is not a string', richTextWith({ type: 'rich_text_preformatted', language: 7, elements: [{ type: 'text', text: 'x' }] }), '/blocks/0/elements/0/language'],
-    ['a list border of 2', richTextWith({ type: 'rich_text_list', style: 'bullet', border: 2, elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }] }), '/blocks/0/elements/0/border'],
-    ['a list without style', richTextWith({ type: 'rich_text_list', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }] }), '/blocks/0/elements/0/style'],
+    [
+      'a preformatted language that is not a string',
+      richTextWith({ type: 'rich_text_preformatted', language: 7, elements: [{ type: 'text', text: 'x' }] }),
+      '/blocks/0/elements/0/language',
+    ],
+    [
+      'a list border of 2',
+      richTextWith({ type: 'rich_text_list', style: 'bullet', border: 2, elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }] }),
+      '/blocks/0/elements/0/border',
+    ],
+    [
+      'a list without style',
+      richTextWith({ type: 'rich_text_list', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }] }),
+      '/blocks/0/elements/0/style',
+    ],
     ['an inline element Slack has but the contract leaves out (team)', richText({ type: 'team', team_id: 'T1' }), '/blocks/0/elements/0/elements/1/type'],
   ])('%s', (_, payload, pointer) => {
     expect(errorsOf(payload).map((error) => error.pointer)).toEqual([pointer]);
@@ -100,12 +145,27 @@ describe('block_id counts code points', () => {
 
 // Payloads of the corpus that the contract and DESIGN.md allow, as written by their authors.
 const CONTRACT_VALID = [
-  'slackdocs-richtext-1.json', 'slackdocs-richtext-2.json', 'slackdocs-richtext-3.json', 'slackdocs-richtext-4.json',
-  'slackdocs-richtext-5.json', 'slackdocs-richtext-11.json', 'slackdocs-context-1.json', 'slackdocs-header-1.json',
-  'slackdocs-markdown-1.json', 'slackdocs-section-1.json', 'pysdk-context.json', 'pysdk-header.json', 'pysdk-markdown.json',
-  'pysdk-docs-webhook.json', 'javasdk-chat-update-verbatim.json', 'slackgo-richtext-channel.json',
-  'slackgo-event-thread-broadcast.json', 'circleci-sample-custom-template.json', 'circleci-sample-custom-template-with-link.json',
-  'circleci-sample-custom-template-with-special-chars.json', 'circleci-sample-custom-template-with-text.json',
+  'slackdocs-richtext-1.json',
+  'slackdocs-richtext-2.json',
+  'slackdocs-richtext-3.json',
+  'slackdocs-richtext-4.json',
+  'slackdocs-richtext-5.json',
+  'slackdocs-richtext-11.json',
+  'slackdocs-context-1.json',
+  'slackdocs-header-1.json',
+  'slackdocs-markdown-1.json',
+  'slackdocs-section-1.json',
+  'pysdk-context.json',
+  'pysdk-header.json',
+  'pysdk-markdown.json',
+  'pysdk-docs-webhook.json',
+  'javasdk-chat-update-verbatim.json',
+  'slackgo-richtext-channel.json',
+  'slackgo-event-thread-broadcast.json',
+  'circleci-sample-custom-template.json',
+  'circleci-sample-custom-template-with-link.json',
+  'circleci-sample-custom-template-with-special-chars.json',
+  'circleci-sample-custom-template-with-text.json',
 ];
 
 // Refused payloads and the exact fields they are refused at: blocks and fields outside the contract.

@@ -23,7 +23,17 @@ const style = fc.record({ bold: fc.boolean(), italic: fc.boolean(), strike: fc.b
 
 const inline = fc.oneof(
   fc.record({ type: fc.constant('text'), text: anyText, style }, { requiredKeys: ['type', 'text'] }),
-  fc.record({ type: fc.constant('link'), url: fc.oneof(url, fc.emailAddress().map((address) => `mailto:${address}`)), text: anyText }, { requiredKeys: ['type', 'url'] }),
+  fc.record(
+    {
+      type: fc.constant('link'),
+      url: fc.oneof(
+        url,
+        fc.emailAddress().map((address) => `mailto:${address}`),
+      ),
+      text: anyText,
+    },
+    { requiredKeys: ['type', 'url'] },
+  ),
   fc.record({ type: fc.constant('emoji'), name: fc.constantFrom('tada', 'rocket', 'white_check_mark') }),
   fc.record({ type: fc.constant('user'), user_id: fc.constantFrom('U1', 'U2') }),
   fc.record({ type: fc.constant('channel'), channel_id: fc.constantFrom('C1', 'C2') }),
@@ -50,7 +60,13 @@ const block: fc.Arbitrary<Json> = fc.oneof(
 /** A payload within every limit: text and/or blocks (with visible text when text is absent), maybe an eventId. */
 const validPayload: fc.Arbitrary<Json> = fc
   .record({
-    text: fc.option(fc.oneof(visibleText, visibleText.map((text) => `  ${text}\n`)), { freq: 2 }),
+    text: fc.option(
+      fc.oneof(
+        visibleText,
+        visibleText.map((text) => `  ${text}\n`),
+      ),
+      { freq: 2 },
+    ),
     blocks: fc.option(fc.array(block, { minLength: 1, maxLength: 12 }), { freq: 3 }),
     visibleAt: fc.nat(),
     visible: fc.record({ type: fc.constant('section'), text: mrkdwnText }),
@@ -76,59 +92,67 @@ interface Violation {
 }
 
 /** One rule broken in an otherwise valid payload, with where the error must point. */
-const violation: fc.Arbitrary<Violation> = fc
-  .tuple(validPayload, fc.nat(), fc.nat({ max: 11 }))
-  .map(([payload, seed, kind]): Violation => {
-    const blocks = (payload.blocks as Json[] | undefined) ?? [];
-    const i = seed % Math.max(blocks.length, 1);
-    const withBlock = (index: number, change: (block: Json) => Json): Json[] =>
-      blocks.map((item, at) => (at === index ? change({ ...item }) : item));
-    const withText = payload.text === undefined ? { ...payload, text: 'fallback' } : payload;
-    const appended = (extra: Json, text = 'fallback') => ({
-      payload: { ...payload, text: payload.text ?? text, blocks: [...blocks, extra] },
-      at: `/blocks/${blocks.length}`,
-    });
-    switch (kind) {
-      case 0:
-        return { payload: { ...payload, text: ['', '   ', 'x'.repeat(10_001)][seed % 3] }, pointer: '/text', within: '/text' };
-      case 1:
-        return { payload: { ...payload, username: 'bot' }, pointer: '/username', within: '' };
-      case 2:
-        return { payload: { ...payload, eventId: ['', ' \t ', 'e'.repeat(201)][seed % 3] }, pointer: '/eventId', within: '/eventId' };
-      case 3:
-        return { payload: { ...withText, text: `${withText.text as string}\u0000` }, pointer: '/text', within: '/text' };
-      case 4:
-        return { payload: { ...payload, blocks: [...blocks, ...Array.from({ length: 51 - blocks.length }, () => ({ type: 'divider' }))], text: payload.text ?? 'fallback' }, pointer: '/blocks', within: '/blocks' };
-      case 5: {
-        if (blocks.length === 0) return { payload: { ...payload, blocks: [] }, pointer: '/blocks', within: '/blocks' };
-        return { payload: { ...withText, blocks: withBlock(i, (b) => ({ ...b, type: 'actions' })) }, pointer: `/blocks/${i}/type`, within: `/blocks/${i}` };
-      }
-      case 6: {
-        const { payload: p, at } = appended({ type: 'divider', block_id: ['', 'i'.repeat(256)][seed % 2] });
-        return { payload: p, pointer: `${at}/block_id`, within: at };
-      }
-      case 7: {
-        const { payload: p, at } = appended({ type: 'section', text: { type: 'mrkdwn', text: 'x' }, accessory: {} });
-        return { payload: p, pointer: `${at}/accessory`, within: at };
-      }
-      case 8: {
-        const { payload: p, at } = appended({ type: 'context', elements: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'x' })) });
-        return { payload: p, pointer: `${at}/elements`, within: at };
-      }
-      case 9: {
-        const { payload: p, at } = appended({ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'javascript:alert(1)' }] }] });
-        return { payload: p, pointer: `${at}/elements/0/elements/0/url`, within: at };
-      }
-      case 10: {
-        const { payload: p, at } = appended({ type: 'context', elements: [{ type: 'image', image_url: 'ftp://example.com/a.png', alt_text: 'a' }] });
-        return { payload: p, pointer: `${at}/elements/0/image_url`, within: at };
-      }
-      default: {
-        const { payload: p, at } = appended({ type: 'markdown', text: 'm'.repeat(12_001) });
-        return { payload: p, pointer: `${at}/text`, within: '/blocks' };
-      }
-    }
+const violation: fc.Arbitrary<Violation> = fc.tuple(validPayload, fc.nat(), fc.nat({ max: 11 })).map(([payload, seed, kind]): Violation => {
+  const blocks = (payload.blocks as Json[] | undefined) ?? [];
+  const i = seed % Math.max(blocks.length, 1);
+  const withBlock = (index: number, change: (block: Json) => Json): Json[] => blocks.map((item, at) => (at === index ? change({ ...item }) : item));
+  const withText = payload.text === undefined ? { ...payload, text: 'fallback' } : payload;
+  const appended = (extra: Json, text = 'fallback') => ({
+    payload: { ...payload, text: payload.text ?? text, blocks: [...blocks, extra] },
+    at: `/blocks/${blocks.length}`,
   });
+  switch (kind) {
+    case 0:
+      return { payload: { ...payload, text: ['', '   ', 'x'.repeat(10_001)][seed % 3] }, pointer: '/text', within: '/text' };
+    case 1:
+      return { payload: { ...payload, username: 'bot' }, pointer: '/username', within: '' };
+    case 2:
+      return { payload: { ...payload, eventId: ['', ' \t ', 'e'.repeat(201)][seed % 3] }, pointer: '/eventId', within: '/eventId' };
+    case 3:
+      return { payload: { ...withText, text: `${withText.text as string}\u0000` }, pointer: '/text', within: '/text' };
+    case 4:
+      return {
+        payload: {
+          ...payload,
+          blocks: [...blocks, ...Array.from({ length: 51 - blocks.length }, () => ({ type: 'divider' }))],
+          text: payload.text ?? 'fallback',
+        },
+        pointer: '/blocks',
+        within: '/blocks',
+      };
+    case 5: {
+      if (blocks.length === 0) return { payload: { ...payload, blocks: [] }, pointer: '/blocks', within: '/blocks' };
+      return { payload: { ...withText, blocks: withBlock(i, (b) => ({ ...b, type: 'actions' })) }, pointer: `/blocks/${i}/type`, within: `/blocks/${i}` };
+    }
+    case 6: {
+      const { payload: p, at } = appended({ type: 'divider', block_id: ['', 'i'.repeat(256)][seed % 2] });
+      return { payload: p, pointer: `${at}/block_id`, within: at };
+    }
+    case 7: {
+      const { payload: p, at } = appended({ type: 'section', text: { type: 'mrkdwn', text: 'x' }, accessory: {} });
+      return { payload: p, pointer: `${at}/accessory`, within: at };
+    }
+    case 8: {
+      const { payload: p, at } = appended({ type: 'context', elements: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'x' })) });
+      return { payload: p, pointer: `${at}/elements`, within: at };
+    }
+    case 9: {
+      const { payload: p, at } = appended({
+        type: 'rich_text',
+        elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'javascript:alert(1)' }] }],
+      });
+      return { payload: p, pointer: `${at}/elements/0/elements/0/url`, within: at };
+    }
+    case 10: {
+      const { payload: p, at } = appended({ type: 'context', elements: [{ type: 'image', image_url: 'ftp://example.com/a.png', alt_text: 'a' }] });
+      return { payload: p, pointer: `${at}/elements/0/image_url`, within: at };
+    }
+    default: {
+      const { payload: p, at } = appended({ type: 'markdown', text: 'm'.repeat(12_001) });
+      return { payload: p, pointer: `${at}/text`, within: '/blocks' };
+    }
+  }
+});
 
 describe('validation (property)', () => {
   // Rule: any payload built within the limits (text 1–10,000 code points after trimming and/or 1–50
@@ -142,7 +166,10 @@ describe('validation (property)', () => {
         expect(response).toEqual({
           status: 201,
           headers: successHeaders(59),
-          body: { message: expectedMessage(s, { text: payload.text as string | undefined, blocks: payload.blocks as unknown[] | undefined }), duplicate: false },
+          body: {
+            message: expectedMessage(s, { text: payload.text as string | undefined, blocks: payload.blocks as unknown[] | undefined }),
+            duplicate: false,
+          },
         });
       }),
       { numRuns: RUNS_VALID },

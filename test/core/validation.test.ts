@@ -25,12 +25,14 @@ const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', te
 const astral = '😀';
 
 describe('400 invalid JSON and document shape', () => {
-  it.each([['an array', []], ['a string', 'hello'], ['null', null], ['a number', 42]])(
-    'a body that is %s is refused with a pointer to the document',
-    async (_, payload) => {
-      expectRefused(await refusal(payload), '');
-    },
-  );
+  it.each([
+    ['an array', []],
+    ['a string', 'hello'],
+    ['null', null],
+    ['a number', 42],
+  ])('a body that is %s is refused with a pointer to the document', async (_, payload) => {
+    expectRefused(await refusal(payload), '');
+  });
 
   it('an unknown property is refused with a pointer to it', async () => {
     expectRefused(await refusal({ text: 'hi', channel: '#general' }), '/channel', { within: '' });
@@ -40,7 +42,11 @@ describe('400 invalid JSON and document shape', () => {
     expectRefused(await refusal({ eventId: 'e' }), '/text', { within: '' });
   });
 
-  it.each([['a number', 5], ['null', null], ['an object', { text: 'hi' }]])('text that is %s is refused', async (_, text) => {
+  it.each([
+    ['a number', 5],
+    ['null', null],
+    ['an object', { text: 'hi' }],
+  ])('text that is %s is refused', async (_, text) => {
     expectRefused(await refusal({ text }), '/text');
   });
 });
@@ -78,7 +84,16 @@ describe('text', () => {
   });
 
   it('U+0000 deep inside blocks is refused with a pointer to it', async () => {
-    const blocks = [{ type: 'divider' }, { type: 'context', elements: [{ type: 'plain_text', text: 'x' }, { type: 'mrkdwn', text: 'a\u0000' }] }];
+    const blocks = [
+      { type: 'divider' },
+      {
+        type: 'context',
+        elements: [
+          { type: 'plain_text', text: 'x' },
+          { type: 'mrkdwn', text: 'a\u0000' },
+        ],
+      },
+    ];
     expectRefused(await refusal({ text: 'hi', blocks }), '/blocks/1/elements/1/text');
   });
 });
@@ -213,17 +228,53 @@ describe('block shapes', () => {
     ['a context with 0 elements', { type: 'context', elements: [] }, '/blocks/0/elements'],
     ['a context with 11 elements', { type: 'context', elements: Array.from({ length: 11 }, () => ({ type: 'plain_text', text: 'x' })) }, '/blocks/0/elements'],
     ['a context with a button', { type: 'context', elements: [{ type: 'button', text: 'x' }] }, '/blocks/0/elements/0/type'],
-    ['a context image without alt_text', { type: 'context', elements: [{ type: 'image', image_url: 'https://example.com/a.png' }] }, '/blocks/0/elements/0/alt_text'],
-    ['a context image with a javascript: URL', { type: 'context', elements: [{ type: 'image', image_url: 'javascript:alert(1)', alt_text: 'a' }] }, '/blocks/0/elements/0/image_url'],
-    ['a context image with a mailto: URL', { type: 'context', elements: [{ type: 'image', image_url: 'mailto:a@example.com', alt_text: 'a' }] }, '/blocks/0/elements/0/image_url'],
+    [
+      'a context image without alt_text',
+      { type: 'context', elements: [{ type: 'image', image_url: 'https://example.com/a.png' }] },
+      '/blocks/0/elements/0/alt_text',
+    ],
+    [
+      'a context image with a javascript: URL',
+      { type: 'context', elements: [{ type: 'image', image_url: 'javascript:alert(1)', alt_text: 'a' }] },
+      '/blocks/0/elements/0/image_url',
+    ],
+    [
+      'a context image with a mailto: URL',
+      { type: 'context', elements: [{ type: 'image', image_url: 'mailto:a@example.com', alt_text: 'a' }] },
+      '/blocks/0/elements/0/image_url',
+    ],
     ['a rich_text without elements', { type: 'rich_text' }, '/blocks/0/elements'],
     ['a rich_text with an unknown element', { type: 'rich_text', elements: [{ type: 'rich_text_table', elements: [] }] }, '/blocks/0/elements/0/type'],
-    ['a rich_text with an unknown inline element', { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'button', text: 'x' }] }] }, '/blocks/0/elements/0/elements/0/type'],
-    ['a rich_text link with a javascript: URL', { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'javascript:alert(1)' }] }] }, '/blocks/0/elements/0/elements/0/url'],
-    ['a rich_text link with a data: URL', { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'data:text/html,x' }] }] }, '/blocks/0/elements/0/elements/0/url'],
-    ['a rich_text text without text', { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text' }] }] }, '/blocks/0/elements/0/elements/0/text'],
-    ['a rich_text list with an unknown style', { type: 'rich_text', elements: [{ type: 'rich_text_list', style: 'dashed', elements: [{ type: 'rich_text_section', elements: [] }] }] }, '/blocks/0/elements/0/style'],
-    ['a rich_text broadcast to an unknown range', { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'broadcast', range: 'world' }] }] }, '/blocks/0/elements/0/elements/0/range'],
+    [
+      'a rich_text with an unknown inline element',
+      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'button', text: 'x' }] }] },
+      '/blocks/0/elements/0/elements/0/type',
+    ],
+    [
+      'a rich_text link with a javascript: URL',
+      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'javascript:alert(1)' }] }] },
+      '/blocks/0/elements/0/elements/0/url',
+    ],
+    [
+      'a rich_text link with a data: URL',
+      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'data:text/html,x' }] }] },
+      '/blocks/0/elements/0/elements/0/url',
+    ],
+    [
+      'a rich_text text without text',
+      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text' }] }] },
+      '/blocks/0/elements/0/elements/0/text',
+    ],
+    [
+      'a rich_text list with an unknown style',
+      { type: 'rich_text', elements: [{ type: 'rich_text_list', style: 'dashed', elements: [{ type: 'rich_text_section', elements: [] }] }] },
+      '/blocks/0/elements/0/style',
+    ],
+    [
+      'a rich_text broadcast to an unknown range',
+      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'broadcast', range: 'world' }] }] },
+      '/blocks/0/elements/0/elements/0/range',
+    ],
   ];
 
   it.each(invalid)('%s is refused with a pointer to it', async (_, block, pointer) => {
@@ -245,7 +296,12 @@ describe('block shapes', () => {
 
 describe('markdown total', () => {
   it('12,000 characters of markdown across blocks are accepted', async () => {
-    await expectAccepted({ blocks: [{ type: 'markdown', text: 'a'.repeat(6_000) }, { type: 'markdown', text: 'b'.repeat(6_000) }] });
+    await expectAccepted({
+      blocks: [
+        { type: 'markdown', text: 'a'.repeat(6_000) },
+        { type: 'markdown', text: 'b'.repeat(6_000) },
+      ],
+    });
   });
 
   it('12,001 characters of markdown across blocks are refused', async () => {

@@ -47,26 +47,30 @@ describe(title('README code blocks', 'both'), () => {
   }
 
   for (const block of blocks.filter((candidate) => candidate.runBy === null)) {
-    it.skipIf(databaseUrl === null || redisUrl === null)(`README.md:${block.line} runs as written`, async () => {
-      mkdirSync(work, { recursive: true });
-      const isTest = block.code.includes("from 'vitest'");
-      const file = join(work, `block-${block.line}${isTest ? '.test' : ''}.mjs`);
-      const code = block.lang === 'ts' ? (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code : block.code;
-      writeFileSync(file, code);
-      // The blocks' servers are the run's own, on loopback.
-      const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, REDIS_CLUSTER_NODES: (redisClusterNodes ?? []).join(','), PORT: '0' };
-      if (isTest) {
-        const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-        const config = join(work, 'vitest.config.mjs');
-        writeFileSync(config, 'export default {};\n');
-        const result = await runModule([vitest, 'run', '--root', work, '--config', config, file], env, 60_000);
-        expect(result.outcome, `README.md:${block.line}\n${result.stderr}`).toBe('exited 0');
-        return;
-      }
-      const result = await runModule([file], env, SERVING_MS);
-      expect(result.stderr, `README.md:${block.line} wrote to stderr`).toBe('');
-      expect(result.outcome, `README.md:${block.line}`).toMatch(/^(exited 0|serving)$/);
-    }, 90_000);
+    it.skipIf(databaseUrl === null || redisUrl === null)(
+      `README.md:${block.line} runs as written`,
+      async () => {
+        mkdirSync(work, { recursive: true });
+        const isTest = block.code.includes("from 'vitest'");
+        const file = join(work, `block-${block.line}${isTest ? '.test' : ''}.mjs`);
+        const code = block.lang === 'ts' ? (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code : block.code;
+        writeFileSync(file, code);
+        // The blocks' servers are the run's own, on loopback.
+        const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, REDIS_CLUSTER_NODES: (redisClusterNodes ?? []).join(','), PORT: '0' };
+        if (isTest) {
+          const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+          const config = join(work, 'vitest.config.mjs');
+          writeFileSync(config, 'export default {};\n');
+          const result = await runModule([vitest, 'run', '--root', work, '--config', config, file], env, 60_000);
+          expect(result.outcome, `README.md:${block.line}\n${result.stderr}`).toBe('exited 0');
+          return;
+        }
+        const result = await runModule([file], env, SERVING_MS);
+        expect(result.stderr, `README.md:${block.line} wrote to stderr`).toBe('');
+        expect(result.outcome, `README.md:${block.line}`).toMatch(/^(exited 0|serving)$/);
+      },
+      90_000,
+    );
   }
 });
 

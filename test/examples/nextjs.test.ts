@@ -14,7 +14,13 @@ describe('examples/nextjs route handler', () => {
     expect(handlers.dynamic).toBe('force-dynamic');
     const { url } = await (await lib()).webhooks.manager.create({ userId: 'u-demo', role: 'member' }, { channelId: 'general', name: 'Deploys' });
     const post = () =>
-      handlers.POST(new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'deploy-1' }, body: '{"text":"Deploy finished"}' }));
+      handlers.POST(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': 'deploy-1' },
+          body: '{"text":"Deploy finished"}',
+        }),
+      );
 
     const created = await post();
     expect(created.status).toBe(201);

@@ -8,14 +8,50 @@ const UNSTORABLE = /[\0\p{Cs}]/u;
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('', ' ', '\t\n', '\u00a0', '\u0000', 'a\u0000b', '\ud800', 'x\udc00', '\udbff\udfff', '\ufeff', '\u202e', '😀', '__proto__', 'constructor', 'prototype', '</script>', '%00', '\\u0000'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\t\n',
+    '\u00a0',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udc00',
+    '\udbff\udfff',
+    '\ufeff',
+    '\u202e',
+    '😀',
+    '__proto__',
+    'constructor',
+    'prototype',
+    '</script>',
+    '%00',
+    '\\u0000',
+  ),
   fc.constantFrom(199, 200, 201, 254, 255, 256, 9_999, 10_000, 10_001, 12_000, 12_001).map((length) => 'a'.repeat(length)),
   fc.constantFrom(200, 201, 10_000, 10_001).map((length) => ` ${'😀'.repeat(length)} `),
 );
 
 /** JSON number texts, including ones no double can hold. */
 export const hostileNumberText: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('0', '-0', '1', '-1', '0.5', '1e400', '-1e400', '1e-400', '123456789012345678901234567890', '9007199254740993', '4.9e-324', '1.7976931348623157e308', '8', '9', '6', '7'),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '1',
+    '-1',
+    '0.5',
+    '1e400',
+    '-1e400',
+    '1e-400',
+    '123456789012345678901234567890',
+    '9007199254740993',
+    '4.9e-324',
+    '1.7976931348623157e308',
+    '8',
+    '9',
+    '6',
+    '7',
+  ),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => JSON.stringify(value)),
   fc.integer().map(String),
 );
@@ -34,12 +70,46 @@ const leaf: fc.Arbitrary<Node> = fc.oneof(
 );
 
 const key: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('type', 'text', 'blocks', 'eventId', 'elements', 'block_id', 'emoji', 'verbatim', 'style', 'url', 'image_url', 'alt_text', 'indent', 'border') },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'type',
+      'text',
+      'blocks',
+      'eventId',
+      'elements',
+      'block_id',
+      'emoji',
+      'verbatim',
+      'style',
+      'url',
+      'image_url',
+      'alt_text',
+      'indent',
+      'border',
+    ),
+  },
   { weight: 2, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '') },
   { weight: 1, arbitrary: hostileString },
 );
 
-const blockType = fc.constantFrom('header', 'section', 'markdown', 'divider', 'context', 'rich_text', 'plain_text', 'mrkdwn', 'image', 'text', 'link', 'rich_text_section', 'rich_text_list', 'HEADER', 'unknown');
+const blockType = fc.constantFrom(
+  'header',
+  'section',
+  'markdown',
+  'divider',
+  'context',
+  'rich_text',
+  'plain_text',
+  'mrkdwn',
+  'image',
+  'text',
+  'link',
+  'rich_text_section',
+  'rich_text_list',
+  'HEADER',
+  'unknown',
+);
 
 /** Any JSON tree, leaning towards the shapes of a webhook body so that deep checks are reached. */
 export const node: fc.Arbitrary<Node> = fc.letrec<{ node: Node; typed: Node }>((tie) => ({
@@ -102,7 +172,19 @@ export const twist: fc.Arbitrary<Twist> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .tuple(fc.nat(), fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 4 }), fc.constantFrom(Uint8Array.of(0xc0, 0x80), Uint8Array.of(0xed, 0xa0, 0x80), Uint8Array.of(0xff), Uint8Array.of(0xef, 0xbb, 0xbf), Uint8Array.of(0xf4, 0x90, 0x80, 0x80))))
+      .tuple(
+        fc.nat(),
+        fc.oneof(
+          fc.uint8Array({ minLength: 1, maxLength: 4 }),
+          fc.constantFrom(
+            Uint8Array.of(0xc0, 0x80),
+            Uint8Array.of(0xed, 0xa0, 0x80),
+            Uint8Array.of(0xff),
+            Uint8Array.of(0xef, 0xbb, 0xbf),
+            Uint8Array.of(0xf4, 0x90, 0x80, 0x80),
+          ),
+        ),
+      )
       .map(([at, bytes]): Twist => ({ kind: 'bytes', at, bytes })),
   },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom(1_000, 5_000, 20_000), fc.boolean()).map(([depth, escaped]): Twist => ({ kind: 'nest', depth, escaped })) },
@@ -167,14 +249,32 @@ function withOptional<T extends Record<string, unknown>>(value: T): T {
 
 const inline = fc.oneof(
   fc.record({ type: fc.constant('text'), text: visible, style }).map(withOptional),
-  fc.record({ type: fc.constant('link'), url: fc.constantFrom('https://example.com/a', 'mailto:ops@example.com'), text: fc.option(visible, { nil: undefined }) }).map(withOptional),
+  fc
+    .record({
+      type: fc.constant('link'),
+      url: fc.constantFrom('https://example.com/a', 'mailto:ops@example.com'),
+      text: fc.option(visible, { nil: undefined }),
+    })
+    .map(withOptional),
   fc.record({ type: fc.constant('emoji'), name: fc.constantFrom('tada', 'rocket') }),
   fc.record({ type: fc.constant('user'), user_id: fc.constantFrom('U123', 'U456') }),
 );
 
 const block = fc.oneof(
-  fc.record({ type: fc.constant('header'), text: fc.record({ type: fc.constant('plain_text'), text: anyText, emoji: flag }).map(withOptional), block_id: blockId }).map(withOptional),
-  fc.record({ type: fc.constant('section'), text: fc.record({ type: fc.constant('mrkdwn'), text: anyText, verbatim: flag }).map(withOptional), block_id: blockId }).map(withOptional),
+  fc
+    .record({
+      type: fc.constant('header'),
+      text: fc.record({ type: fc.constant('plain_text'), text: anyText, emoji: flag }).map(withOptional),
+      block_id: blockId,
+    })
+    .map(withOptional),
+  fc
+    .record({
+      type: fc.constant('section'),
+      text: fc.record({ type: fc.constant('mrkdwn'), text: anyText, verbatim: flag }).map(withOptional),
+      block_id: blockId,
+    })
+    .map(withOptional),
   fc.record({ type: fc.constant('markdown'), text: anyText, block_id: blockId }).map(withOptional),
   fc.record({ type: fc.constant('divider'), block_id: blockId }).map(withOptional),
   fc.record({
@@ -193,13 +293,24 @@ const block = fc.oneof(
     elements: fc.array(
       fc.oneof(
         fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(inline, { maxLength: 3 }) }),
-        fc.record({ type: fc.constant('rich_text_quote'), elements: fc.array(inline, { maxLength: 3 }), border: fc.option(fc.constantFrom(0, 1), { nil: undefined }) }).map(withOptional),
-        fc.record({
-          type: fc.constant('rich_text_list'),
-          style: fc.constantFrom('bullet', 'ordered'),
-          indent: fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }),
-          elements: fc.array(fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(inline, { maxLength: 2 }) }), { minLength: 1, maxLength: 2 }),
-        }).map(withOptional),
+        fc
+          .record({
+            type: fc.constant('rich_text_quote'),
+            elements: fc.array(inline, { maxLength: 3 }),
+            border: fc.option(fc.constantFrom(0, 1), { nil: undefined }),
+          })
+          .map(withOptional),
+        fc
+          .record({
+            type: fc.constant('rich_text_list'),
+            style: fc.constantFrom('bullet', 'ordered'),
+            indent: fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }),
+            elements: fc.array(fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(inline, { maxLength: 2 }) }), {
+              minLength: 1,
+              maxLength: 2,
+            }),
+          })
+          .map(withOptional),
       ),
       { minLength: 1, maxLength: 3 },
     ),
@@ -208,10 +319,7 @@ const block = fc.oneof(
 
 /** A body every rule accepts: text and/or blocks (with visible text when text is absent), maybe an eventId. */
 export const validPayload: fc.Arbitrary<{ text?: string; blocks?: unknown[]; eventId?: string }> = fc
-  .record(
-    { text: visible, blocks: fc.array(block, { minLength: 1, maxLength: 5 }), eventId: visible },
-    { requiredKeys: [] },
-  )
+  .record({ text: visible, blocks: fc.array(block, { minLength: 1, maxLength: 5 }), eventId: visible }, { requiredKeys: [] })
   .map((payload) => {
     if (payload.text === undefined && payload.blocks === undefined) return { ...payload, text: 'fallback' };
     if (payload.text === undefined) return { ...payload, blocks: [...payload.blocks!, { type: 'markdown', text: 'visible' }] };
@@ -221,8 +329,9 @@ export const validPayload: fc.Arbitrary<{ text?: string; blocks?: unknown[]; eve
 /** Every JSON Pointer into `value` (the root is `''`). */
 export function pointers(value: unknown, at = ''): string[] {
   const found = [at];
-  if (Array.isArray(value)) value.forEach((item, index) => found.push(...pointers(item, `${at}/${index}`)));
-  else if (typeof value === 'object' && value !== null) {
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) found.push(...pointers(item, `${at}/${index}`));
+  } else if (typeof value === 'object' && value !== null) {
     for (const [name, item] of Object.entries(value)) found.push(...pointers(item, `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`));
   }
   return found;
@@ -242,7 +351,10 @@ export const KIND_SAMPLES: unknown[] = ['x', 0, 1.5, true, false, null, [], ['x'
 export function replaceAt(value: unknown, pointer: string, replacement: unknown): unknown {
   if (pointer === '') return replacement;
   const copy = structuredClone(value) as Record<string, unknown>;
-  const parts = pointer.slice(1).split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   let target: Record<string, unknown> = copy;
   for (const part of parts.slice(0, -1)) target = target[part] as Record<string, unknown>;
   target[parts[parts.length - 1]!] = replacement;

@@ -210,7 +210,12 @@ describe('hook faults', () => {
 
   it.each(['throws', 'rejects'] as const)('an onMessage hook that %s leaves the 201 and reports stage on_message', async (kind) => {
     const world = await createWorld({
-      onMessage: kind === 'throws' ? () => { throw new Error('fan-out failed'); } : () => Promise.reject(new Error('fan-out failed')),
+      onMessage:
+        kind === 'throws'
+          ? () => {
+              throw new Error('fan-out failed');
+            }
+          : () => Promise.reject(new Error('fan-out failed')),
     });
     expectContractAnswer(await post(world, 'stored anyway'), [201]);
     await delay(0);
@@ -232,10 +237,14 @@ describe('hostile clients over HTTP', () => {
   const postOk = (origin: string, path: string) =>
     new Promise<number>((resolve, reject) => {
       const body = '{"text":"served"}';
-      const req = httpRequest(`${origin}${path}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = httpRequest(
+        `${origin}${path}`,
+        { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -2,18 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BodyReader, HeaderValue, RawBody, WebhookResponse } from '../../src/http/http-types.js';
 import type { Message } from '../../src/ports.js';
-import {
-  applyTwist,
-  jsonKind,
-  KIND_SAMPLES,
-  payloadNode,
-  pointers,
-  render,
-  replaceAt,
-  twist,
-  validPayload,
-  valueAt,
-} from './arbitraries.js';
+import { applyTwist, jsonKind, KIND_SAMPLES, payloadNode, pointers, render, replaceAt, twist, validPayload, valueAt } from './arbitraries.js';
 import { expectContractAnswer, FUZZ_SEED, fuzzRuns, prototypeSnapshot, watchProcess } from './support.js';
 import { createWorld, type World } from '../support/setup.js';
 
@@ -86,17 +75,21 @@ describe('fuzzing the core handler with hostile bodies', () => {
   it(`random bytes are answered with a contract status and store nothing unless 201 (${RUNS.bytes} cases)`, async () => {
     const world = await createWorld();
     await fc.assert(
-      fc.asyncProperty(fc.oneof(
+      fc.asyncProperty(
+        fc.oneof(
           fc.uint8Array({ maxLength: 600 }),
           fc.tuple(fc.constantFrom(65_535, 65_536, 65_537), fc.uint8Array({ maxLength: 16 })).map(([size, head]) => {
             const bytes = new Uint8Array(size);
             bytes.set(head);
             return bytes;
           }),
-        ), delivery, async (bytes, how) => {
-        const before = world.created.length;
-        expectSound(world, await post(world, deliver(bytes, how)), before, [201, 400, 413]);
-      }),
+        ),
+        delivery,
+        async (bytes, how) => {
+          const before = world.created.length;
+          expectSound(world, await post(world, deliver(bytes, how)), before, [201, 400, 413]);
+        },
+      ),
       { seed: FUZZ_SEED, numRuns: RUNS.bytes },
     );
   });
@@ -116,8 +109,28 @@ describe('fuzzing the core handler with hostile bodies', () => {
   });
 });
 
-const GOOD_TYPES = ['application/json', 'APPLICATION/JSON', 'application/json; charset=utf-8', 'Application/Json;Charset="UTF-8"', 'application/json;', ' application/json ', 'application/json; foo=bar'];
-const BAD_TYPES: HeaderValue[] = [undefined, '', 'text/plain', 'application/jsonx', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'json', 'application/*', ['application/json', 'application/json'], []];
+const GOOD_TYPES = [
+  'application/json',
+  'APPLICATION/JSON',
+  'application/json; charset=utf-8',
+  'Application/Json;Charset="UTF-8"',
+  'application/json;',
+  ' application/json ',
+  'application/json; foo=bar',
+];
+const BAD_TYPES: HeaderValue[] = [
+  undefined,
+  '',
+  'text/plain',
+  'application/jsonx',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'json',
+  'application/*',
+  ['application/json', 'application/json'],
+  [],
+];
 
 describe('fuzzing the core handler with hostile headers', () => {
   // Rule: a JSON content type (any case, any parameters, charset utf-8 if any) gets past 415;
@@ -128,7 +141,10 @@ describe('fuzzing the core handler with hostile headers', () => {
     const header = <T>(values: fc.Arbitrary<T>) => fc.option(values, { nil: undefined });
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(fc.constantFrom(...GOOD_TYPES).map((value) => ({ good: true, value: value as HeaderValue })), fc.constantFrom(...BAD_TYPES).map((value) => ({ good: false, value }))),
+        fc.oneof(
+          fc.constantFrom(...GOOD_TYPES).map((value) => ({ good: true, value: value as HeaderValue })),
+          fc.constantFrom(...BAD_TYPES).map((value) => ({ good: false, value })),
+        ),
         header(fc.oneof(fc.constantFrom<HeaderValue>('', ' ', 'k', 'a'.repeat(200), 'a'.repeat(201), ['k', 'k'], []), fc.string({ maxLength: 20 }))),
         header(fc.constantFrom<HeaderValue>('0', '5', '65536', '65537', '99999999999999999999', 'abc', '-1', ' 70000 ', '', ['1', '2'])),
         header(fc.constantFrom<HeaderValue>('chunked', 'gzip', '', ['chunked', 'chunked'])),
@@ -192,7 +208,10 @@ describe('fuzzing the core handler with hostile methods and URLs', () => {
       fc.string({ maxLength: 80 }).map((url) => ({ url, valid: false })),
       fc.constantFrom(path, `https://chat.example.com${path}`, `/api/v1${path}`, `${path}?x=1`, `${path}#frag`).map((url) => ({ url, valid: true })),
     );
-    const method = fc.oneof(fc.constantFrom('POST', 'post', 'Post', 'GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT', '', ' POST', 'POST\0'), fc.string({ maxLength: 8 }));
+    const method = fc.oneof(
+      fc.constantFrom('POST', 'post', 'Post', 'GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT', '', ' POST', 'POST\0'),
+      fc.string({ maxLength: 8 }),
+    );
     await fc.assert(
       fc.asyncProperty(method, route, async (verb, { url, valid }) => {
         const before = world.created.length;
@@ -233,7 +252,9 @@ describe('fuzzing the core handler field by field', () => {
           expectSound(world, response, before, [400]);
           const body = response.body as { code: string; errors: { pointer?: string }[] };
           expect(body.code).toBe('invalid_payload');
-          const related = body.errors.some(({ pointer: at }) => at !== undefined && (at === pointer || pointer.startsWith(`${at}/`) || at.startsWith(`${pointer}/`) || at === ''));
+          const related = body.errors.some(
+            ({ pointer: at }) => at !== undefined && (at === pointer || pointer.startsWith(`${at}/`) || at.startsWith(`${pointer}/`) || at === ''),
+          );
           expect(related, `${JSON.stringify(body.errors)} for ${pointer}`).toBe(true);
         },
       ),
@@ -288,37 +309,143 @@ interface Case {
 const CASES: Case[] = [
   { name: 'text of 10,000 code points', body: JSON.stringify({ text: '😀'.repeat(10_000) }), status: 201 },
   { name: 'text of 10,001 code points', body: JSON.stringify({ text: '😀'.repeat(10_001) }), status: 400, code: 'invalid_payload', at: '/text' },
-  { name: 'text of 10,000 after trimming, stored untrimmed', body: JSON.stringify({ text: ` ${'a'.repeat(10_000)}\n` }), status: 201, stored: ` ${'a'.repeat(10_000)}\n` },
+  {
+    name: 'text of 10,000 after trimming, stored untrimmed',
+    body: JSON.stringify({ text: ` ${'a'.repeat(10_000)}\n` }),
+    status: 201,
+    stored: ` ${'a'.repeat(10_000)}\n`,
+  },
   { name: 'text of whitespace only', body: JSON.stringify({ text: ' \t\n\u00a0' }), status: 400, code: 'invalid_payload', at: '/text' },
   { name: '50 blocks', body: `{"text":"t","blocks":${dividers(50)}}`, status: 201 },
   { name: '51 blocks', body: `{"text":"t","blocks":${dividers(51)}}`, status: 400, code: 'invalid_payload', at: '/blocks' },
-  { name: 'markdown blocks of 12,000 characters together', body: JSON.stringify({ blocks: [{ type: 'markdown', text: 'a'.repeat(6_000) }, { type: 'markdown', text: '😀'.repeat(6_000) }] }), status: 201 },
-  { name: 'markdown blocks of 12,001 characters together', body: JSON.stringify({ blocks: [{ type: 'markdown', text: 'a'.repeat(6_001) }, { type: 'markdown', text: '😀'.repeat(6_000) }] }), status: 400, code: 'invalid_payload', at: '/blocks' },
+  {
+    name: 'markdown blocks of 12,000 characters together',
+    body: JSON.stringify({
+      blocks: [
+        { type: 'markdown', text: 'a'.repeat(6_000) },
+        { type: 'markdown', text: '😀'.repeat(6_000) },
+      ],
+    }),
+    status: 201,
+  },
+  {
+    name: 'markdown blocks of 12,001 characters together',
+    body: JSON.stringify({
+      blocks: [
+        { type: 'markdown', text: 'a'.repeat(6_001) },
+        { type: 'markdown', text: '😀'.repeat(6_000) },
+      ],
+    }),
+    status: 400,
+    code: 'invalid_payload',
+    at: '/blocks',
+  },
   { name: 'eventId of 200 characters', body: JSON.stringify({ text: 't', eventId: 'e'.repeat(200) }), status: 201 },
   { name: 'eventId of 201 characters', body: JSON.stringify({ text: 't', eventId: 'e'.repeat(201) }), status: 400, code: 'invalid_payload', at: '/eventId' },
   { name: 'Idempotency-Key of 200 characters', body: '{"text":"t"}', headers: { 'idempotency-key': 'k'.repeat(200) }, status: 201 },
-  { name: 'Idempotency-Key of 201 characters', body: '{"text":"t"}', headers: { 'idempotency-key': 'k'.repeat(201) }, status: 400, code: 'invalid_payload', at: 'header:idempotency-key' },
-  { name: 'Idempotency-Key sent twice', body: '{"text":"t"}', headers: { 'idempotency-key': ['k', 'k'] }, status: 400, code: 'invalid_payload', at: 'header:idempotency-key' },
-  { name: 'empty Idempotency-Key', body: '{"text":"t"}', headers: { 'idempotency-key': '' }, status: 400, code: 'invalid_payload', at: 'header:idempotency-key' },
+  {
+    name: 'Idempotency-Key of 201 characters',
+    body: '{"text":"t"}',
+    headers: { 'idempotency-key': 'k'.repeat(201) },
+    status: 400,
+    code: 'invalid_payload',
+    at: 'header:idempotency-key',
+  },
+  {
+    name: 'Idempotency-Key sent twice',
+    body: '{"text":"t"}',
+    headers: { 'idempotency-key': ['k', 'k'] },
+    status: 400,
+    code: 'invalid_payload',
+    at: 'header:idempotency-key',
+  },
+  {
+    name: 'empty Idempotency-Key',
+    body: '{"text":"t"}',
+    headers: { 'idempotency-key': '' },
+    status: 400,
+    code: 'invalid_payload',
+    at: 'header:idempotency-key',
+  },
   { name: 'block_id of 255 characters', body: JSON.stringify({ text: 't', blocks: [{ type: 'divider', block_id: 'b'.repeat(255) }] }), status: 201 },
-  { name: 'block_id of 256 characters', body: JSON.stringify({ text: 't', blocks: [{ type: 'divider', block_id: 'b'.repeat(256) }] }), status: 400, code: 'invalid_payload', at: '/blocks/0/block_id' },
+  {
+    name: 'block_id of 256 characters',
+    body: JSON.stringify({ text: 't', blocks: [{ type: 'divider', block_id: 'b'.repeat(256) }] }),
+    status: 400,
+    code: 'invalid_payload',
+    at: '/blocks/0/block_id',
+  },
   { name: 'context with 10 elements', body: `{"blocks":[{"type":"context","elements":${plain(10)}}]}`, status: 201 },
-  { name: 'context with 11 elements', body: `{"blocks":[{"type":"context","elements":${plain(11)}}]}`, status: 400, code: 'invalid_payload', at: '/blocks/0/elements' },
+  {
+    name: 'context with 11 elements',
+    body: `{"blocks":[{"type":"context","elements":${plain(11)}}]}`,
+    status: 400,
+    code: 'invalid_payload',
+    at: '/blocks/0/elements',
+  },
   { name: 'a body of exactly 65,536 bytes', body: padTo('{"text":"t"}', 65_536), status: 201 },
   { name: 'a body of 65,537 bytes', body: padTo('{"text":"t"}', 65_537), status: 413, code: 'payload_too_large' },
   { name: 'a body of 65,536 bytes declared as such', body: padTo('{"text":"t"}', 65_536), headers: { 'content-length': '65536' }, status: 201 },
   { name: 'a Content-Length of 65,537', body: '{"text":"t"}', headers: { 'content-length': '65537' }, status: 413, code: 'payload_too_large' },
-  { name: 'arrays nested 20,000 deep in an unknown field', body: `{"text":"t","deep":${deep(20_000, '1')}}`, status: 400, code: 'invalid_payload', at: '/deep' },
-  { name: 'arrays nested 20,000 deep in an unknown field, as bytes', body: encode(`{"text":"t","deep":${deep(20_000, '1')}}`), status: 400, code: 'invalid_payload', at: '/deep' },
-  { name: 'arrays nested 20,000 deep around an escaped string, as bytes', body: encode(`{"text":"t","deep":${deep(20_000, '"\\u0041"')}}`), status: 400, code: 'invalid_payload', at: '/deep' },
-  { name: 'arrays nested 20,000 deep around an escaped string', body: `{"text":"t","deep":${deep(20_000, '"\\u0041"')}}`, status: 400, code: 'invalid_payload', at: '/deep' },
-  { name: 'arrays nested 5,000 deep as a block_id, with an escape', body: `{"text":"\\u0041","blocks":[{"type":"divider","block_id":${deep(5_000, '1')}}]}`, status: 400, code: 'invalid_payload', at: '/blocks/0/block_id' },
+  {
+    name: 'arrays nested 20,000 deep in an unknown field',
+    body: `{"text":"t","deep":${deep(20_000, '1')}}`,
+    status: 400,
+    code: 'invalid_payload',
+    at: '/deep',
+  },
+  {
+    name: 'arrays nested 20,000 deep in an unknown field, as bytes',
+    body: encode(`{"text":"t","deep":${deep(20_000, '1')}}`),
+    status: 400,
+    code: 'invalid_payload',
+    at: '/deep',
+  },
+  {
+    name: 'arrays nested 20,000 deep around an escaped string, as bytes',
+    body: encode(`{"text":"t","deep":${deep(20_000, '"\\u0041"')}}`),
+    status: 400,
+    code: 'invalid_payload',
+    at: '/deep',
+  },
+  {
+    name: 'arrays nested 20,000 deep around an escaped string',
+    body: `{"text":"t","deep":${deep(20_000, '"\\u0041"')}}`,
+    status: 400,
+    code: 'invalid_payload',
+    at: '/deep',
+  },
+  {
+    name: 'arrays nested 5,000 deep as a block_id, with an escape',
+    body: `{"text":"\\u0041","blocks":[{"type":"divider","block_id":${deep(5_000, '1')}}]}`,
+    status: 400,
+    code: 'invalid_payload',
+    at: '/blocks/0/block_id',
+  },
   { name: 'blocks nested 20,000 deep', body: `{"blocks":${deep(20_000, '{"type":"divider"}')}}`, status: 400, code: 'invalid_payload', at: '/blocks/0' },
   { name: 'a __proto__ key', body: '{"__proto__":{"polluted":true},"text":"t"}', status: 400, code: 'invalid_payload', at: '/__proto__' },
-  { name: 'a constructor.prototype key', body: '{"constructor":{"prototype":{"polluted":true}},"text":"t"}', status: 400, code: 'invalid_payload', at: '/constructor' },
-  { name: 'a __proto__ key inside a block', body: '{"blocks":[{"type":"markdown","text":"t","__proto__":{"polluted":true}}]}', status: 400, code: 'invalid_payload', at: '/blocks/0/__proto__' },
+  {
+    name: 'a constructor.prototype key',
+    body: '{"constructor":{"prototype":{"polluted":true}},"text":"t"}',
+    status: 400,
+    code: 'invalid_payload',
+    at: '/constructor',
+  },
+  {
+    name: 'a __proto__ key inside a block',
+    body: '{"blocks":[{"type":"markdown","text":"t","__proto__":{"polluted":true}}]}',
+    status: 400,
+    code: 'invalid_payload',
+    at: '/blocks/0/__proto__',
+  },
   { name: 'a number too large for a double as text', body: '{"text":1e400}', status: 400, code: 'invalid_payload', at: '/text' },
-  { name: 'a 30-digit integer as eventId', body: '{"text":"t","eventId":123456789012345678901234567890}', status: 400, code: 'invalid_payload', at: '/eventId' },
+  {
+    name: 'a 30-digit integer as eventId',
+    body: '{"text":"t","eventId":123456789012345678901234567890}',
+    status: 400,
+    code: 'invalid_payload',
+    at: '/eventId',
+  },
   { name: 'a UTF-8 BOM before the JSON (bytes)', body: bytesOf([0xef, 0xbb, 0xbf], '{"text":"bom"}'), status: 201, stored: 'bom' },
   { name: 'a BOM before the JSON (string)', body: '\ufeff{"text":"bom"}', status: 201, stored: 'bom' },
   { name: 'two BOMs before the JSON', body: bytesOf([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], '{"text":"bom"}'), status: 400, code: 'invalid_json' },

@@ -52,17 +52,30 @@ const contentType = fc.oneof(
   { weight: 5, arbitrary: fc.constant<string | string[]>('application/json') },
   {
     weight: 3,
-    arbitrary: fc.constantFrom<string | string[]>('APPLICATION/JSON; charset=UTF-8', 'application/json;charset="utf-8"', '', 'text/plain', 'application/json; charset=latin1', 'application/jsonx', 'multipart/form-data; boundary=x', ['application/json', 'application/json'], ['application/json', 'text/plain']),
+    arbitrary: fc.constantFrom<string | string[]>(
+      'APPLICATION/JSON; charset=UTF-8',
+      'application/json;charset="utf-8"',
+      '',
+      'text/plain',
+      'application/json; charset=latin1',
+      'application/jsonx',
+      'multipart/form-data; boundary=x',
+      ['application/json', 'application/json'],
+      ['application/json', 'text/plain'],
+    ),
   },
   { weight: 1, arbitrary: printable },
 );
 const keyHeader = fc.option(fc.oneof(printable, fc.constantFrom<string | string[]>('', ' ', 'k'.repeat(201), ['k', 'k'], ['a', 'b'])), { nil: undefined });
 const body = fc.oneof(
   { weight: 3, arbitrary: validPayload.map((payload) => new TextEncoder().encode(JSON.stringify(payload))) },
-  { weight: 4, arbitrary: fc.tuple(payloadNode, twist).map(([tree, how]) => {
-    const twisted = applyTwist(render(tree), how);
-    return typeof twisted === 'string' ? new TextEncoder().encode(twisted) : twisted;
-  }) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(payloadNode, twist).map(([tree, how]) => {
+      const twisted = applyTwist(render(tree), how);
+      return typeof twisted === 'string' ? new TextEncoder().encode(twisted) : twisted;
+    }),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }) },
 );
 
@@ -94,7 +107,10 @@ describe.each(frameworkTargets)('fuzzing over real HTTP through $name', (target)
     await fc.assert(
       fc.asyncProperty(
         fc.oneof({ weight: 8, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') }),
-        fc.oneof({ weight: 8, arbitrary: fc.constant(`/api${world.path}`) }, { weight: 1, arbitrary: fc.constantFrom(`/api${wrongSecret}`, `/api/hooks/channels/wh_${'A'.repeat(22)}/${world.secret}`) }),
+        fc.oneof(
+          { weight: 8, arbitrary: fc.constant(`/api${world.path}`) },
+          { weight: 1, arbitrary: fc.constantFrom(`/api${wrongSecret}`, `/api/hooks/channels/wh_${'A'.repeat(22)}/${world.secret}`) },
+        ),
         contentType,
         keyHeader,
         fc.array(fc.tuple(fc.constantFrom('x-junk', 'accept', 'content-encoding', 'expect-ct', 'authorization'), printable), { maxLength: 3 }),
@@ -127,7 +143,13 @@ describe.each(frameworkTargets)('fuzzing over real HTTP through $name', (target)
       { seed: FUZZ_SEED, numRuns: RUNS },
     );
     // The server still answers a plain post afterwards.
-    const after = await exchange(app.origin, { method: 'POST', path: `/api${world.path}`, headers: { 'content-type': 'application/json' }, body: new TextEncoder().encode('{"text":"still up"}'), chunked: false });
+    const after = await exchange(app.origin, {
+      method: 'POST',
+      path: `/api${world.path}`,
+      headers: { 'content-type': 'application/json' },
+      body: new TextEncoder().encode('{"text":"still up"}'),
+      chunked: false,
+    });
     expect(after.status).toBe(201);
   });
 });

@@ -31,7 +31,10 @@ describe.skipIf(skip)(suite, () => {
     store = createPostgresStore({ pool, tablePrefix: 'cwtest_restart_', timeoutMs: 1_000 });
     await store.migrate();
     await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
-    const { url } = await createWebhookManager({ store, baseUrl: 'https://chat.example.com' }).create({ userId: 'u1', role: 'member' }, { channelId: 'general', name: 'Load' });
+    const { url } = await createWebhookManager({ store, baseUrl: 'https://chat.example.com' }).create(
+      { userId: 'u1', role: 'member' },
+      { channelId: 'general', name: 'Load' },
+    );
     path = new URL(url).pathname;
     client = new Redis(cache.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, lazyConnect: true, retryStrategy: () => 100 });
     client.on('error', () => {});
@@ -64,7 +67,12 @@ describe.skipIf(skip)(suite, () => {
         const key = `evt-${id}-${n}`;
         const started = Date.now();
         for (;;) {
-          const response = await handle({ method: 'POST', url: path, headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ text: key }) });
+          const response = await handle({
+            method: 'POST',
+            url: path,
+            headers: { 'content-type': 'application/json', 'idempotency-key': key },
+            body: JSON.stringify({ text: key }),
+          });
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
           expect([200, 201, 500]).toContain(response.status);
           if (response.status < 300) {

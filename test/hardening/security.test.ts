@@ -44,7 +44,12 @@ describe('every credential failure is the same 404', () => {
   it('a 404 for an unknown id and for a wrong secret take comparable time', async () => {
     const world = await createWorld();
     const unknown: WebhookRequest = { method: 'POST', url: `/hooks/channels/wh_${'Q'.repeat(22)}/${world.secret}`, headers: json, body: '{"text":"x"}' };
-    const wrong: WebhookRequest = { method: 'POST', url: `/hooks/channels/${world.webhookId}/${otherSecret(world.secret)}`, headers: json, body: '{"text":"x"}' };
+    const wrong: WebhookRequest = {
+      method: 'POST',
+      url: `/hooks/channels/${world.webhookId}/${otherSecret(world.secret)}`,
+      headers: json,
+      body: '{"text":"x"}',
+    };
     const batch = async (request: WebhookRequest) => {
       const started = performance.now();
       for (let i = 0; i < 25; i++) await world.handle(request);
@@ -66,11 +71,14 @@ describe('every credential failure is the same 404', () => {
       if (ratio > 0.75 && ratio < 1 / 0.75) break;
       await delay(50);
     }
-    expect(ratios.some((ratio) => ratio > 0.75 && ratio < 1 / 0.75), `median ratios ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`).toBe(true);
+    expect(
+      ratios.some((ratio) => ratio > 0.75 && ratio < 1 / 0.75),
+      `median ratios ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`,
+    ).toBe(true);
   });
 
   // Without the secret nobody can spend a webhook's rate budget: only requests past the 404 count.
-  it('a flood of wrong-secret posts does not consume the webhook\'s rate limit', async () => {
+  it("a flood of wrong-secret posts does not consume the webhook's rate limit", async () => {
     const world = await createWorld();
     const wrong = world.url.replace(/[^/]+$/, otherSecret(world.secret));
     for (let i = 0; i < 200; i++) expect((await postTo(world, wrong)).status).toBe(404);
@@ -124,7 +132,8 @@ describe('secrets are stored hashed and never leak', () => {
     const { url: rotated } = await world.manager.rotate(OWNER, world.webhookId);
     const secrets = [world.secret, rotated.split('/').pop()!];
     const answers: WebhookResponse[] = [];
-    const send = async (url: string, body: unknown = '{"text":"hi"}', headers: Record<string, string> = json) => answers.push(await postTo(world, url, body, headers));
+    const send = async (url: string, body: unknown = '{"text":"hi"}', headers: Record<string, string> = json) =>
+      answers.push(await postTo(world, url, body, headers));
 
     await send(world.url);
     await send(rotated);

@@ -63,9 +63,7 @@ export function expectProblemBody(body: unknown, status: number): void {
 
 /** Own property names of the built-in prototypes a parser could be tricked into writing to. */
 export function prototypeSnapshot(): string {
-  return JSON.stringify(
-    [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((proto) => Reflect.ownKeys(proto).map(String).sort()),
-  );
+  return JSON.stringify([Object.prototype, Array.prototype, Function.prototype, String.prototype].map((proto) => Reflect.ownKeys(proto).map(String).sort()));
 }
 
 /** Collects unhandled rejections and uncaught exceptions while installed. */

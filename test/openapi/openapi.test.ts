@@ -22,6 +22,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'blockkit');
 const PATH = '/hooks/channels/{webhook_id}/{secret}';
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests walk a JSON document of any shape.
 type Json = Record<string, any>;
 const document = createOpenApiDocument() as Json;
 const operation = document.paths[PATH].post as Json;
@@ -116,7 +117,11 @@ describe('the OpenAPI document', () => {
     expect(operation.responses['405'].headers.Allow).toMatchObject({ required: true, schema: { const: 'POST' } });
     expect(operation.responses['201'].headers.RateLimit).toMatchObject({ required: true, schema: { type: 'string' } });
     expect(operation.responses['404'].headers.RateLimit).toMatchObject({ required: false });
-    expect(operation.parameters.map((parameter: Json) => `${parameter.in}:${parameter.name}`)).toEqual(['path:webhook_id', 'path:secret', 'header:Idempotency-Key']);
+    expect(operation.parameters.map((parameter: Json) => `${parameter.in}:${parameter.name}`)).toEqual([
+      'path:webhook_id',
+      'path:secret',
+      'header:Idempotency-Key',
+    ]);
   });
 
   it('publishes code-point limits as maxLength and the rest as prose', () => {
@@ -232,7 +237,9 @@ describe('every example', () => {
   };
 
   it('provokes every problem code the document names', () => {
-    const named = Object.values(operation.responses as Record<string, Json>).flatMap((response) => Object.keys(response.content['application/problem+json']?.examples ?? {}));
+    const named = Object.values(operation.responses as Record<string, Json>).flatMap((response) =>
+      Object.keys(response.content['application/problem+json']?.examples ?? {}),
+    );
     expect(Object.keys(provoke).sort()).toEqual(named.filter((name) => name !== 'invalidPayload').sort());
   });
 

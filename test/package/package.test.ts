@@ -86,7 +86,8 @@ const expectedEndToEnd = {
 };
 
 /** The type of each export of a module, by name. */
-const exportKinds = 'Object.fromEntries(Object.entries(mod).filter(([name]) => name !== "default" && name !== "__esModule").map(([name, value]) => [name, typeof value]))';
+const exportKinds =
+  'Object.fromEntries(Object.entries(mod).filter(([name]) => name !== "default" && name !== "__esModule").map(([name, value]) => [name, typeof value]))';
 
 describe('the built package', () => {
   beforeAll(() => {

@@ -59,11 +59,13 @@ describe('the published package', () => {
     ['node16', 'node16'],
     ['nodenext', 'nodenext'],
     ['bundler', 'esnext'],
-  ])('a consumer type-checks with moduleResolution %s', async (moduleResolution, module) => {
-    const imports = subpaths.map((subpath, i) => `import * as entry${i} from '${manifest.name}/${subpath.slice(2)}';`);
-    writeFileSync(
-      join(app, 'consumer.ts'),
-      `import { createMemoryStore, createWebhookHandler, isChannelWebhookError } from '${manifest.name}';
+  ])(
+    'a consumer type-checks with moduleResolution %s',
+    async (moduleResolution, module) => {
+      const imports = subpaths.map((subpath, i) => `import * as entry${i} from '${manifest.name}/${subpath.slice(2)}';`);
+      writeFileSync(
+        join(app, 'consumer.ts'),
+        `import { createMemoryStore, createWebhookHandler, isChannelWebhookError } from '${manifest.name}';
 ${imports.join('\n')}
 
 export const entries = [${subpaths.map((_, i) => `entry${i}`).join(', ')}];
@@ -72,19 +74,21 @@ export const known = (error: unknown): boolean => isChannelWebhookError(error, '
 // @ts-expect-error a store is required
 createWebhookHandler({});
 `,
-    );
-    const tsconfig = join(app, `tsconfig.${moduleResolution}.json`);
-    writeFileSync(
-      tsconfig,
-      JSON.stringify({
-        compilerOptions: { module, moduleResolution, target: 'es2022', lib: ['es2022', 'dom'], strict: true, noEmit: true, skipLibCheck: true, types: [] },
-        files: ['consumer.ts'],
-      }),
-    );
-    const result = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], { cwd: app }).then(
-      () => ({ stdout: '' }),
-      (error: { stdout: string }) => error,
-    );
-    expect(result.stdout).toBe('');
-  }, 60_000);
+      );
+      const tsconfig = join(app, `tsconfig.${moduleResolution}.json`);
+      writeFileSync(
+        tsconfig,
+        JSON.stringify({
+          compilerOptions: { module, moduleResolution, target: 'es2022', lib: ['es2022', 'dom'], strict: true, noEmit: true, skipLibCheck: true, types: [] },
+          files: ['consumer.ts'],
+        }),
+      );
+      const result = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], { cwd: app }).then(
+        () => ({ stdout: '' }),
+        (error: { stdout: string }) => error,
+      );
+      expect(result.stdout).toBe('');
+    },
+    60_000,
+  );
 });

@@ -45,19 +45,19 @@ const runtimes: Runtime[] = [
 /** Bundles `entry` as wrangler would (Workers take one module) and writes a workerd config serving it. */
 async function workerdCommand(app: string, port: number, entry: string, bindings = ''): Promise<string[]> {
   await build({
-        entryPoints: [join(app, entry)],
-        bundle: true,
-        format: 'esm',
-        platform: 'neutral',
-        conditions: ['workerd', 'worker', 'browser'],
-        mainFields: ['module', 'main'],
-        outfile: join(app, 'worker.bundle.js'),
-        absWorkingDir: app,
-        logLevel: 'warning',
-      });
-      writeFileSync(
-        join(app, 'config.capnp'),
-        `using Workerd = import "/workerd/workerd.capnp";
+    entryPoints: [join(app, entry)],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    outfile: join(app, 'worker.bundle.js'),
+    absWorkingDir: app,
+    logLevel: 'warning',
+  });
+  writeFileSync(
+    join(app, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
   services = [ (name = "main", worker = .worker) ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
@@ -67,8 +67,8 @@ const worker :Workerd.Worker = (
   compatibilityDate = "2025-09-01",${bindings}
 );
 `,
-      );
-      return ['serve', join(app, 'config.capnp')];
+  );
+  return ['serve', join(app, 'config.capnp')];
 }
 
 let app: string;
@@ -89,7 +89,8 @@ for (const runtime of runtimes) {
     const output: string[] = [];
 
     beforeAll(async () => {
-      ({ child, base } = await serve(runtime.binary, await runtime.command(app, (port = await freePort())), port, output));
+      port = await freePort();
+      ({ child, base } = await serve(runtime.binary, await runtime.command(app, port), port, output));
       const setup = await send(`${base}/__setup`, { body: '{}' });
       expect(setup.status, output.join('')).toBe(200);
       path = (setup.json as { path: string }).path;
@@ -173,7 +174,12 @@ for (const runtime of runtimes) {
 
 // The runtime examples in examples/, run as their comments say, on the installed package.
 const [bun, deno, workerd] = runtimes;
-const exampleRuns: Array<{ name: string; runtime: Runtime; start: (port: number) => Promise<string[]>; webhookUrl: (base: string, output: string[]) => Promise<string> }> = [
+const exampleRuns: Array<{
+  name: string;
+  runtime: Runtime;
+  start: (port: number) => Promise<string[]>;
+  webhookUrl: (base: string, output: string[]) => Promise<string>;
+}> = [
   {
     name: 'examples/bun/server.js',
     runtime: bun!,
@@ -183,7 +189,10 @@ const exampleRuns: Array<{ name: string; runtime: Runtime; start: (port: number)
   {
     name: 'examples/deno/server.js',
     runtime: deno!,
-    start: async () => (copyFileSync(join(root, 'examples/deno/server.js'), join(app, 'deno-example.js')), ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', 'deno-example.js']),
+    start: async () => (
+      copyFileSync(join(root, 'examples/deno/server.js'), join(app, 'deno-example.js')),
+      ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', 'deno-example.js']
+    ),
     webhookUrl: async (_, output) => printedUrl(output),
   },
   {

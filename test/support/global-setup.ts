@@ -74,9 +74,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
  * one. Never throws: a failure is returned as the reason the cluster suites are skipped, which
  * fails the run under CI like any missing server.
  */
-async function startClusterUnlessGiven(
-  haveRedis: boolean,
-): Promise<{ server: RedisClusterServer | null; nodes: string[] | null; failure: string | null }> {
+async function startClusterUnlessGiven(haveRedis: boolean): Promise<{ server: RedisClusterServer | null; nodes: string[] | null; failure: string | null }> {
   const given = process.env.REDIS_CLUSTER_NODES;
   if (given) return { server: null, nodes: given.split(','), failure: null };
   if (!haveRedis) return { server: null, nodes: null, failure: 'Redis Cluster (needs redis-server and redis-cli)' };

@@ -175,8 +175,22 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterServer
       await mkdir(dir);
       children.push(
         spawnRedis(bin, [
-          '--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--dir', dir,
-          '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--save', '', '--appendonly', 'no',
+          '--port',
+          String(port),
+          '--cluster-port',
+          String(busPort),
+          '--bind',
+          '127.0.0.1',
+          '--dir',
+          dir,
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          join(dir, 'nodes.conf'),
+          '--save',
+          '',
+          '--appendonly',
+          'no',
         ]),
       );
       nodes.push({ host: '127.0.0.1', port });
@@ -187,7 +201,8 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterServer
     const deadline = Date.now() + 30_000;
     for (const { port } of nodes) {
       while (!(await run(cli, ['-p', String(port), 'cluster', 'info'])).stdout.includes('cluster_state:ok')) {
-        if (Date.now() > deadline) throw new Error(`the Redis Cluster on ports ${nodes.map((node) => node.port).join(', ')} did not reach cluster_state:ok within 30 s`);
+        if (Date.now() > deadline)
+          throw new Error(`the Redis Cluster on ports ${nodes.map((node) => node.port).join(', ')} did not reach cluster_state:ok within 30 s`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

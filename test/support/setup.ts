@@ -74,8 +74,7 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
     },
     ...handlerOptions,
   });
-  const post = (body: unknown, postOptions: PostOptions = {}) =>
-    handle(request(postOptions.url ?? created.url, body, postOptions));
+  const post = (body: unknown, postOptions: PostOptions = {}) => handle(request(postOptions.url ?? created.url, body, postOptions));
   return { clock, store, manager, handle, created, webhookId: created.webhook.id, url: created.url, errors, delivered, post };
 }
 
@@ -229,11 +228,7 @@ export interface FieldError {
  * Asserts a whole 400 answer for the first counted request, and that some error points at `pointer`,
  * or at a coarser pointer no higher than `within` (a validator may stop at the enclosing object).
  */
-export function expectRefused(
-  response: WebhookResponse,
-  pointer: string,
-  options: { code?: string; within?: string; remaining?: number } = {},
-): void {
+export function expectRefused(response: WebhookResponse, pointer: string, options: { code?: string; within?: string; remaining?: number } = {}): void {
   const { code = 'invalid_payload', within = pointer, remaining = 59 } = options;
   expect(response).toEqual({
     status: 400,
@@ -246,8 +241,7 @@ export function expectRefused(
   const pointers = errors.map((error) => error.pointer);
   const hit = pointers.some(
     (candidate) =>
-      candidate === pointer ||
-      (candidate !== undefined && (candidate === within || (candidate.startsWith(within) && pointer.startsWith(`${candidate}/`)))),
+      candidate === pointer || (candidate !== undefined && (candidate === within || (candidate.startsWith(within) && pointer.startsWith(`${candidate}/`)))),
   );
   expect(hit, `pointers ${JSON.stringify(pointers)} do not point at ${pointer}`).toBe(true);
 }

@@ -18,4 +18,5 @@ function build() {
   return { store, manager, fetchHandler: createFetchHandler(handle, { bodyTimeoutMs: 10_000 }) };
 }
 
-export const webhooks = (globalThis.__channelWebhooks ??= build());
+globalThis.__channelWebhooks ??= build();
+export const webhooks = globalThis.__channelWebhooks;

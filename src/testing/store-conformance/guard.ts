@@ -15,8 +15,16 @@ export function registerGuardTests<S extends WebhookStore>({ options, test, t0, 
       const first = makeMessage(webhook, t0 + 1);
       checkDeepEqual(await store.insertMessage(insertInput(webhook, first, 'k')), { outcome: 'created', message: first }, 'insert before revoking');
       await store.revokeWebhook(webhook.id, t0 + 2);
-      checkDeepEqual(await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 3), null)), refused('webhook_inactive'), 'keyless insert after revoking');
-      checkDeepEqual(await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 4), 'k')), refused('webhook_inactive'), 'repeat of a stored key after revoking');
+      checkDeepEqual(
+        await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 3), null)),
+        refused('webhook_inactive'),
+        'keyless insert after revoking',
+      );
+      checkDeepEqual(
+        await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 4), 'k')),
+        refused('webhook_inactive'),
+        'repeat of a stored key after revoking',
+      );
       if (listMessages !== null) checkDeepEqual(await listMessages(webhook.channelId), [first], 'listMessages after refused inserts');
     });
 
@@ -25,7 +33,11 @@ export function registerGuardTests<S extends WebhookStore>({ options, test, t0, 
       await seed(webhook);
       const newHash = 'e'.repeat(64);
       await store.updateWebhookSecret(webhook.id, newHash, t0 + 1);
-      checkDeepEqual(await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 2), 'k')), refused('webhook_inactive'), 'insert under the old hash');
+      checkDeepEqual(
+        await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 2), 'k')),
+        refused('webhook_inactive'),
+        'insert under the old hash',
+      );
       const message = makeMessage(webhook, t0 + 3);
       checkDeepEqual(
         await peer.insertMessage({ ...insertInput(webhook, message, 'k'), secretHash: newHash }),
@@ -37,14 +49,22 @@ export function registerGuardTests<S extends WebhookStore>({ options, test, t0, 
     test('an unknown webhook stores nothing (webhook_inactive)', async ({ store, putChannel }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await putChannel({ id: webhook.channelId, ownerId: 'u_owner', archived: false });
-      checkDeepEqual(await store.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), 'k')), refused('webhook_inactive'), 'insert for a webhook never stored');
+      checkDeepEqual(
+        await store.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), 'k')),
+        refused('webhook_inactive'),
+        'insert for a webhook never stored',
+      );
     });
 
     test('an archived channel stores nothing (channel_archived) until it is unarchived', async ({ peer, seed, putChannel, listMessages }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await seed(webhook);
       await putChannel({ id: webhook.channelId, ownerId: 'u_owner', archived: true });
-      checkDeepEqual(await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), 'k')), refused('channel_archived'), 'insert into an archived channel');
+      checkDeepEqual(
+        await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), 'k')),
+        refused('channel_archived'),
+        'insert into an archived channel',
+      );
       if (listMessages !== null) checkDeepEqual(await listMessages(webhook.channelId), [], 'listMessages of the archived channel');
       await putChannel({ id: webhook.channelId, ownerId: 'u_owner', archived: false });
       const message = makeMessage(webhook, t0 + 2);
@@ -54,7 +74,11 @@ export function registerGuardTests<S extends WebhookStore>({ options, test, t0, 
     test('a webhook whose channel does not exist stores nothing (channel_not_found)', async ({ store, peer }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await store.insertWebhook(webhook);
-      checkDeepEqual(await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), 'k')), refused('channel_not_found'), 'insert without a channel');
+      checkDeepEqual(
+        await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), 'k')),
+        refused('channel_not_found'),
+        'insert without a channel',
+      );
       checkEqual((await peer.getWebhook(webhook.id))?.lastPostAt, null, 'lastPostAt after a refused insert');
     });
 
@@ -64,7 +88,11 @@ export function registerGuardTests<S extends WebhookStore>({ options, test, t0, 
         const webhook = makeWebhook(`c_${randomId()}`, t0);
         await seed(webhook);
         await deleteChannel(store, webhook.channelId);
-        checkDeepEqual(await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), 'k')), refused('channel_not_found'), 'insert into a deleted channel');
+        checkDeepEqual(
+          await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), 'k')),
+          refused('channel_not_found'),
+          'insert into a deleted channel',
+        );
       });
     }
 
@@ -73,7 +101,11 @@ export function registerGuardTests<S extends WebhookStore>({ options, test, t0, 
       await putChannel({ id: archived.channelId, ownerId: 'u_owner', archived: true });
       await store.insertWebhook(archived);
       await store.revokeWebhook(archived.id, t0 + 1);
-      checkDeepEqual(await store.insertMessage(insertInput(archived, makeMessage(archived, t0 + 2), null)), refused('webhook_inactive'), 'revoked webhook in an archived channel');
+      checkDeepEqual(
+        await store.insertMessage(insertInput(archived, makeMessage(archived, t0 + 2), null)),
+        refused('webhook_inactive'),
+        'revoked webhook in an archived channel',
+      );
       const orphan = makeWebhook(`c_${randomId()}`, t0);
       await store.insertWebhook(orphan);
       checkDeepEqual(
@@ -111,7 +143,9 @@ export function registerGuardTests<S extends WebhookStore>({ options, test, t0, 
       const racing = attempts.map((message, i) => Promise.resolve((i % 2 ? peer : store).insertMessage(insertInput(webhook, message, i % 3 ? `k${i}` : null))));
       await peer.revokeWebhook(webhook.id, t0 + 10_000);
       const atRevoke = listMessages === null ? null : await listMessages(webhook.channelId);
-      const late = attempts.map((message, i) => (i % 2 ? store : peer).insertMessage(insertInput(webhook, { ...message, id: `${message.id}_late` }, `late${i}`)));
+      const late = attempts.map((message, i) =>
+        (i % 2 ? store : peer).insertMessage(insertInput(webhook, { ...message, id: `${message.id}_late` }, `late${i}`)),
+      );
       const results = await Promise.all(racing);
       const created: Message[] = [];
       for (const [i, result] of results.entries()) {

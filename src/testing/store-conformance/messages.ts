@@ -31,13 +31,14 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, t0
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await seed(webhook);
       const attempts = Array.from({ length: concurrency }, (_, i) => makeMessage(webhook, t0 + i, { body: `attempt ${i}` }));
-      const results = await Promise.all(
-        attempts.map((message, i) => (i % 2 === 0 ? store : peer).insertMessage(insertInput(webhook, message, 'same-key'))),
-      );
+      const results = await Promise.all(attempts.map((message, i) => (i % 2 === 0 ? store : peer).insertMessage(insertInput(webhook, message, 'same-key'))));
       const winners = results.filter((result) => result.outcome === 'created');
       checkEqual(winners.length, 1, 'number of callers told created');
       const stored = (winners[0] as { message: Message }).message;
-      check(attempts.some((attempt) => attempt.id === stored.id), 'the stored message is none of the attempts');
+      check(
+        attempts.some((attempt) => attempt.id === stored.id),
+        'the stored message is none of the attempts',
+      );
       for (const [i, result] of results.entries()) {
         check(result.outcome === 'created' || result.outcome === 'duplicate', `caller ${i} was told ${result.outcome}`);
         checkDeepEqual(result.message, stored, `message returned to caller ${i}`);
@@ -75,7 +76,11 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, t0
       const keys = ['evt', 'EVT', ' evt', 'evt ', 'e\u0301vt', 'évt'];
       for (const [i, key] of keys.entries()) {
         const message = makeMessage(webhook, t0 + i, { body: `key ${JSON.stringify(key)}` });
-        checkDeepEqual(await store.insertMessage(insertInput(webhook, message, key)), { outcome: 'created', message }, `insert with key ${JSON.stringify(key)}`);
+        checkDeepEqual(
+          await store.insertMessage(insertInput(webhook, message, key)),
+          { outcome: 'created', message },
+          `insert with key ${JSON.stringify(key)}`,
+        );
       }
     });
 
@@ -88,7 +93,15 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, t0
         { type: 'markdown', text: '# Title\n\n- 1\n- 2 👩‍👩‍👧' },
         {
           type: 'rich_text',
-          elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x', style: { bold: true } }, { type: 'emoji', name: 'tada' }] }],
+          elements: [
+            {
+              type: 'rich_text_section',
+              elements: [
+                { type: 'text', text: 'x', style: { bold: true } },
+                { type: 'emoji', name: 'tada' },
+              ],
+            },
+          ],
         },
         { type: 'context', elements: [{ type: 'image', image_url: 'https://example.com/a.png', alt_text: 'a' }] },
         { type: 'divider' },
@@ -98,7 +111,10 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, t0
       const first = await store.insertMessage(insertInput(webhook, message, key));
       const again = await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 2), key));
       check(first.outcome === 'created' && again.outcome === 'duplicate', `outcomes ${first.outcome} and ${again.outcome}`);
-      for (const [label, got] of [['created', first.message], ['duplicate', again.message]] as const) {
+      for (const [label, got] of [
+        ['created', first.message],
+        ['duplicate', again.message],
+      ] as const) {
         checkDeepEqual(got, message, `the ${label} message`);
         checkEqual(JSON.stringify(got.blocks), JSON.stringify(blocks), `key order of the ${label} message's blocks`);
       }
@@ -119,11 +135,15 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, t0
         const repeat = await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 2), odd));
         checkDeepEqual(repeat, { outcome: 'duplicate', message }, 'repeat with the unusual key');
         const other = makeMessage(webhook, t0 + 3);
-        checkDeepEqual(await store.insertMessage(insertInput(webhook, other, 'nul:\u0000 high:\ud801 low:\udc00 end')), { outcome: 'created', message: other }, 'a key differing only in a surrogate');
+        checkDeepEqual(
+          await store.insertMessage(insertInput(webhook, other, 'nul:\u0000 high:\ud801 low:\udc00 end')),
+          { outcome: 'created', message: other },
+          'a key differing only in a surrogate',
+        );
       });
     }
 
-    test('listMessages returns only the channel\'s messages, oldest first', async ({ store, seed, listMessages }) => {
+    test("listMessages returns only the channel's messages, oldest first", async ({ store, seed, listMessages }) => {
       if (listMessages === null) return;
       const channelId = `c_${randomId()}`;
       const webhook = makeWebhook(channelId, t0);

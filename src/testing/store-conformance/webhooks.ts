@@ -27,7 +27,7 @@ export function registerWebhookTests<S extends WebhookStore>({ options, test, t0
       checkDeepEqual(recordFields(found), webhook, 'the first record after a rejected second insert');
     });
 
-    test('listWebhooks returns the channel\'s webhooks oldest first, revoked ones included, no others', async ({ store, peer }) => {
+    test("listWebhooks returns the channel's webhooks oldest first, revoked ones included, no others", async ({ store, peer }) => {
       const channelId = `c_${randomId()}`;
       // Inserted in creation order, as a clock that never goes back produces them.
       const webhooks = Array.from({ length: 5 }, (_, i) => makeWebhook(channelId, t0 + i * 1_000, { name: `hook ${i}` }));
@@ -102,7 +102,10 @@ export function registerWebhookTests<S extends WebhookStore>({ options, test, t0
       const actor = { userId: 'u_owner', role: 'member' as const };
       const created = await manager.create(actor, { channelId: channel.id, name: 'CI' });
       const rotated = await manager.rotate(actor, created.webhook.id);
-      for (const [label, url] of [['created', created.url], ['rotated', rotated.url]] as const) {
+      for (const [label, url] of [
+        ['created', created.url],
+        ['rotated', rotated.url],
+      ] as const) {
         const secret = url.slice(url.lastIndexOf('/') + 1);
         const everything = JSON.stringify([await peer.getWebhook(created.webhook.id), await peer.listWebhooks(channel.id)]);
         check(!everything.includes(secret), `the ${label} secret is readable from the store`);
