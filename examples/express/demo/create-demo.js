@@ -63,6 +63,7 @@ export function createDemo({ store, manager, actor, channelId }) {
   }));
   api.get('/events', async (req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+    res.write(': live\n\n'); // sends the headers now, so the page knows it is connected
     // Subscribe before reading the history, so nothing posted in between is missed; the page
     // drops the duplicates by message id.
     listeners.add(res);
