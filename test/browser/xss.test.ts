@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { RENDER_ALLOW_LIST } from 'channel-webhooks/render';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../support/http.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
@@ -17,9 +18,8 @@ const VECTORS: Array<{ name: string; payload: Record<string, unknown> }> = [
   { name: 'attribute break-out in a rich_text link', payload: { blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://x.example/"><script>window.pwned=1</script>', text: 'rich link' }] }] }] } },
 ];
 
-// What the channel view may contain: the client's own frame around each message, and inside
-// `.content` only these elements with these attributes.
-const ALLOWED: Record<string, readonly string[]> = { div: ['class'], p: ['class'] };
+// Inside each message's `.content` the page puts toHtml's output and nothing else.
+const ALLOWED = RENDER_ALLOW_LIST;
 
 describe.skipIf(missing !== null)(`the demo page against hostile messages${missing ? ` (SKIPPED: ${missing})` : ''}`, () => {
   let browser: Browser;
@@ -66,6 +66,7 @@ describe.skipIf(missing !== null)(`the demo page against hostile messages${missi
 
     expect(await page.evaluate(() => (window as unknown as { pwned?: unknown }).pwned)).toBeUndefined();
     expect(seen).toEqual({ console: [], dialogs: [], foreign: [] });
+    expect(await page.textContent('#messages')).toContain('window.pwned = 1'); // shown as text
     expect(await page.locator('#messages .author').first().textContent()).toBe('<img src=x onerror="window.pwned=1">');
 
     const found = await page.locator('#messages .content').evaluateAll((contents) =>

@@ -4,6 +4,7 @@
 // management behind its own sign-in and permission checks instead (see examples/multi-instance).
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { toHtml } from 'channel-webhooks/render';
 
 const PUBLIC = fileURLToPath(new URL('./public/', import.meta.url));
 const STATUS = { forbidden: 403, channel_not_found: 404, webhook_not_found: 404, webhook_revoked: 409, channel_archived: 409 };
@@ -88,9 +89,13 @@ export function createDemo({ store, manager, actor, channelId }) {
   };
 }
 
-/** What the page needs of a message; `html` is rendered on the server. */
+// A few emoji by name for the samples; others show as `:name:` unless the sender gave their code points.
+const EMOJI = { rocket: '🚀', white_check_mark: '✅', tada: '🎉', warning: '⚠️', wave: '👋', fire: '🔥' };
+const renderOptions = { emoji: ({ name }) => (name in EMOJI ? { text: EMOJI[name] } : undefined) };
+
+/** What the page needs of a message. It is rendered here, so the page never parses message text. */
 function toEvent(message) {
-  return { id: message.id, author: message.author, createdAt: message.createdAt, body: message.body, blocks: message.blocks };
+  return { id: message.id, author: message.author, createdAt: message.createdAt, html: toHtml(message, renderOptions) };
 }
 
 function answer(work) {

@@ -29,23 +29,6 @@ function element(tag, className, text) {
   return node;
 }
 
-// Until the server renders messages (`html` in the event), show their text, escaped: textContent
-// never parses markup.
-function renderFallback(message) {
-  const texts = [];
-  const collect = (value) => {
-    if (Array.isArray(value)) value.forEach(collect);
-    else if (value && typeof value === 'object') {
-      if (typeof value.text === 'string') texts.push(value.text);
-      Object.values(value).forEach((child) => typeof child === 'object' && collect(child));
-    }
-  };
-  collect(message.blocks);
-  const node = element('div', 'fallback');
-  for (const text of texts.length > 0 ? texts : [message.body]) node.append(element('p', '', text));
-  return node;
-}
-
 function addMessage(message) {
   if (shown.has(message.id)) return;
   shown.add(message.id);
@@ -60,7 +43,8 @@ function addMessage(message) {
   time.dateTime = message.createdAt;
   meta.append(time);
   const content = element('div', 'content');
-  content.append(renderFallback(message));
+  // toHtml's output, made on the server from allow-listed elements only, with every string escaped.
+  content.innerHTML = message.html;
   main.append(meta, content);
   item.append(main);
   const list = $('messages');
