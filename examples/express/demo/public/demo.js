@@ -9,7 +9,7 @@ const SAMPLE = {
   text: 'Deploy 142 finished: checkout-service is live',
   blocks: [
     { type: 'header', text: { type: 'plain_text', text: 'Deploy 142 finished' } },
-    { type: 'section', text: { type: 'mrkdwn', text: '*checkout-service* is live on `production` :rocket:' } },
+    { type: 'section', text: { type: 'mrkdwn', text: '*checkout-service* is live on `production`, 12 instances healthy' } },
     { type: 'context', elements: [{ type: 'mrkdwn', text: 'Sent from the demo page through the webhook URL' }] },
   ],
 };
@@ -59,7 +59,7 @@ function showSecret(name, url) {
   $('secret').hidden = false;
   $('secret-name').textContent = name;
   $('secret-url').value = url;
-  $('curl').textContent = `curl -i -X POST -H 'Content-Type: application/json' \\\n  -d '{"text":"Hello from curl"}' \\\n  '${url}'`;
+  $('curl').textContent = `curl -i -X POST \\\n  -H 'Content-Type: application/json' \\\n  -d '{"text":"Hello from curl"}' \\\n  '${url}'`;
   $('result').textContent = '';
   $('result').className = 'result';
 }
