@@ -70,7 +70,7 @@ describe.skipIf(missing !== null)(`the demo page against hostile messages${missi
     expect(await page.locator('#messages .author').first().textContent()).toBe('<img src=x onerror="window.pwned=1">');
 
     const found = await page.locator('#messages .content').evaluateAll((contents) =>
-      contents.flatMap((content) => [...content.querySelectorAll('*')].map((node) => [node.localName, node.getAttributeNames()] as const)),
+      contents.flatMap((content) => Array.from(content.querySelectorAll('*'), (node) => [node.localName, node.getAttributeNames()] as const)),
     );
     const disallowed = found.filter(([tag, attributes]) => !(tag in ALLOWED) || attributes.some((name) => !ALLOWED[tag]!.includes(name)));
     expect(disallowed).toEqual([]);
