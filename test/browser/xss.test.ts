@@ -1,21 +1,23 @@
 import type { Browser, Page } from 'playwright-core';
 import { RENDER_ALLOW_LIST } from 'channel-webhooks/render';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { XSS_VECTORS } from '../render/xss-vectors.js';
 import { send } from '../support/http.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
 import { startDemo } from './demo-server.js';
 
 const missing = chromiumMissing();
 
-// Each vector, if it ever ran, would set window.pwned or fetch from a foreign host.
-const VECTORS: Array<{ name: string; payload: Record<string, unknown> }> = [
-  { name: 'script tag in text', payload: { text: '<script>window.pwned = 1</script>' } },
-  { name: 'img onerror in text', payload: { text: '<img src=x onerror="window.pwned = 1">' } },
-  { name: 'javascript: link in mrkdwn', payload: { text: '<javascript:window.pwned=1|click me>' } },
-  { name: 'attribute break-out in a header', payload: { blocks: [{ type: 'header', text: { type: 'plain_text', text: '"><svg onload="window.pwned=1">' } }] } },
-  { name: 'iframe and image in markdown', payload: { blocks: [{ type: 'markdown', text: '<iframe src="javascript:window.pwned=1"></iframe> ![x](http://pixel.example/x.png) [y](javascript:window.pwned=1)' }] } },
-  { name: 'remote image in context', payload: { text: 'image', blocks: [{ type: 'context', elements: [{ type: 'image', image_url: 'http://pixel.example/c.png', alt_text: 'tracker' }] }] } },
-  { name: 'attribute break-out in a rich_text link', payload: { blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://x.example/"><script>window.pwned=1</script>', text: 'rich link' }] }] }] } },
+// The render tests' corpus (script would call alert, seen as a dialog) and a few of our own that
+// would set window.pwned; any of them might also try to fetch from a foreign host.
+const OWN: Array<{ name: string; body: Record<string, unknown> }> = [
+  { name: 'script tag in text', body: { text: '<script>window.pwned = 1</script>' } },
+  { name: 'img onerror in text', body: { text: '<img src=x onerror="window.pwned = 1">' } },
+  { name: 'javascript: link in mrkdwn', body: { text: '<javascript:window.pwned=1|click me>' } },
+  { name: 'attribute break-out in a header', body: { blocks: [{ type: 'header', text: { type: 'plain_text', text: '"><svg onload="window.pwned=1">' } }] } },
+  { name: 'iframe and image in markdown', body: { blocks: [{ type: 'markdown', text: '<iframe src="javascript:window.pwned=1"></iframe> ![x](http://pixel.example/x.png) [y](javascript:window.pwned=1)' }] } },
+  { name: 'remote image in context', body: { text: 'image', blocks: [{ type: 'context', elements: [{ type: 'image', image_url: 'http://pixel.example/c.png', alt_text: 'tracker' }] }] } },
+  { name: 'attribute break-out in a rich_text link', body: { blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://x.example/"><script>window.pwned=1</script>', text: 'rich link' }] }] }] } },
 ];
 
 // Inside each message's `.content` the page puts toHtml's output and nothing else.
@@ -49,18 +51,24 @@ describe.skipIf(missing !== null)(`the demo page against hostile messages${missi
   it('shows every vector as inert text: no script runs, nothing is fetched elsewhere, only allowed elements', async () => {
     await page.goto(demo.origin);
     await expect.poll(() => page.textContent('#live')).toBe('live');
-    const created = await fetch(`${demo.origin}/demo/api/webhooks`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: '<img src=x onerror="window.pwned=1">' }),
-    });
-    const { url } = (await created.json()) as { url: string };
+    const createWebhook = async (name: string) => {
+      const created = await fetch(`${demo.origin}/demo/api/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+      return ((await created.json()) as { url: string }).url;
+    };
 
-    for (const vector of VECTORS) {
-      const answer = await send(url, { body: vector.payload });
-      expect(answer.status, vector.name).toBe(201);
+    const vectors = [...OWN, ...XSS_VECTORS];
+    let stored = 0;
+    let url = '';
+    for (const [index, vector] of vectors.entries()) {
+      // A fresh webhook every 50 posts keeps clear of the limit of 60 a minute.
+      if (index % 50 === 0) url = await createWebhook(index === 0 ? '<img src=x onerror="window.pwned=1">' : `Vectors ${index}`);
+      const answer = await send(url, { body: vector.body });
+      // Some vectors are refused by validation (a javascript: link, an image without visible text).
+      expect([201, 400], vector.name).toContain(answer.status);
+      if (answer.status === 201) stored++;
     }
-    await expect.poll(() => page.locator('#messages .message').count()).toBe(VECTORS.length);
+    expect(stored).toBeGreaterThan(vectors.length * 0.75);
+    await expect.poll(() => page.locator('#messages .message').count(), { timeout: 5_000 }).toBe(stored);
     const protocols = await page.locator('#messages a').evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).protocol));
     expect(protocols.filter((protocol) => !['http:', 'https:', 'mailto:'].includes(protocol))).toEqual([]);
 
