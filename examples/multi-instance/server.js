@@ -72,10 +72,22 @@ export async function createApp(options) {
       res.status(error.code === undefined ? 500 : status).json({ error: error.code ?? 'internal', message: error.message });
     }
   };
-  admin.post('/webhooks', answer((req) => manager.create(actor, { channelId: req.body.channelId ?? DEMO_CHANNEL_ID, name: req.body.name })));
-  admin.post('/webhooks/:id/rotate', answer((req) => manager.rotate(actor, req.params.id)));
-  admin.post('/webhooks/:id/revoke', answer((req) => manager.revoke(actor, req.params.id)));
-  admin.get('/channels/:id/messages', answer((req) => store.listMessages(req.params.id)));
+  admin.post(
+    '/webhooks',
+    answer((req) => manager.create(actor, { channelId: req.body.channelId ?? DEMO_CHANNEL_ID, name: req.body.name })),
+  );
+  admin.post(
+    '/webhooks/:id/rotate',
+    answer((req) => manager.rotate(actor, req.params.id)),
+  );
+  admin.post(
+    '/webhooks/:id/revoke',
+    answer((req) => manager.revoke(actor, req.params.id)),
+  );
+  admin.get(
+    '/channels/:id/messages',
+    answer((req) => store.listMessages(req.params.id)),
+  );
   app.use('/admin', admin);
 
   const close = async () => {

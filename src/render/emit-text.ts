@@ -45,7 +45,12 @@ function block(node: Block, options: RenderOptions): string {
     case 'pre':
       return inlines(node.children, options);
     case 'div':
-      return node.row === true ? node.children.map((child) => block(child, options)).filter((part) => part !== '').join(' ') : blocks(node.children, options);
+      return node.row === true
+        ? node.children
+            .map((child) => block(child, options))
+            .filter((part) => part !== '')
+            .join(' ')
+        : blocks(node.children, options);
     case 'quote':
       return blocks(node.children, options);
     case 'list': {

@@ -17,7 +17,10 @@ const MESSAGES: Array<{ from: string; payload: Record<string, unknown> }> = [
     from: 'CI',
     payload: {
       blocks: [
-        { type: 'markdown', text: '**Build #981 passed** on `main`\n\n- 1,204 tests, 0 failures\n- coverage 94.1 % (+0.3)\n\n[Open the run](https://ci.example.com/runs/981)' },
+        {
+          type: 'markdown',
+          text: '**Build #981 passed** on `main`\n\n- 1,204 tests, 0 failures\n- coverage 94.1 % (+0.3)\n\n[Open the run](https://ci.example.com/runs/981)',
+        },
       ],
     },
   },
@@ -28,11 +31,28 @@ const MESSAGES: Array<{ from: string; payload: Record<string, unknown> }> = [
         {
           type: 'rich_text',
           elements: [
-            { type: 'rich_text_section', elements: [{ type: 'text', text: 'Today', style: { bold: true } }, { type: 'text', text: ' for ' }, { type: 'user', user_id: 'U024BE7LH' }] },
-            { type: 'rich_text_list', style: 'bullet', elements: [
-              { type: 'rich_text_section', elements: [{ type: 'text', text: 'Ship the rate-limit dashboard' }] },
-              { type: 'rich_text_section', elements: [{ type: 'text', text: 'Review ' }, { type: 'link', url: 'https://git.example.com/pr/77', text: 'PR #77' }] },
-            ] },
+            {
+              type: 'rich_text_section',
+              elements: [
+                { type: 'text', text: 'Today', style: { bold: true } },
+                { type: 'text', text: ' for ' },
+                { type: 'user', user_id: 'U024BE7LH' },
+              ],
+            },
+            {
+              type: 'rich_text_list',
+              style: 'bullet',
+              elements: [
+                { type: 'rich_text_section', elements: [{ type: 'text', text: 'Ship the rate-limit dashboard' }] },
+                {
+                  type: 'rich_text_section',
+                  elements: [
+                    { type: 'text', text: 'Review ' },
+                    { type: 'link', url: 'https://git.example.com/pr/77', text: 'PR #77' },
+                  ],
+                },
+              ],
+            },
             { type: 'rich_text_quote', elements: [{ type: 'text', text: 'Blocked on the staging database migration.' }] },
             { type: 'rich_text_preformatted', elements: [{ type: 'text', text: 'npm run migrate -- --to 0042' }] },
           ],
@@ -47,7 +67,13 @@ const MESSAGES: Array<{ from: string; payload: Record<string, unknown> }> = [
       blocks: [
         section(':warning: *Disk 91 % full* on `db-2`'),
         { type: 'divider' },
-        { type: 'context', elements: [{ type: 'image', image_url: 'https://grafana.example.com/disk.png', alt_text: 'disk usage graph' }, { type: 'mrkdwn', text: 'threshold 90 % · <https://grafana.example.com/d/disk|dashboard>' }] },
+        {
+          type: 'context',
+          elements: [
+            { type: 'image', image_url: 'https://grafana.example.com/disk.png', alt_text: 'disk usage graph' },
+            { type: 'mrkdwn', text: 'threshold 90 % · <https://grafana.example.com/d/disk|dashboard>' },
+          ],
+        },
       ],
     },
   },
@@ -72,7 +98,11 @@ describe.skipIf(missing !== null)(`the demo page's picture${missing ? ` (SKIPPED
     await expect.poll(() => page.textContent('#live')).toBe('live');
 
     for (const { from, payload } of MESSAGES) {
-      const created = await fetch(`${demo.origin}/demo/api/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: from }) });
+      const created = await fetch(`${demo.origin}/demo/api/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: from }),
+      });
       const { url } = (await created.json()) as { url: string };
       expect((await send(url, { body: payload })).status).toBe(201);
     }
@@ -82,7 +112,18 @@ describe.skipIf(missing !== null)(`the demo page's picture${missing ? ` (SKIPPED
     await expect.poll(() => page.textContent('#result')).toBe('201 Created');
     await expect.poll(() => page.locator('#messages .message').count()).toBe(MESSAGES.length + 1);
 
-    for (const selector of ['.cw-header', '.cw-section', '.cw-markdown', '.cw-divider', '.cw-context', '.cw-rich-text', '.cw-quote', '.cw-pre', 'ul', 'a[href^="https://"]']) {
+    for (const selector of [
+      '.cw-header',
+      '.cw-section',
+      '.cw-markdown',
+      '.cw-divider',
+      '.cw-context',
+      '.cw-rich-text',
+      '.cw-quote',
+      '.cw-pre',
+      'ul',
+      'a[href^="https://"]',
+    ]) {
       expect(await page.locator(`#messages .content ${selector}`).count(), selector).toBeGreaterThan(0);
     }
     await page.locator('#name').blur();

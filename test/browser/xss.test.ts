@@ -15,9 +15,29 @@ const OWN: Array<{ name: string; body: Record<string, unknown> }> = [
   { name: 'img onerror in text', body: { text: '<img src=x onerror="window.pwned = 1">' } },
   { name: 'javascript: link in mrkdwn', body: { text: '<javascript:window.pwned=1|click me>' } },
   { name: 'attribute break-out in a header', body: { blocks: [{ type: 'header', text: { type: 'plain_text', text: '"><svg onload="window.pwned=1">' } }] } },
-  { name: 'iframe and image in markdown', body: { blocks: [{ type: 'markdown', text: '<iframe src="javascript:window.pwned=1"></iframe> ![x](http://pixel.example/x.png) [y](javascript:window.pwned=1)' }] } },
-  { name: 'remote image in context', body: { text: 'image', blocks: [{ type: 'context', elements: [{ type: 'image', image_url: 'http://pixel.example/c.png', alt_text: 'tracker' }] }] } },
-  { name: 'attribute break-out in a rich_text link', body: { blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://x.example/"><script>window.pwned=1</script>', text: 'rich link' }] }] }] } },
+  {
+    name: 'iframe and image in markdown',
+    body: {
+      blocks: [{ type: 'markdown', text: '<iframe src="javascript:window.pwned=1"></iframe> ![x](http://pixel.example/x.png) [y](javascript:window.pwned=1)' }],
+    },
+  },
+  {
+    name: 'remote image in context',
+    body: { text: 'image', blocks: [{ type: 'context', elements: [{ type: 'image', image_url: 'http://pixel.example/c.png', alt_text: 'tracker' }] }] },
+  },
+  {
+    name: 'attribute break-out in a rich_text link',
+    body: {
+      blocks: [
+        {
+          type: 'rich_text',
+          elements: [
+            { type: 'rich_text_section', elements: [{ type: 'link', url: 'https://x.example/"><script>window.pwned=1</script>', text: 'rich link' }] },
+          ],
+        },
+      ],
+    },
+  },
 ];
 
 // Inside each message's `.content` the page puts toHtml's output and nothing else.
@@ -52,7 +72,11 @@ describe.skipIf(missing !== null)(`the demo page against hostile messages${missi
     await page.goto(demo.origin);
     await expect.poll(() => page.textContent('#live')).toBe('live');
     const createWebhook = async (name: string) => {
-      const created = await fetch(`${demo.origin}/demo/api/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+      const created = await fetch(`${demo.origin}/demo/api/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
       return ((await created.json()) as { url: string }).url;
     };
 
@@ -77,9 +101,11 @@ describe.skipIf(missing !== null)(`the demo page against hostile messages${missi
     expect(await page.textContent('#messages')).toContain('window.pwned = 1'); // shown as text
     expect(await page.locator('#messages .author').first().textContent()).toBe('<img src=x onerror="window.pwned=1">');
 
-    const found = await page.locator('#messages .content').evaluateAll((contents) =>
-      contents.flatMap((content) => Array.from(content.querySelectorAll('*'), (node) => [node.localName, node.getAttributeNames()] as const)),
-    );
+    const found = await page
+      .locator('#messages .content')
+      .evaluateAll((contents) =>
+        contents.flatMap((content) => Array.from(content.querySelectorAll('*'), (node) => [node.localName, node.getAttributeNames()] as const)),
+      );
     const disallowed = found.filter(([tag, attributes]) => !(tag in ALLOWED) || attributes.some((name) => !ALLOWED[tag]!.includes(name)));
     expect(disallowed).toEqual([]);
     expect(found.length).toBeGreaterThan(0);

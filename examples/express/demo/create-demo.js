@@ -53,15 +53,30 @@ export function createDemo({ store, manager, actor, channelId }) {
 
   const api = express.Router();
   api.use(sameOriginJson, express.json({ limit: '4kb' }));
-  api.get('/state', answer(async () => state()));
-  api.post('/webhooks', answer(async (req) => manager.create(actor, { channelId, name: String(req.body?.name ?? '') })));
-  api.post('/webhooks/:id/rotate', answer(async (req) => manager.rotate(actor, req.params.id)));
-  api.post('/webhooks/:id/revoke', answer(async (req) => ({ webhook: await manager.revoke(actor, req.params.id) })));
-  api.post('/channel', answer(async (req) => {
-    const channel = await store.getChannel(channelId);
-    await store.putChannel({ ...channel, archived: req.body?.archived === true });
-    return state();
-  }));
+  api.get(
+    '/state',
+    answer(async () => state()),
+  );
+  api.post(
+    '/webhooks',
+    answer(async (req) => manager.create(actor, { channelId, name: String(req.body?.name ?? '') })),
+  );
+  api.post(
+    '/webhooks/:id/rotate',
+    answer(async (req) => manager.rotate(actor, req.params.id)),
+  );
+  api.post(
+    '/webhooks/:id/revoke',
+    answer(async (req) => ({ webhook: await manager.revoke(actor, req.params.id) })),
+  );
+  api.post(
+    '/channel',
+    answer(async (req) => {
+      const channel = await store.getChannel(channelId);
+      await store.putChannel({ ...channel, archived: req.body?.archived === true });
+      return state();
+    }),
+  );
   api.get('/events', async (req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
     res.write(': live\n\n'); // sends the headers now, so the page knows it is connected

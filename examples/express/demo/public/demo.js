@@ -81,17 +81,21 @@ function webhookRow(webhook) {
   row.dataset.id = webhook.id;
   const info = element('div', 'webhook-info');
   info.append(element('span', 'webhook-name', webhook.name), element('span', `pill ${webhook.status}`, webhook.status));
-  const detail = webhook.rotatedAt ? `rotated ${new Date(webhook.rotatedAt).toLocaleTimeString()}` : `created ${new Date(webhook.createdAt).toLocaleTimeString()}`;
+  const detail = webhook.rotatedAt
+    ? `rotated ${new Date(webhook.rotatedAt).toLocaleTimeString()}`
+    : `created ${new Date(webhook.createdAt).toLocaleTimeString()}`;
   info.append(element('span', 'note', detail));
   row.append(info);
   if (webhook.status !== 'active') return row;
   const actions = element('div', 'actions');
   const rotate = element('button', 'rotate', 'Rotate');
   rotate.type = 'button';
-  rotate.addEventListener('click', () => act(async () => {
-    const { webhook: rotated, url } = await api(`/webhooks/${encodeURIComponent(webhook.id)}/rotate`, {});
-    showSecret(rotated.name, url);
-  }));
+  rotate.addEventListener('click', () =>
+    act(async () => {
+      const { webhook: rotated, url } = await api(`/webhooks/${encodeURIComponent(webhook.id)}/rotate`, {});
+      showSecret(rotated.name, url);
+    }),
+  );
   const revoke = element('button', 'revoke danger', 'Revoke');
   revoke.type = 'button';
   revoke.addEventListener('click', () => {
@@ -101,10 +105,12 @@ function webhookRow(webhook) {
     const yes = element('button', 'confirm-revoke danger', 'Yes, revoke');
     const no = element('button', '', 'Cancel');
     yes.type = no.type = 'button';
-    yes.addEventListener('click', () => act(async () => {
-      await api(`/webhooks/${encodeURIComponent(webhook.id)}/revoke`, {});
-      if (secretUrl?.includes(`/${webhook.id}/`)) $('result').textContent = 'This webhook is revoked: its URL now answers 404.';
-    }));
+    yes.addEventListener('click', () =>
+      act(async () => {
+        await api(`/webhooks/${encodeURIComponent(webhook.id)}/revoke`, {});
+        if (secretUrl?.includes(`/${webhook.id}/`)) $('result').textContent = 'This webhook is revoked: its URL now answers 404.';
+      }),
+    );
     no.addEventListener('click', () => confirm.replaceWith(actions));
     confirm.append(yes, no);
     actions.replaceWith(confirm);
