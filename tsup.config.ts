@@ -11,6 +11,7 @@ export default defineConfig({
     fetch: 'adapters/fetch/index.ts',
     postgres: 'adapters/postgres/index.ts',
     redis: 'adapters/redis/index.ts',
+    render: 'src/render/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,14 +1,22 @@
 // Express example: the webhook middleware mounted before the app's body parser, on the in-memory
-// store. `npm start` runs it; tests import `createApp` and run the very same app.
+// store. `npm start` runs it with the demo page (see ./demo); tests import `createApp` and `start`
+// and run the very same app.
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
 import { createExpressMiddleware } from 'channel-webhooks/express';
+import { createDemo, isLoopback } from './demo/create-demo.js';
 
 /** The demo user: owner of the demo channel, so allowed to manage its webhooks. */
 export const DEMO_ACTOR = { userId: 'u-demo', role: 'member' };
 export const DEMO_CHANNEL_ID = 'general';
+
+/**
+ * Deadlines well under Node's defaults (300 s for a request, 60 s for its headers), as SECURITY.md
+ * advises for a webhook endpoint: a sender that trickles bytes cannot hold a connection for minutes.
+ */
+export const SERVER_OPTIONS = { requestTimeout: 15_000, headersTimeout: 5_000 };
 
 /**
  * Builds the app with a demo channel.
@@ -16,43 +24,69 @@ export const DEMO_CHANNEL_ID = 'general';
  * @param {object} [options]
  * @param {string} [options.baseUrl] - where the app is reachable; webhook URLs start with it.
  * @param {(message: import('channel-webhooks').Message) => void} [options.onMessage] - called for every new message.
+ * @param {boolean} [options.demo] - DEMO ONLY: mount the unauthenticated demo page and its management
+ *   routes (./demo). Never in a real app, and only on a server bound to loopback.
  */
-export async function createApp({ baseUrl = 'http://localhost:3000', onMessage = logMessage } = {}) {
+export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage = logMessage, demo = false } = {}) {
   const store = createMemoryStore();
   await store.putChannel({ id: DEMO_CHANNEL_ID, ownerId: DEMO_ACTOR.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl });
-  const handle = createWebhookHandler({ store, onMessage });
+  const page = demo ? createDemo({ store, manager, actor: DEMO_ACTOR, channelId: DEMO_CHANNEL_ID }) : null;
+  const handle = createWebhookHandler({
+    store,
+    onMessage: (message) => {
+      onMessage(message);
+      page?.publish(message);
+    },
+  });
 
   const app = express();
+  app.disable('x-powered-by');
   // Before any body parser: the middleware reads (and size-limits) the webhook body itself.
   app.use(createExpressMiddleware(handle));
+  if (page !== null) app.use(page.router);
   app.use(express.json());
-  app.get('/channels/:id/messages', async (req, res) => {
-    res.json(await store.listMessages(req.params.id));
-  });
   return { app, store, manager };
 }
 
+// Message text and webhook names are untrusted: printed raw, a newline or a terminal escape in them
+// forges log lines. JSON.stringify escapes C0 controls, quotes and backslashes; the rest that a
+// terminal or log viewer acts on (DEL, C1 controls such as U+009B CSI, line separators, bidi
+// overrides) is escaped here.
+const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const quote = (text) => JSON.stringify(text).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 function logMessage(message) {
-  console.log(`#${message.channelId} ${message.author.name}: ${message.body || '(blocks only)'}`);
+  console.log(`#${message.channelId} ${quote(message.author.name)}: ${message.body === '' ? '(blocks only)' : quote(message.body)}`);
 }
 
-async function main() {
-  const port = Number(process.env.PORT ?? 3000);
-  const { app, manager } = await createApp({ baseUrl: `http://localhost:${port}` });
-  const server = createServer(app);
+/**
+ * Runs the example: listens on `host` (loopback unless HOST says otherwise), creates a webhook and
+ * prints its URL once. The demo page is on unless DEMO=off, and only ever on a loopback address.
+ *
+ * @param {object} [options]
+ * @param {number} [options.port] - default PORT or 3000; 0 picks a free port.
+ * @param {string} [options.host] - default HOST or 127.0.0.1.
+ * @returns {Promise<import('node:http').Server>}
+ */
+export async function start({ port = Number(process.env.PORT ?? 3000), host = process.env.HOST ?? '127.0.0.1' } = {}) {
+  const demo = process.env.DEMO !== 'off' && isLoopback(host);
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const { app, manager } = await createApp({ baseUrl: origin, demo });
+  const server = createServer(SERVER_OPTIONS, app);
   server.on('error', (error) => {
     if (error.code !== 'EADDRINUSE') throw error;
     console.error(`Port ${port} is already in use. Choose another one, e.g. PORT=3001 npm start`);
     process.exit(1);
   });
-  server.listen(port, async () => {
-    const { url } = await manager.create(DEMO_ACTOR, { channelId: DEMO_CHANNEL_ID, name: 'Demo' });
-    console.log(`Listening on http://localhost:${port}`);
-    console.log(`Webhook URL for #${DEMO_CHANNEL_ID} (shown only once; keep it secret):\n  ${url}\n`);
-    console.log(`Try it:\n  curl -i -X POST -H 'Content-Type: application/json' -d '{"text":"Hello from curl"}' ${url}\n`);
-    console.log(`Messages: http://localhost:${port}/channels/${DEMO_CHANNEL_ID}/messages`);
-  });
+  await new Promise((resolve) => server.listen(port, host, resolve));
+  const { url } = await manager.create(DEMO_ACTOR, { channelId: DEMO_CHANNEL_ID, name: 'Demo' });
+  console.log(`Listening on ${origin}`);
+  if (demo) console.log(`Demo page (loopback only): ${origin}/`);
+  else if (process.env.DEMO !== 'off') console.log(`Demo page off: it is served only on a loopback HOST.`);
+  console.log(`Webhook URL for #${DEMO_CHANNEL_ID} (shown only once; keep it secret):\n  ${url}\n`);
+  console.log(`Try it:\n  curl -i -X POST -H 'Content-Type: application/json' -d '{"text":"Hello from curl"}' ${url}\n`);
+  return server;
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await start();

@@ -13,6 +13,9 @@ import { createRedisRateLimiter } from 'channel-webhooks/redis';
 
 export const DEMO_CHANNEL_ID = 'general';
 
+/** Deadlines well under Node's defaults (300 s / 60 s), as SECURITY.md advises for a webhook endpoint. */
+export const SERVER_OPTIONS = { requestTimeout: 15_000, headersTimeout: 5_000 };
+
 /**
  * Builds one instance.
  *
@@ -108,7 +111,7 @@ async function main() {
     keyPrefix: process.env.KEY_PREFIX,
     onRateLimiterError: process.env.ON_RATE_LIMITER_ERROR,
   });
-  const server = createServer(app);
+  const server = createServer(SERVER_OPTIONS, app);
   server.listen(port, host, () => {
     console.log(`Listening on http://${host}:${server.address().port}`);
   });

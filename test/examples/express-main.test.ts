@@ -41,12 +41,12 @@ describe('npm start (examples/express/server.js run directly)', () => {
     const curl = await waitFor(/curl -i -X POST -H 'Content-Type: application\/json' -d '(\{.*\})' (\S+)/);
     expect(curl).not.toBeNull();
     const [, body, url] = curl!;
-    expect(url).toMatch(new RegExp(`^http://localhost:${port}/hooks/channels/wh_[\\w-]{22}/[\\w-]{43}$`));
+    expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/hooks/channels/wh_[\\w-]{22}/[\\w-]{43}$`));
     expect(output.stdout.split(url!).length - 1).toBe(2);
 
-    const answer = await send(url!.replace('localhost', '127.0.0.1'), { body: body! });
+    const answer = await send(url!, { body: body! });
     expect(answer.status).toBe(201);
-    expect(await waitFor(/#general Demo: Hello from curl/)).not.toBeNull();
+    expect(await waitFor(/#general "Demo": "Hello from curl"/)).not.toBeNull();
     expect(output.stderr).toBe('');
   });
 

@@ -1,0 +1,116 @@
+import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
+import type { Block, Inline, StyleTag } from './ast.js';
+import { safeLinkUrl } from './safe-url.js';
+
+let parser: MarkdownIt | undefined;
+
+// CommonMark plus `~~strike~~`; `html: false` makes any HTML in the source plain text, and
+// `validateLink` leaves a link whose URL is not http(s)/mailto as the text it was written as.
+function markdownParser(): MarkdownIt {
+  if (parser === undefined) {
+    parser = new markdownIt('commonmark', { html: false, linkify: false });
+    parser.enable('strikethrough');
+    parser.validateLink = (url: string) => safeLinkUrl(url.trim()) !== undefined;
+  }
+  return parser;
+}
+
+const INLINE_TAGS: Record<string, StyleTag> = { em_open: 'em', strong_open: 'strong', s_open: 's' };
+
+function inlineChildren(tokens: Token[]): Inline[] {
+  const root: Inline[] = [];
+  const stack: Inline[][] = [root];
+  const top = (): Inline[] => stack[stack.length - 1]!;
+  for (const token of tokens) {
+    const tag = INLINE_TAGS[token.type];
+    if (tag !== undefined) {
+      const children: Inline[] = [];
+      top().push({ t: 'style', tag, children });
+      stack.push(children);
+    } else if (token.type === 'link_open') {
+      const children: Inline[] = [];
+      top().push({ t: 'link', url: String(token.attrGet('href') ?? ''), children });
+      stack.push(children);
+    } else if (token.nesting === -1) {
+      if (stack.length > 1) stack.pop();
+    } else if (token.type === 'code_inline') {
+      top().push({ t: 'style', tag: 'code', children: [{ t: 'text', text: token.content }] });
+    } else if (token.type === 'hardbreak') {
+      top().push({ t: 'br' });
+    } else if (token.type === 'softbreak') {
+      top().push({ t: 'text', text: '\n' });
+    } else if (token.type === 'image') {
+      const alt = (token.children ?? []).map((child) => child.content).join('');
+      top().push({ t: 'image', url: String(token.attrGet('src') ?? ''), alt });
+    } else if (token.content !== '') {
+      top().push({ t: 'text', text: token.content });
+    }
+  }
+  return root;
+}
+
+type Frame = { blocks: Block[]; items?: Block[][] };
+
+/** Reads CommonMark (with `~~strike~~`) into blocks; no HTML in the source survives as HTML. */
+export function parseMarkdown(source: string): Block[] {
+  const root: Block[] = [];
+  const stack: Frame[] = [{ blocks: root }];
+  const top = (): Frame => stack[stack.length - 1]!;
+  let hiddenParagraph = false;
+  let heading: (Block & { t: 'heading' }) | undefined;
+  for (const token of markdownParser().parse(source, {})) {
+    switch (token.type) {
+      case 'heading_open':
+        heading = { t: 'heading', level: Number(token.tag.slice(1)) as 1 | 2 | 3 | 4 | 5 | 6, children: [] };
+        top().blocks.push(heading);
+        break;
+      case 'heading_close':
+        heading = undefined;
+        break;
+      case 'paragraph_open':
+        hiddenParagraph = token.hidden;
+        break;
+      case 'inline': {
+        const children = inlineChildren(token.children ?? []);
+        if (heading !== undefined) heading.children.push(...children);
+        else top().blocks.push(hiddenParagraph ? { t: 'bare', children } : { t: 'para', children });
+        break;
+      }
+      case 'blockquote_open': {
+        const blocks: Block[] = [];
+        top().blocks.push({ t: 'quote', className: 'cw-quote', children: blocks });
+        stack.push({ blocks });
+        break;
+      }
+      case 'bullet_list_open':
+      case 'ordered_list_open': {
+        const items: Block[][] = [];
+        const start = Number(token.attrGet('start') ?? 1);
+        const ordered = token.type === 'ordered_list_open';
+        top().blocks.push({ t: 'list', ordered, start: ordered && start !== 1 ? start : undefined, items });
+        stack.push({ blocks: [], items });
+        break;
+      }
+      case 'list_item_open': {
+        const blocks: Block[] = [];
+        top().items?.push(blocks);
+        stack.push({ blocks });
+        break;
+      }
+      case 'blockquote_close':
+      case 'bullet_list_close':
+      case 'ordered_list_close':
+      case 'list_item_close':
+        if (stack.length > 1) stack.pop();
+        break;
+      case 'fence':
+      case 'code_block':
+        top().blocks.push({ t: 'pre', className: 'cw-pre', children: [{ t: 'text', text: token.content.replace(/\n$/, '') }] });
+        break;
+      case 'hr':
+        top().blocks.push({ t: 'hr' });
+        break;
+    }
+  }
+  return root;
+}

@@ -1,0 +1,63 @@
+import type { Message } from '../ports.js';
+
+/** What `toHtml` and `toPlainText` read from a message: its text and its blocks, as stored. */
+export type RenderableMessage = Pick<Message, 'body' | 'blocks'>;
+
+/** A mention in a message: `<@U1>`, `<#C1|general>`, `<!subteam^S1|@ops>`, `<!here>` or a rich_text one. */
+export interface Mention {
+  kind: 'user' | 'channel' | 'usergroup' | 'broadcast';
+  /** The user, channel or user group id; for `broadcast`, `here`, `channel` or `everyone`. */
+  id: string;
+  /** The label the sender wrote after `|`, without its leading `@` or `#`. */
+  label?: string;
+}
+
+/** How the app shows a mention: the text (with its `@` or `#`), and a link when it has a page for it. */
+export interface ResolvedMention {
+  text: string;
+  /** Used only when it is an `http:`, `https:` or `mailto:` URL. */
+  url?: string;
+}
+
+/** An emoji in a message: `:name:` in mrkdwn or plain text, or a rich_text `emoji` element. */
+export interface Emoji {
+  name: string;
+  /** The rich_text element's code points, as hex joined by `-` (`1f44d-1f3fb`). */
+  unicode?: string;
+}
+
+/** How the app shows an emoji: as text (its Unicode form), or as an image from its own server. */
+export interface ResolvedEmoji {
+  text?: string;
+  /** An `http(s)` URL or a same-origin path; `toHtml` shows it as an `img`. */
+  url?: string;
+}
+
+/** A date in a message: `<!date^…>` in mrkdwn or a rich_text `date` element. */
+export interface MessageDate {
+  /** Unix time in seconds. */
+  timestamp: number;
+  /** Slack's format string, with tokens such as `{date_short} {time}`. */
+  format: string;
+  /** The sender's text for clients that cannot format the date. */
+  fallback?: string;
+}
+
+/**
+ * Options of `toHtml` and `toPlainText`. Each is a resolver the app supplies; without one the
+ * renderers use the inert defaults below.
+ */
+export interface RenderOptions {
+  /** Shows a mention. Default: `@U123`, `#C123`, `@S123` (or the sender's label), `@here`, as inert text. */
+  mention?: (mention: Mention) => ResolvedMention | undefined;
+  /** Shows an emoji. Default: its Unicode form when the message gives it, `:name:` otherwise. */
+  emoji?: (emoji: Emoji) => ResolvedEmoji | undefined;
+  /** Formats a date. Default: the sender's fallback text, else the format applied in UTC. */
+  date?: (date: MessageDate) => string | undefined;
+  /**
+   * Maps an image URL from the message to the URL the page may load (typically the app's image
+   * proxy); `undefined` leaves the image out. Default: none, so images show as their alt text and the
+   * reader's browser never fetches a sender's URL. Only `toHtml` uses it.
+   */
+  image?: (url: string) => string | undefined;
+}

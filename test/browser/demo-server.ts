@@ -1,0 +1,29 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { vi } from 'vitest';
+
+type Express = { start(options: { port: number }): Promise<Server> };
+
+/** The Express example as `npm start` runs it (demo page on), quiet, on a free loopback port. */
+export async function startDemo(): Promise<{ origin: string; logs: string[]; close(): Promise<void> }> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+
+  const logs: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logs.push(args.join(' ')));
+  // Plain JavaScript: imported through a path typed as a string, since it ships no declarations.
+  const example = '../../examples/express/server.js';
+  const server = await ((await import(example)) as Express).start({ port });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    logs,
+    close: async () => {
+      log.mockRestore();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
