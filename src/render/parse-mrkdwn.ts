@@ -40,6 +40,8 @@ function parseAngle(inside: string): Inline | undefined {
   if (target.startsWith('!')) {
     const command = target.slice(1);
     if (BROADCASTS.has(command)) return { t: 'mention', kind: 'broadcast', id: command };
+    // `<!group>` is Slack's older name for `<!channel>`.
+    if (command === 'group') return { t: 'mention', kind: 'broadcast', id: 'channel' };
     const [name, first, second, third] = command.split('^');
     if (name === 'subteam' && first) return { t: 'mention', kind: 'usergroup', id: first, label: withoutMarker(label) };
     if (name === 'date' && first !== undefined && /^\d{1,15}$/.test(first)) {
