@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toHtml, toPlainText } from '../../src/render/index.js';
 import { setup } from '../core/helpers.js';
@@ -8,7 +7,6 @@ import { htmlFindings } from './html-check.js';
 
 // Real Block Kit payloads written outside this project; those the contract accepts are rendered.
 const CORPUS = '/work/shared/corpus/blockkit';
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const files = readdirSync(CORPUS).filter((name) => name.endsWith('.json')).sort();
 const rendered = new Set<string>();
 
@@ -39,20 +37,5 @@ describe('Block Kit corpus payloads the contract accepts', () => {
   // Runs after the payloads above (tests in a file run in order): 21 of the 60 are accepted today.
   it('rendered at least 20 accepted payloads', () => {
     expect(rendered.size).toBeGreaterThanOrEqual(20);
-  });
-});
-
-describe('the package entry points', () => {
-  it('the root entry never loads markdown-it; the render entry does', () => {
-    for (const file of ['index.js', 'index.cjs']) expect(readFileSync(join(root, 'dist', file), 'utf8')).not.toContain('markdown-it');
-    const chunks = readdirSync(join(root, 'dist')).filter((file) => /^chunk-.*\.(?:js|cjs)$/.test(file));
-    for (const chunk of chunks) expect(readFileSync(join(root, 'dist', chunk), 'utf8'), chunk).not.toContain('markdown-it');
-    expect(readFileSync(join(root, 'dist', 'render.js'), 'utf8')).toContain("from 'markdown-it'");
-    expect(readFileSync(join(root, 'dist', 'render.cjs'), 'utf8')).toContain("require('markdown-it')");
-  });
-
-  it('the render sources use Web standards only', () => {
-    const sources = readdirSync(join(root, 'src', 'render'));
-    for (const file of sources) expect(readFileSync(join(root, 'src', 'render', file), 'utf8'), file).not.toMatch(/from '(?:node:|fs|path|buffer|crypto)/);
   });
 });
