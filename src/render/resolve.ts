@@ -23,14 +23,14 @@ function unicodeOf(hex: string | undefined): string | undefined {
 export function resolveEmoji(node: Inline & { t: 'emoji' }, options: RenderOptions): ResolvedEmoji & { text: string } {
   const fallback = unicodeOf(node.unicode) ?? `:${node.name}:`;
   const resolved = options.emoji?.(node.unicode === undefined ? { name: node.name } : { name: node.name, unicode: node.unicode });
-  return { text: resolved?.text ?? fallback, url: resolved?.url };
+  return { text: resolved?.text === undefined ? fallback : String(resolved.text), url: resolved?.url };
 }
 
 /** The date as the app formats it, or the sender's fallback, or the format applied in UTC. */
 export function resolveDate(node: Inline & { t: 'date' }, options: RenderOptions): string {
   const { timestamp, format, fallback } = node;
   const resolved = options.date?.(fallback === undefined ? { timestamp, format } : { timestamp, format, fallback });
-  if (resolved !== undefined) return resolved;
+  if (resolved !== undefined) return String(resolved);
   if (fallback !== undefined && fallback !== '') return fallback;
   return formatSlackDate(timestamp, format) ?? String(timestamp);
 }

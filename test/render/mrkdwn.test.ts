@@ -80,6 +80,13 @@ describe('resolvers', () => {
     expect(toPlainText({ body: ':tada:', blocks: [] }, { emoji: () => ({ text: '🎉' }) })).toBe('🎉');
   });
 
+  it('shows what a resolver returns as text even when it is not a string', () => {
+    const options = { emoji: () => ({ text: 42 as never }), date: () => 7 as never, mention: () => ({ text: 9 as never }) };
+    expect(toHtml({ body: ':a: <!date^0^{date}> <@U1>', blocks: [] }, options)).toBe(
+      '<p><span class="cw-emoji">42</span> <span class="cw-date">7</span> <span class="cw-mention cw-mention-user">9</span></p>',
+    );
+  });
+
   it('formats dates through the app', () => {
     const date = ({ timestamp }: { timestamp: number }) => new Date(timestamp * 1000).toISOString();
     expect(toPlainText({ body: '<!date^0^{date}|then>', blocks: [] }, { date })).toBe('1970-01-01T00:00:00.000Z');

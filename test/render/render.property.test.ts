@@ -177,4 +177,19 @@ describe('output is deterministic and bounded', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(htmlFindings(html)).toEqual([]);
   });
+
+  // markdown-it's own worst cases, at the contract's 12,000-character markdown limit.
+  it.each([
+    ['emphasis', '*_'.repeat(6_000)],
+    ['link openers', '[a]('.repeat(3_000)],
+    ['nested lists', Array.from({ length: 2_000 }, (_, i) => `${' '.repeat(i % 40)}- x`).join('\n')],
+    ['brackets', '['.repeat(12_000)],
+    ['reference definitions', '[a]: <'.repeat(2_000)],
+  ])('renders a 12,000-character markdown block of %s in bounded time', (_, text) => {
+    const started = performance.now();
+    const html = toHtml({ body: '', blocks: [{ type: 'markdown', text }] });
+    toPlainText({ body: '', blocks: [{ type: 'markdown', text }] });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(htmlFindings(html)).toEqual([]);
+  });
 });
