@@ -101,8 +101,11 @@ export interface MessageDate {
 export interface RenderOptions {
   /** Shows a mention. Default: `@U123`, `#C123`, `@S123` (or the sender's label), `@here`, as inert text. */
   mention?: (mention: Mention) => ResolvedMention | undefined;
-  /** Shows an emoji. Default: its Unicode form when the message gives it, `:name:` otherwise. */
-  emoji?: (emoji: Emoji) => ResolvedEmoji | undefined;
+  /**
+   * Shows an emoji, by name (`tada` for `:tada:`): a string is the text to show. Default: its Unicode
+   * form when the message gives it, `:name:` otherwise.
+   */
+  emoji?: (name: string, emoji: Emoji) => ResolvedEmoji | string | undefined;
   /** Formats a date. Default: the sender's fallback text, else the format applied in UTC. */
   date?: (date: MessageDate) => string | undefined;
   /**

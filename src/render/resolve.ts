@@ -22,7 +22,8 @@ function unicodeOf(hex: string | undefined): string | undefined {
 /** The emoji as the app resolves it, or its Unicode form, or `:name:`. */
 export function resolveEmoji(node: Inline & { t: 'emoji' }, options: RenderOptions): ResolvedEmoji & { text: string } {
   const fallback = unicodeOf(node.unicode) ?? `:${node.name}:`;
-  const resolved = options.emoji?.(node.unicode === undefined ? { name: node.name } : { name: node.name, unicode: node.unicode });
+  const answer = options.emoji?.(node.name, node.unicode === undefined ? { name: node.name } : { name: node.name, unicode: node.unicode });
+  const resolved: ResolvedEmoji | undefined = typeof answer === 'string' ? { text: answer } : answer;
   return { text: resolved?.text === undefined ? fallback : String(resolved.text), url: resolved?.url };
 }
 

@@ -73,8 +73,9 @@ describe('resolvers', () => {
   });
 
   it('shows an emoji as the text or the image the app gives', () => {
+    expect(toHtml({ body: ':tada:', blocks: [] }, { emoji: (name) => (name === 'tada' ? '🎉' : undefined) })).toBe('<p><span class="cw-emoji">🎉</span></p>');
     expect(toHtml({ body: ':tada:', blocks: [] }, { emoji: () => ({ text: '🎉' }) })).toBe('<p><span class="cw-emoji">🎉</span></p>');
-    expect(toHtml({ body: ':party:', blocks: [] }, { emoji: ({ name }) => ({ url: `/emoji/${name}.png` }) })).toBe(
+    expect(toHtml({ body: ':party:', blocks: [] }, { emoji: (name) => ({ url: `/emoji/${name}.png` }) })).toBe(
       '<p><img class="cw-emoji" src="/emoji/party.png" alt=":party:"></p>',
     );
     expect(toPlainText({ body: ':tada:', blocks: [] }, { emoji: () => ({ text: '🎉' }) })).toBe('🎉');
