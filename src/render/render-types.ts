@@ -83,6 +83,8 @@ export interface MessageDate {
   format: string;
   /** The sender's text for clients that cannot format the date. */
   fallback?: string;
+  /** The rich_text element's IANA time zone, when it names one. */
+  timezone?: string;
 }
 
 /**

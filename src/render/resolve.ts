@@ -1,7 +1,7 @@
 import type { Inline } from './ast.js';
 import { stripBidiControls } from './escape.js';
 import { formatSlackDate } from './format-date.js';
-import type { RenderOptions, ResolvedEmoji, ResolvedMention } from './render-types.js';
+import type { MessageDate, RenderOptions, ResolvedEmoji, ResolvedMention } from './render-types.js';
 
 const PREFIX = { user: '@', channel: '#', usergroup: '@', broadcast: '@' } as const;
 
@@ -29,8 +29,11 @@ export function resolveEmoji(node: Inline & { t: 'emoji' }, options: RenderOptio
 
 /** The date as the app formats it, or the sender's fallback, or the format applied in UTC. */
 export function resolveDate(node: Inline & { t: 'date' }, options: RenderOptions): string {
-  const { timestamp, format, fallback } = node;
-  const resolved = options.date?.(fallback === undefined ? { timestamp, format } : { timestamp, format, fallback });
+  const { timestamp, format, fallback, timezone } = node;
+  const date: MessageDate = { timestamp, format };
+  if (fallback !== undefined) date.fallback = fallback;
+  if (timezone !== undefined) date.timezone = timezone;
+  const resolved = options.date?.(date);
   if (resolved !== undefined) return String(resolved);
   if (fallback !== undefined && fallback !== '') return fallback;
   return formatSlackDate(timestamp, format) ?? String(timestamp);
