@@ -34,7 +34,8 @@ function parseAngle(inside: string): Inline | undefined {
   const bar = inside.indexOf('|');
   const target = bar === -1 ? inside : inside.slice(0, bar);
   const label = bar === -1 ? undefined : decodeSlackEntities(inside.slice(bar + 1));
-  if (target === '') return undefined;
+  // Without a scheme, or with blanks, it is prose that happens to hold `<` and `>`: kept as written.
+  if (!/^(?:![^\n]*|[@#]\S+|[a-z][a-z0-9+.-]*:\S*)$/i.test(target)) return undefined;
   if (target.startsWith('@') && target.length > 1) return { t: 'mention', kind: 'user', id: target.slice(1), label: withoutMarker(label) };
   if (target.startsWith('#') && target.length > 1) return { t: 'mention', kind: 'channel', id: target.slice(1), label: withoutMarker(label) };
   if (target.startsWith('!')) {

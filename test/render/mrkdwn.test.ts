@@ -32,6 +32,8 @@ describe('mrkdwn as Slack renders it', () => {
     ['<!date^1392734382^{date_num} {time_secs}|Feb 18, 2014>', '<p><span class="cw-date">Feb 18, 2014</span></p>', 'Feb 18, 2014'],
     ['<!date^1392734382^{date_long} at {time}^https://example.com/e|>', `<p><a class="cw-date" href="https://example.com/e" ${REL}>Tuesday, February 18th, 2014 at 2:39 PM UTC</a></p>`, 'Tuesday, February 18th, 2014 at 2:39 PM UTC'],
     ['<!unknown> <>', '<p>&lt;!unknown&gt; &lt;&gt;</p>', '<!unknown> <>'],
+    ['if a < b and c > d', '<p>if a &lt; b and c &gt; d</p>', 'if a < b and c > d'],
+    ['<example.com|x> <@ U1>', '<p>&lt;example.com|x&gt; &lt;@ U1&gt;</p>', '<example.com|x> <@ U1>'],
     [':tada: done', '<p><span class="cw-emoji">:tada:</span> done</p>', ':tada: done'],
     ['&gt; quoted\n> more\nafter', '<blockquote class="cw-quote"><p>quoted<br>more</p></blockquote><p>after</p>', 'quoted\nmore\nafter'],
     ['before\n```\nline *1*\n<b>2</b>\n```\nafter', '<p>before</p><pre class="cw-pre">line *1*\n&lt;b&gt;2&lt;/b&gt;</pre><p>after</p>', 'before\nline *1*\n<b>2</b>\nafter'],
