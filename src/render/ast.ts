@@ -3,7 +3,7 @@
 
 export type StyleTag = 'strong' | 'em' | 's' | 'code' | 'u' | 'mark';
 
-export type MentionKind = 'user' | 'channel' | 'usergroup' | 'broadcast';
+type MentionKind = 'user' | 'channel' | 'usergroup' | 'broadcast';
 
 export type Inline =
   | { t: 'text'; text: string }
