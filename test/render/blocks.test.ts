@@ -19,7 +19,9 @@ describe('each block type', () => {
     expect(html({ type: 'section', text: { type: 'mrkdwn', text: '*Build* <https://ci.example/1|#1> passed' } })).toBe(
       `<div class="cw-section"><p><strong>Build</strong> <a href="https://ci.example/1" ${REL}>#1</a> passed</p></div>`,
     );
-    expect(plain({ type: 'section', text: { type: 'mrkdwn', text: '*Build* <https://ci.example/1|#1> passed' } })).toBe('Build #1 (https://ci.example/1) passed');
+    expect(plain({ type: 'section', text: { type: 'mrkdwn', text: '*Build* <https://ci.example/1|#1> passed' } })).toBe(
+      'Build #1 (https://ci.example/1) passed',
+    );
     expect(html({ type: 'section', text: { type: 'plain_text', text: '*not bold*' } })).toBe('<div class="cw-section"><p>*not bold*</p></div>');
   });
 
@@ -40,7 +42,9 @@ describe('each block type', () => {
 
   it('divider', () => {
     expect(html({ type: 'divider' })).toBe('<hr class="cw-divider">');
-    expect(plain({ type: 'section', text: { type: 'mrkdwn', text: 'a' } }, { type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: 'b' } })).toBe('a\nb');
+    expect(plain({ type: 'section', text: { type: 'mrkdwn', text: 'a' } }, { type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: 'b' } })).toBe(
+      'a\nb',
+    );
   });
 
   it('context: texts and images side by side', () => {
@@ -105,9 +109,24 @@ describe('each block type', () => {
   it('rich_text lists, quotes and preformatted text', () => {
     const block = rich(
       { type: 'rich_text_list', style: 'bullet', elements: [section({ type: 'text', text: 'top' })] },
-      { type: 'rich_text_list', style: 'ordered', indent: 1, offset: 2, border: 1, elements: [section({ type: 'text', text: 'third' }), section({ type: 'text', text: 'fourth' })] },
+      {
+        type: 'rich_text_list',
+        style: 'ordered',
+        indent: 1,
+        offset: 2,
+        border: 1,
+        elements: [section({ type: 'text', text: 'third' }), section({ type: 'text', text: 'fourth' })],
+      },
       { type: 'rich_text_quote', border: 1, elements: [{ type: 'text', text: 'quoted' }] },
-      { type: 'rich_text_preformatted', language: 'js', border: 0, elements: [{ type: 'text', text: 'a <\n  b' }, { type: 'link', url: 'https://example.com' }] },
+      {
+        type: 'rich_text_preformatted',
+        language: 'js',
+        border: 0,
+        elements: [
+          { type: 'text', text: 'a <\n  b' },
+          { type: 'link', url: 'https://example.com' },
+        ],
+      },
     );
     expect(html(block)).toBe(
       '<div class="cw-rich-text"><ul class="cw-list cw-list-indent-0"><li>top</li></ul>' +

@@ -7,7 +7,9 @@ import { htmlFindings } from './html-check.js';
 
 // Real Block Kit payloads written outside this project; those the contract accepts are rendered.
 const CORPUS = '/work/shared/corpus/blockkit';
-const files = readdirSync(CORPUS).filter((name) => name.endsWith('.json')).sort();
+const files = readdirSync(CORPUS)
+  .filter((name) => name.endsWith('.json'))
+  .sort();
 const rendered = new Set<string>();
 
 describe('Block Kit corpus payloads the contract accepts', () => {

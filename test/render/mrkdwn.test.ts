@@ -18,7 +18,11 @@ describe('mrkdwn as Slack renders it', () => {
     ['**', '<p>**</p>', '**'],
     ['a\nb', '<p>a<br>b</p>', 'a\nb'],
     ['&lt;b&gt; &amp; &amp;lt;', '<p>&lt;b&gt; &amp; &amp;lt;</p>', '<b> & &lt;'],
-    ['<https://example.com/a?b=1&amp;c=2>', `<p><a href="https://example.com/a?b=1&amp;c=2" ${REL}>https://example.com/a?b=1&amp;c=2</a></p>`, 'https://example.com/a?b=1&c=2'],
+    [
+      '<https://example.com/a?b=1&amp;c=2>',
+      `<p><a href="https://example.com/a?b=1&amp;c=2" ${REL}>https://example.com/a?b=1&amp;c=2</a></p>`,
+      'https://example.com/a?b=1&c=2',
+    ],
     ['<https://example.com|the site>', `<p><a href="https://example.com" ${REL}>the site</a></p>`, 'the site (https://example.com)'],
     ['<mailto:ops@example.com|ops>', `<p><a href="mailto:ops@example.com" ${REL}>ops</a></p>`, 'ops (mailto:ops@example.com)'],
     ['*<https://example.com|bold link>*', `<p><strong><a href="https://example.com" ${REL}>bold link</a></strong></p>`, 'bold link (https://example.com)'],
@@ -28,15 +32,27 @@ describe('mrkdwn as Slack renders it', () => {
     ['<#C123|general>', '<p><span class="cw-mention cw-mention-channel">#general</span></p>', '#general'],
     ['<!subteam^S42>', '<p><span class="cw-mention cw-mention-usergroup">@S42</span></p>', '@S42'],
     ['<!subteam^S42|@oncall>', '<p><span class="cw-mention cw-mention-usergroup">@oncall</span></p>', '@oncall'],
-    ['<!here> <!channel> <!everyone>', '<p><span class="cw-mention cw-mention-broadcast">@here</span> <span class="cw-mention cw-mention-broadcast">@channel</span> <span class="cw-mention cw-mention-broadcast">@everyone</span></p>', '@here @channel @everyone'],
+    [
+      '<!here> <!channel> <!everyone>',
+      '<p><span class="cw-mention cw-mention-broadcast">@here</span> <span class="cw-mention cw-mention-broadcast">@channel</span> <span class="cw-mention cw-mention-broadcast">@everyone</span></p>',
+      '@here @channel @everyone',
+    ],
     ['<!date^1392734382^{date_num} {time_secs}|Feb 18, 2014>', '<p><span class="cw-date">Feb 18, 2014</span></p>', 'Feb 18, 2014'],
-    ['<!date^1392734382^{date_long} at {time}^https://example.com/e|>', `<p><a class="cw-date" href="https://example.com/e" ${REL}>Tuesday, February 18th, 2014 at 2:39 PM UTC</a></p>`, 'Tuesday, February 18th, 2014 at 2:39 PM UTC'],
+    [
+      '<!date^1392734382^{date_long} at {time}^https://example.com/e|>',
+      `<p><a class="cw-date" href="https://example.com/e" ${REL}>Tuesday, February 18th, 2014 at 2:39 PM UTC</a></p>`,
+      'Tuesday, February 18th, 2014 at 2:39 PM UTC',
+    ],
     ['<!unknown> <>', '<p>&lt;!unknown&gt; &lt;&gt;</p>', '<!unknown> <>'],
     ['if a < b and c > d', '<p>if a &lt; b and c &gt; d</p>', 'if a < b and c > d'],
     ['<example.com|x> <@ U1>', '<p>&lt;example.com|x&gt; &lt;@ U1&gt;</p>', '<example.com|x> <@ U1>'],
     [':tada: done', '<p><span class="cw-emoji">:tada:</span> done</p>', ':tada: done'],
     ['&gt; quoted\n> more\nafter', '<blockquote class="cw-quote"><p>quoted<br>more</p></blockquote><p>after</p>', 'quoted\nmore\nafter'],
-    ['before\n```\nline *1*\n<b>2</b>\n```\nafter', '<p>before</p><pre class="cw-pre">line *1*\n&lt;b&gt;2&lt;/b&gt;</pre><p>after</p>', 'before\nline *1*\n<b>2</b>\nafter'],
+    [
+      'before\n```\nline *1*\n<b>2</b>\n```\nafter',
+      '<p>before</p><pre class="cw-pre">line *1*\n&lt;b&gt;2&lt;/b&gt;</pre><p>after</p>',
+      'before\nline *1*\n<b>2</b>\nafter',
+    ],
     ['```unclosed', '<p>```unclosed</p>', '```unclosed'],
   ])('%j', (body, expectedHtml, expectedText) => {
     expect(html(body)).toBe(expectedHtml);
@@ -61,7 +77,8 @@ describe('mrkdwn as Slack renders it', () => {
 
 describe('resolvers', () => {
   it('resolves mentions to the text and link the app gives', () => {
-    const mention = ({ kind, id }: { kind: string; id: string }) => (kind === 'user' ? { text: `@${id.toLowerCase()}`, url: `https://chat.example/u/${id}` } : undefined);
+    const mention = ({ kind, id }: { kind: string; id: string }) =>
+      kind === 'user' ? { text: `@${id.toLowerCase()}`, url: `https://chat.example/u/${id}` } : undefined;
     expect(toHtml({ body: '<@U1> <!here>', blocks: [] }, { mention })).toBe(
       `<p><a class="cw-mention cw-mention-user" href="https://chat.example/u/U1" ${REL}>@u1</a> <span class="cw-mention cw-mention-broadcast">@here</span></p>`,
     );

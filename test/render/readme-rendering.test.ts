@@ -25,6 +25,8 @@ describe('README rendering examples', () => {
 
   it('shows the plain text of the rich_text example', async () => {
     const last = (await examples()).at(-1)!;
-    expect(toPlainText(JSON.parse(last.json) as { body: string; blocks: unknown[] })).toBe('Hi @U1@here\n  1. one (https://example.com)\nFeb 18, 2014\nnpm test');
+    expect(toPlainText(JSON.parse(last.json) as { body: string; blocks: unknown[] })).toBe(
+      'Hi @U1@here\n  1. one (https://example.com)\nFeb 18, 2014\nnpm test',
+    );
   });
 });

@@ -17,7 +17,14 @@ describe('the package entry points', () => {
   });
 
   it('the render entry bundles for the browser, markdown-it included, with no Node built-in', async () => {
-    const result = await build({ entryPoints: [join(root, 'dist', 'render.js')], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent' });
+    const result = await build({
+      entryPoints: [join(root, 'dist', 'render.js')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
     expect(result.errors).toEqual([]);
     expect(result.outputFiles[0]!.text).toContain('noopener noreferrer nofollow');
   });

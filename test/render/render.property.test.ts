@@ -24,7 +24,13 @@ const hostileBlock = fc.oneof(
   fc.record({ type: fc.constant('header'), text: fc.record({ type: fc.constant('plain_text'), text: hostile }) }),
   fc.record({ type: fc.constant('section'), text: fc.record({ type: fc.constantFrom('mrkdwn', 'plain_text'), text: hostile }) }),
   fc.record({ type: fc.constant('markdown'), text: hostile }),
-  fc.record({ type: fc.constant('context'), elements: fc.array(fc.oneof(fc.record({ type: fc.constant('mrkdwn'), text: hostile }), fc.record({ type: fc.constant('image'), image_url: hostile, alt_text: hostile })), { maxLength: 3 }) }),
+  fc.record({
+    type: fc.constant('context'),
+    elements: fc.array(
+      fc.oneof(fc.record({ type: fc.constant('mrkdwn'), text: hostile }), fc.record({ type: fc.constant('image'), image_url: hostile, alt_text: hostile })),
+      { maxLength: 3 },
+    ),
+  }),
   fc.record({
     type: fc.constant('rich_text'),
     elements: fc.array(
@@ -36,7 +42,18 @@ const hostileBlock = fc.oneof(
       { maxLength: 3 },
     ),
   }),
-  fc.record({ type: fc.constant('rich_text'), elements: fc.tuple(fc.record({ type: fc.constant('rich_text_list'), style: fc.constantFrom('bullet', 'ordered'), indent: fc.integer({ min: -2, max: 20 }), offset: fc.integer({ min: -2, max: 1e9 }), elements: fc.array(fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(hostileInline, { maxLength: 3 }) }), { maxLength: 3 }) })) }),
+  fc.record({
+    type: fc.constant('rich_text'),
+    elements: fc.tuple(
+      fc.record({
+        type: fc.constant('rich_text_list'),
+        style: fc.constantFrom('bullet', 'ordered'),
+        indent: fc.integer({ min: -2, max: 20 }),
+        offset: fc.integer({ min: -2, max: 1e9 }),
+        elements: fc.array(fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(hostileInline, { maxLength: 3 }) }), { maxLength: 3 }),
+      }),
+    ),
+  }),
 );
 
 describe('toHtml is safe for any input', () => {
@@ -87,12 +104,35 @@ describe('toHtml is safe for any input', () => {
 // ---- Visible words ---------------------------------------------------------------------------
 
 const word = fc.stringMatching(/^[a-z]{1,8}$/);
-const mrkdwnWord = fc.tuple(word, fc.constantFrom('plain', 'bold', 'italic', 'strike', 'code', 'link', 'channel', 'quote', 'fence', 'entity')).map(([w, how]) => {
-  const text = { plain: w, bold: `*${w}*`, italic: `_${w}_`, strike: `~${w}~`, code: `\`${w}\``, link: `<https://example.com|${w}>`, channel: `<#C1|${w}>`, quote: `\n> ${w}\n`, fence: `\n\`\`\`${w}\`\`\`\n`, entity: `&lt;${w}&gt;` }[how];
-  return { text, word: w };
-});
+const mrkdwnWord = fc
+  .tuple(word, fc.constantFrom('plain', 'bold', 'italic', 'strike', 'code', 'link', 'channel', 'quote', 'fence', 'entity'))
+  .map(([w, how]) => {
+    const text = {
+      plain: w,
+      bold: `*${w}*`,
+      italic: `_${w}_`,
+      strike: `~${w}~`,
+      code: `\`${w}\``,
+      link: `<https://example.com|${w}>`,
+      channel: `<#C1|${w}>`,
+      quote: `\n> ${w}\n`,
+      fence: `\n\`\`\`${w}\`\`\`\n`,
+      entity: `&lt;${w}&gt;`,
+    }[how];
+    return { text, word: w };
+  });
 const markdownWord = fc.tuple(word, fc.constantFrom('plain', 'strong', 'em', 'strike', 'code', 'link', 'heading', 'item', 'quote')).map(([w, how]) => {
-  const text = { plain: w, strong: `**${w}**`, em: `_${w}_`, strike: `~~${w}~~`, code: `\`${w}\``, link: `[${w}](https://example.com)`, heading: `\n\n# ${w}\n\n`, item: `\n\n- ${w}\n\n`, quote: `\n\n> ${w}\n\n` }[how];
+  const text = {
+    plain: w,
+    strong: `**${w}**`,
+    em: `_${w}_`,
+    strike: `~~${w}~~`,
+    code: `\`${w}\``,
+    link: `[${w}](https://example.com)`,
+    heading: `\n\n# ${w}\n\n`,
+    item: `\n\n- ${w}\n\n`,
+    quote: `\n\n> ${w}\n\n`,
+  }[how];
   return { text, word: w };
 });
 const richWord = fc.tuple(word, fc.constantFrom('text', 'bold', 'link')).map(([w, how]) => ({
@@ -102,15 +142,26 @@ const richWord = fc.tuple(word, fc.constantFrom('text', 'bold', 'link')).map(([w
 
 type Worded = { block: unknown; words: string[] };
 const wordedBlock: fc.Arbitrary<Worded> = fc.oneof(
-  fc.array(mrkdwnWord, { minLength: 1, maxLength: 6 }).map((parts) => ({ block: { type: 'section', text: { type: 'mrkdwn', text: parts.map((p) => p.text).join(' ') } }, words: parts.map((p) => p.word) })),
-  fc.array(markdownWord, { minLength: 1, maxLength: 6 }).map((parts) => ({ block: { type: 'markdown', text: parts.map((p) => p.text).join(' ') }, words: parts.map((p) => p.word) })),
+  fc
+    .array(mrkdwnWord, { minLength: 1, maxLength: 6 })
+    .map((parts) => ({ block: { type: 'section', text: { type: 'mrkdwn', text: parts.map((p) => p.text).join(' ') } }, words: parts.map((p) => p.word) })),
+  fc
+    .array(markdownWord, { minLength: 1, maxLength: 6 })
+    .map((parts) => ({ block: { type: 'markdown', text: parts.map((p) => p.text).join(' ') }, words: parts.map((p) => p.word) })),
   fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => ({ block: { type: 'header', text: { type: 'plain_text', text: words.join(' ') } }, words })),
-  fc.array(mrkdwnWord, { minLength: 1, maxLength: 3 }).map((parts) => ({ block: { type: 'context', elements: parts.map((p) => ({ type: 'mrkdwn', text: p.text })) }, words: parts.map((p) => p.word) })),
-  fc.tuple(fc.constantFrom('rich_text_section', 'rich_text_quote', 'rich_text_preformatted', 'rich_text_list'), fc.array(richWord, { minLength: 1, maxLength: 4 })).map(([type, parts]) => {
-    const elements = parts.map((p) => p.element);
-    const element = type === 'rich_text_list' ? { type, style: 'ordered', elements: [{ type: 'rich_text_section', elements }] } : { type, elements };
-    return { block: { type: 'rich_text', elements: [element] }, words: parts.map((p) => p.word) };
-  }),
+  fc
+    .array(mrkdwnWord, { minLength: 1, maxLength: 3 })
+    .map((parts) => ({ block: { type: 'context', elements: parts.map((p) => ({ type: 'mrkdwn', text: p.text })) }, words: parts.map((p) => p.word) })),
+  fc
+    .tuple(
+      fc.constantFrom('rich_text_section', 'rich_text_quote', 'rich_text_preformatted', 'rich_text_list'),
+      fc.array(richWord, { minLength: 1, maxLength: 4 }),
+    )
+    .map(([type, parts]) => {
+      const elements = parts.map((p) => p.element);
+      const element = type === 'rich_text_list' ? { type, style: 'ordered', elements: [{ type: 'rich_text_section', elements }] } : { type, elements };
+      return { block: { type: 'rich_text', elements: [element] }, words: parts.map((p) => p.word) };
+    }),
 );
 
 const wordsOf = (text: string): Set<string> => new Set(text.match(/[a-z]+/g) ?? []);
