@@ -41,5 +41,13 @@ export const RENDER_ALLOW_LIST: Readonly<Record<string, readonly string[]>> = Ob
   ul: Object.freeze(['class']),
 });
 
-/** The `rel` every link carries. */
+/**
+ * The `rel` every link `toHtml` writes carries: no `window.opener`, no referrer, no ranking credit.
+ *
+ * @example
+ * ```ts
+ * import { LINK_REL } from 'channel-webhooks/render';
+ * for (const a of element.querySelectorAll('a')) console.assert(a.rel === LINK_REL);
+ * ```
+ */
 export const LINK_REL = 'noopener noreferrer nofollow';

@@ -3,7 +3,7 @@
 
 export type StyleTag = 'strong' | 'em' | 's' | 'code' | 'u' | 'mark';
 
-export type MentionKind = 'user' | 'channel' | 'usergroup' | 'broadcast';
+type MentionKind = 'user' | 'channel' | 'usergroup' | 'broadcast';
 
 export type Inline =
   | { t: 'text'; text: string }
@@ -12,7 +12,7 @@ export type Inline =
   | { t: 'link'; url: string; children: Inline[] }
   | { t: 'mention'; kind: MentionKind; id: string; label?: string }
   | { t: 'emoji'; name: string; unicode?: string; url?: string }
-  | { t: 'date'; timestamp: number; format: string; fallback?: string; url?: string }
+  | { t: 'date'; timestamp: number; format: string; fallback?: string; url?: string; timezone?: string }
   | { t: 'color'; value: string }
   | { t: 'image'; url: string; alt: string };
 

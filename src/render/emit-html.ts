@@ -11,8 +11,10 @@ import { safeImageUrl, safeLinkUrl } from './safe-url.js';
 const anchor = (href: string, className: string | undefined, content: string): string =>
   `<a${className === undefined ? '' : ` class="${className}"`} href="${escapeHtml(href)}" rel="${LINK_REL}">${content}</a>`;
 
+/** An `img` only for a sender's http(s) URL that the app's `image` option maps to a safe one. */
 function imageTag(url: string, className: string, alt: string, options: RenderOptions): string | undefined {
-  const src = safeImageUrl(options.image?.(url));
+  const remote = safeImageUrl(url, false);
+  const src = remote === undefined || options.image === undefined ? undefined : safeImageUrl(options.image(remote), true);
   return src === undefined ? undefined : `<img class="${className}" src="${escapeHtml(src)}" alt="${escapeHtml(alt)}">`;
 }
 
@@ -37,7 +39,7 @@ function inline(node: Inline, options: RenderOptions, inLink: boolean): string {
     }
     case 'emoji': {
       const { text, url } = resolveEmoji(node, options);
-      const own = safeImageUrl(url);
+      const own = safeImageUrl(url, true);
       if (own !== undefined) return `<img class="cw-emoji" src="${escapeHtml(own)}" alt="${escapeHtml(text)}">`;
       const proxied = node.url === undefined ? undefined : imageTag(node.url, 'cw-emoji', text, options);
       return proxied ?? `<span class="cw-emoji">${escapeHtml(text)}</span>`;

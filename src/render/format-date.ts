@@ -24,6 +24,8 @@ function tokens(date: Date): Record<string, string> {
   const short = `${month.slice(0, 3)} ${day}, ${year}`;
   return {
     date_num: `${year}-${two(date.getUTCMonth() + 1)}-${two(day)}`,
+    date_slash: `${two(day)}/${two(date.getUTCMonth() + 1)}/${year}`,
+    date_long_full: `${month} ${day}, ${year}`,
     date: medium,
     date_short: short,
     date_long: long,
@@ -32,6 +34,7 @@ function tokens(date: Date): Record<string, string> {
     date_pretty: medium,
     date_short_pretty: short,
     date_long_pretty: long,
+    day_divider_pretty: long,
     time: clock(date, false),
     time_secs: clock(date, true),
     ago: `${medium} ${clock(date, false)}`,
@@ -39,9 +42,18 @@ function tokens(date: Date): Record<string, string> {
 }
 
 /**
- * Formats a Unix time (seconds) with Slack's date tokens (`{date_num}`, `{date}`, `{date_short}`,
- * `{date_long}`, the `_pretty` forms, `{time}`, `{time_secs}`, `{ago}`), in UTC. Unknown tokens stay
- * as written. `undefined` when the time is outside what a `Date` holds.
+ * Formats a Unix time (seconds) with Slack's date tokens, in UTC: `{date_num}` 2014-02-18,
+ * `{date_slash}` 18/02/2014, `{date}` February 18th, 2014, `{date_short}` Feb 18, 2014, `{date_long}`
+ * Tuesday, February 18th, 2014, `{date_long_full}` February 18, 2014, `{time}` 2:39 PM UTC,
+ * `{time_secs}` 2:39:42 PM UTC; the "pretty" forms and `{ago}`, which depend on the reader's clock,
+ * read as their plain forms. Unknown tokens stay as written.
+ *
+ * @returns The text; `undefined` when the time is outside what a `Date` holds.
+ *
+ * @example
+ * ```ts
+ * formatSlackDate(1392734382, '{date_short} at {time}'); // 'Feb 18, 2014 at 2:39 PM UTC'
+ * ```
  */
 export function formatSlackDate(timestamp: number, format: string): string | undefined {
   const date = new Date(timestamp * 1000);

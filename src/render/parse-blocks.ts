@@ -69,7 +69,7 @@ function richInline(element: Json): Inline[] {
       return unlinked ? styled(element.style, label) : [{ t: 'link', url, children: styled(element.style, label) }];
     }
     case 'emoji':
-      return [{ t: 'emoji', name: string(element.name) ?? '', unicode: string(element.unicode), url: string(element.url) }];
+      return styled(element.style, [{ t: 'emoji', name: string(element.name) ?? '', unicode: string(element.unicode), url: string(element.url) }]);
     case 'user':
       return styled(element.style, [{ t: 'mention', kind: 'user', id: string(element.user_id) ?? '' }]);
     case 'channel':
@@ -80,10 +80,12 @@ function richInline(element: Json): Inline[] {
       return styled(element.style, [{ t: 'mention', kind: 'broadcast', id: string(element.range) ?? '' }]);
     case 'date': {
       const timestamp = typeof element.timestamp === 'number' ? element.timestamp : Number.NaN;
-      return [{ t: 'date', timestamp, format: string(element.format) ?? '', fallback: string(element.fallback), url: string(element.url) }];
+      const date: Inline = { t: 'date', timestamp, format: string(element.format) ?? '', fallback: string(element.fallback), url: string(element.url) };
+      const timezone = string(element.timezone);
+      return styled(element.style, [timezone === undefined ? date : { ...date, timezone }]);
     }
     case 'color':
-      return [{ t: 'color', value: string(element.value) ?? '' }];
+      return styled(element.style, [{ t: 'color', value: string(element.value) ?? '' }]);
     default:
       return [];
   }

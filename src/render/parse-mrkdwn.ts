@@ -34,12 +34,15 @@ function parseAngle(inside: string): Inline | undefined {
   const bar = inside.indexOf('|');
   const target = bar === -1 ? inside : inside.slice(0, bar);
   const label = bar === -1 ? undefined : decodeSlackEntities(inside.slice(bar + 1));
-  if (target === '') return undefined;
+  // Without a scheme, or with blanks, it is prose that happens to hold `<` and `>`: kept as written.
+  if (!/^(?:![^\n]*|[@#]\S+|[a-z][a-z0-9+.-]*:\S*)$/i.test(target)) return undefined;
   if (target.startsWith('@') && target.length > 1) return { t: 'mention', kind: 'user', id: target.slice(1), label: withoutMarker(label) };
   if (target.startsWith('#') && target.length > 1) return { t: 'mention', kind: 'channel', id: target.slice(1), label: withoutMarker(label) };
   if (target.startsWith('!')) {
     const command = target.slice(1);
     if (BROADCASTS.has(command)) return { t: 'mention', kind: 'broadcast', id: command };
+    // `<!group>` is Slack's older name for `<!channel>`.
+    if (command === 'group') return { t: 'mention', kind: 'broadcast', id: 'channel' };
     const [name, first, second, third] = command.split('^');
     if (name === 'subteam' && first) return { t: 'mention', kind: 'usergroup', id: first, label: withoutMarker(label) };
     if (name === 'date' && first !== undefined && /^\d{1,15}$/.test(first)) {

@@ -1,9 +1,23 @@
 import type { Message } from '../ports.js';
 
-/** What `toHtml` and `toPlainText` read from a message: its text and its blocks, as stored. */
+/**
+ * What `toHtml` and `toPlainText` read from a message: its text and its blocks, as stored.
+ *
+ * @example
+ * ```ts
+ * const message: RenderableMessage = { body: 'Deploy *done*', blocks: [] };
+ * ```
+ */
 export type RenderableMessage = Pick<Message, 'body' | 'blocks'>;
 
-/** A mention in a message: `<@U1>`, `<#C1|general>`, `<!subteam^S1|@ops>`, `<!here>` or a rich_text one. */
+/**
+ * A mention in a message: `<@U1>`, `<#C1|general>`, `<!subteam^S1|@ops>`, `<!here>` or a rich_text one.
+ *
+ * @example
+ * ```ts
+ * const mention: Mention = { kind: 'channel', id: 'C1', label: 'general' }; // from <#C1|general>
+ * ```
+ */
 export interface Mention {
   kind: 'user' | 'channel' | 'usergroup' | 'broadcast';
   /** The user, channel or user group id; for `broadcast`, `here`, `channel` or `everyone`. */
@@ -12,28 +26,56 @@ export interface Mention {
   label?: string;
 }
 
-/** How the app shows a mention: the text (with its `@` or `#`), and a link when it has a page for it. */
+/**
+ * How the app shows a mention: the text (with its `@` or `#`), and a link when it has a page for it.
+ *
+ * @example
+ * ```ts
+ * const shown: ResolvedMention = { text: '@ana', url: 'https://chat.example.com/people/U1' };
+ * ```
+ */
 export interface ResolvedMention {
   text: string;
   /** Used only when it is an `http:`, `https:` or `mailto:` URL. */
   url?: string;
 }
 
-/** An emoji in a message: `:name:` in mrkdwn or plain text, or a rich_text `emoji` element. */
+/**
+ * An emoji in a message: `:name:` in mrkdwn or plain text, or a rich_text `emoji` element.
+ *
+ * @example
+ * ```ts
+ * const emoji: Emoji = { name: 'thumbsup', unicode: '1f44d' };
+ * ```
+ */
 export interface Emoji {
   name: string;
   /** The rich_text element's code points, as hex joined by `-` (`1f44d-1f3fb`). */
   unicode?: string;
 }
 
-/** How the app shows an emoji: as text (its Unicode form), or as an image from its own server. */
+/**
+ * How the app shows an emoji: as text (its Unicode form), or as an image from its own server.
+ *
+ * @example
+ * ```ts
+ * const shown: ResolvedEmoji = { text: ':partyparrot:', url: '/emoji/partyparrot.gif' };
+ * ```
+ */
 export interface ResolvedEmoji {
   text?: string;
   /** An `http(s)` URL or a same-origin path; `toHtml` shows it as an `img`. */
   url?: string;
 }
 
-/** A date in a message: `<!date^…>` in mrkdwn or a rich_text `date` element. */
+/**
+ * A date in a message: `<!date^…>` in mrkdwn or a rich_text `date` element.
+ *
+ * @example
+ * ```ts
+ * const date: MessageDate = { timestamp: 1392734382, format: '{date_short}', fallback: 'Feb 18' }; // <!date^1392734382^{date_short}|Feb 18>
+ * ```
+ */
 export interface MessageDate {
   /** Unix time in seconds. */
   timestamp: number;
@@ -41,17 +83,31 @@ export interface MessageDate {
   format: string;
   /** The sender's text for clients that cannot format the date. */
   fallback?: string;
+  /** The rich_text element's IANA time zone, when it names one. */
+  timezone?: string;
 }
 
 /**
  * Options of `toHtml` and `toPlainText`. Each is a resolver the app supplies; without one the
  * renderers use the inert defaults below.
+ *
+ * @example
+ * ```ts
+ * const options: RenderOptions = {
+ *   mention: ({ kind, id }) => (kind === 'user' ? { text: `@${names.get(id) ?? id}`, url: `/people/${id}` } : undefined),
+ *   date: ({ timestamp }) => new Date(timestamp * 1000).toLocaleString(reader.locale, { timeZone: reader.timeZone }),
+ *   image: (url) => `/image-proxy?url=${encodeURIComponent(url)}`,
+ * };
+ * ```
  */
 export interface RenderOptions {
   /** Shows a mention. Default: `@U123`, `#C123`, `@S123` (or the sender's label), `@here`, as inert text. */
   mention?: (mention: Mention) => ResolvedMention | undefined;
-  /** Shows an emoji. Default: its Unicode form when the message gives it, `:name:` otherwise. */
-  emoji?: (emoji: Emoji) => ResolvedEmoji | undefined;
+  /**
+   * Shows an emoji, by name (`tada` for `:tada:`): a string is the text to show. Default: its Unicode
+   * form when the message gives it, `:name:` otherwise.
+   */
+  emoji?: (name: string, emoji: Emoji) => ResolvedEmoji | string | undefined;
   /** Formats a date. Default: the sender's fallback text, else the format applied in UTC. */
   date?: (date: MessageDate) => string | undefined;
   /**

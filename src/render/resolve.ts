@@ -1,7 +1,7 @@
 import type { Inline } from './ast.js';
 import { stripBidiControls } from './escape.js';
 import { formatSlackDate } from './format-date.js';
-import type { RenderOptions, ResolvedEmoji, ResolvedMention } from './render-types.js';
+import type { MessageDate, RenderOptions, ResolvedEmoji, ResolvedMention } from './render-types.js';
 
 const PREFIX = { user: '@', channel: '#', usergroup: '@', broadcast: '@' } as const;
 
@@ -22,15 +22,19 @@ function unicodeOf(hex: string | undefined): string | undefined {
 /** The emoji as the app resolves it, or its Unicode form, or `:name:`. */
 export function resolveEmoji(node: Inline & { t: 'emoji' }, options: RenderOptions): ResolvedEmoji & { text: string } {
   const fallback = unicodeOf(node.unicode) ?? `:${node.name}:`;
-  const resolved = options.emoji?.(node.unicode === undefined ? { name: node.name } : { name: node.name, unicode: node.unicode });
-  return { text: resolved?.text ?? fallback, url: resolved?.url };
+  const answer = options.emoji?.(node.name, node.unicode === undefined ? { name: node.name } : { name: node.name, unicode: node.unicode });
+  const resolved: ResolvedEmoji | undefined = typeof answer === 'string' ? { text: answer } : answer;
+  return { text: resolved?.text === undefined ? fallback : String(resolved.text), url: resolved?.url };
 }
 
 /** The date as the app formats it, or the sender's fallback, or the format applied in UTC. */
 export function resolveDate(node: Inline & { t: 'date' }, options: RenderOptions): string {
-  const { timestamp, format, fallback } = node;
-  const resolved = options.date?.(fallback === undefined ? { timestamp, format } : { timestamp, format, fallback });
-  if (resolved !== undefined) return resolved;
+  const { timestamp, format, fallback, timezone } = node;
+  const date: MessageDate = { timestamp, format };
+  if (fallback !== undefined) date.fallback = fallback;
+  if (timezone !== undefined) date.timezone = timezone;
+  const resolved = options.date?.(date);
+  if (resolved !== undefined) return String(resolved);
   if (fallback !== undefined && fallback !== '') return fallback;
   return formatSlackDate(timestamp, format) ?? String(timestamp);
 }

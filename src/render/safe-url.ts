@@ -1,6 +1,6 @@
 // Any control, format, separator or space character anywhere in a URL is refused: browsers strip some
 // of them before reading the scheme (`jav\tascript:`), and they can disguise where a link goes.
-const UNSAFE_CHARS = /[\p{Cc}\p{Cf}\p{Z}\s\\]/u;
+const UNSAFE_CHARS = /[\p{Cc}\p{Cf}\p{Cs}\p{Z}\s\\]/u;
 const LINK_SCHEME = /^(?:https?:\/\/[^/]|mailto:[^/])/i;
 const IMAGE_SCHEME = /^https?:\/\/[^/]/i;
 const MAX_URL_LENGTH = 3000;
@@ -21,11 +21,11 @@ export function safeLinkUrl(url: unknown): string | undefined {
 }
 
 /**
- * The URL when it may be an image source: `http(s)` or a same-origin path (`/img?u=…`, what an image
- * proxy usually answers with); `undefined` otherwise.
+ * The URL when it may be an image source: `http(s)`, or with `samePath` also a same-origin path
+ * (`/img?u=…`, what an image proxy usually answers with); `undefined` otherwise.
  */
-export function safeImageUrl(url: unknown): string | undefined {
+export function safeImageUrl(url: unknown, samePath: boolean): string | undefined {
   if (typeof url !== 'string' || url.length > MAX_URL_LENGTH || UNSAFE_CHARS.test(url)) return undefined;
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  if (samePath && url.startsWith('/') && !url.startsWith('//')) return url;
   return IMAGE_SCHEME.test(url) && parses(url) ? url : undefined;
 }

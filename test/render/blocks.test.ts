@@ -151,8 +151,11 @@ describe('each block type', () => {
       ),
     );
     expect(html(block)).toBe(
-      '<div class="cw-rich-text"><p class="cw-rich-text-section"><span class="cw-emoji">:party:</span><span class="cw-date">1970-01-01</span><span class="cw-color">#00ff00</span></p></div>',
+      '<div class="cw-rich-text"><p class="cw-rich-text-section"><strong><span class="cw-emoji">:party:</span></strong><em><span class="cw-date">1970-01-01</span></em><strong><span class="cw-color">#00ff00</span></strong></p></div>',
     );
+    const seen: unknown[] = [];
+    toPlainText({ body: '', blocks: [block] }, { date: (date) => (seen.push(date), undefined) });
+    expect(seen).toEqual([{ timestamp: 0, format: '{date_num}', timezone: 'Europe/Paris' }]);
     expect(toHtml({ body: '', blocks: [block] }, { image: (url) => `/p?u=${encodeURIComponent(url)}` })).toContain(
       '<img class="cw-emoji" src="/p?u=https%3A%2F%2Femoji.example%2Fparty.png" alt=":party:">',
     );

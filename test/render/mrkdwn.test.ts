@@ -44,6 +44,8 @@ describe('mrkdwn as Slack renders it', () => {
       'Tuesday, February 18th, 2014 at 2:39 PM UTC',
     ],
     ['<!unknown> <>', '<p>&lt;!unknown&gt; &lt;&gt;</p>', '<!unknown> <>'],
+    ['if a < b and c > d', '<p>if a &lt; b and c &gt; d</p>', 'if a < b and c > d'],
+    ['<example.com|x> <@ U1>', '<p>&lt;example.com|x&gt; &lt;@ U1&gt;</p>', '<example.com|x> <@ U1>'],
     [':tada: done', '<p><span class="cw-emoji">:tada:</span> done</p>', ':tada: done'],
     ['&gt; quoted\n> more\nafter', '<blockquote class="cw-quote"><p>quoted<br>more</p></blockquote><p>after</p>', 'quoted\nmore\nafter'],
     [
@@ -65,6 +67,11 @@ describe('mrkdwn as Slack renders it', () => {
 
   it('formats a date without a fallback in UTC', () => {
     expect(plain('<!date^0^{date_num} {date} {date_short} {time}>')).toBe('1970-01-01 January 1st, 1970 Jan 1, 1970 12:00 AM UTC');
+    expect(plain('<!date^1392734382^{date_slash}; {date_long_full}; {date_long_pretty}; {time_secs}; {unknown}>')).toBe(
+      '18/02/2014; February 18, 2014; Tuesday, February 18th, 2014; 2:39:42 PM UTC; {unknown}',
+    );
+    expect(plain('<!date^1392734382^{date}^https://example.com/e>')).toBe('February 18th, 2014');
+    expect(plain('<!group> <!date^99999999999999^{date}>')).toBe('@channel 99999999999999');
   });
 });
 
@@ -85,11 +92,19 @@ describe('resolvers', () => {
   });
 
   it('shows an emoji as the text or the image the app gives', () => {
+    expect(toHtml({ body: ':tada:', blocks: [] }, { emoji: (name) => (name === 'tada' ? '🎉' : undefined) })).toBe('<p><span class="cw-emoji">🎉</span></p>');
     expect(toHtml({ body: ':tada:', blocks: [] }, { emoji: () => ({ text: '🎉' }) })).toBe('<p><span class="cw-emoji">🎉</span></p>');
-    expect(toHtml({ body: ':party:', blocks: [] }, { emoji: ({ name }) => ({ url: `/emoji/${name}.png` }) })).toBe(
+    expect(toHtml({ body: ':party:', blocks: [] }, { emoji: (name) => ({ url: `/emoji/${name}.png` }) })).toBe(
       '<p><img class="cw-emoji" src="/emoji/party.png" alt=":party:"></p>',
     );
     expect(toPlainText({ body: ':tada:', blocks: [] }, { emoji: () => ({ text: '🎉' }) })).toBe('🎉');
+  });
+
+  it('shows what a resolver returns as text even when it is not a string', () => {
+    const options = { emoji: () => ({ text: 42 as never }), date: () => 7 as never, mention: () => ({ text: 9 as never }) };
+    expect(toHtml({ body: ':a: <!date^0^{date}> <@U1>', blocks: [] }, options)).toBe(
+      '<p><span class="cw-emoji">42</span> <span class="cw-date">7</span> <span class="cw-mention cw-mention-user">9</span></p>',
+    );
   });
 
   it('formats dates through the app', () => {

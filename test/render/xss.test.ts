@@ -9,7 +9,7 @@ const hostileResolvers: RenderOptions = {
   // An app that passes sender URLs straight through still gets no unsafe src.
   image: (url) => url,
   mention: ({ id }) => ({ text: `<img src=x onerror=alert(1)>${id}`, url: `javascript:alert('${id}')` }),
-  emoji: ({ name }) => ({ text: `"><script>${name}</script>`, url: `javascript:${name}` }),
+  emoji: (name) => ({ text: `"><script>${name}</script>`, url: `javascript:${name}` }),
   date: () => '<script>alert(1)</script>',
 };
 const proxy: RenderOptions = { image: (url) => `/image-proxy?url=${encodeURIComponent(url)}` };
