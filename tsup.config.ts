@@ -9,6 +9,7 @@ export default defineConfig({
     fetch: 'adapters/fetch/index.ts',
     postgres: 'adapters/postgres/index.ts',
     redis: 'adapters/redis/index.ts',
+    otel: 'src/instrumentation/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

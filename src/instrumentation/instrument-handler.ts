@@ -1,0 +1,155 @@
+import {
+  metrics,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  ValueType,
+  type Attributes,
+  type MeterProvider,
+  type Span,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import type { WebhookHandler } from '../handler/handler-types.js';
+import type { WebhookResponse } from '../http/http-types.js';
+import { matchWebhookPath } from '../http/route.js';
+
+/**
+ * Options of {@link instrumentHandler}.
+ *
+ * @example
+ * ```ts
+ * const options: InstrumentationOptions = { meterProvider, tracerProvider };
+ * const handle = instrumentHandler(createWebhookHandler({ store }), options);
+ * ```
+ */
+export interface InstrumentationOptions {
+  /** Where the metrics go. Default: the global provider of `@opentelemetry/api` (a no-op until an SDK registers one). */
+  meterProvider?: MeterProvider;
+  /** Where the spans go. Default: the global provider of `@opentelemetry/api` (a no-op until an SDK registers one). */
+  tracerProvider?: TracerProvider;
+}
+
+/** The route template: the secret never appears in a span name or an attribute. */
+const WEBHOOK_ROUTE = '/hooks/channels/{webhook_id}/{secret}';
+
+const SCOPE = 'channel-webhooks';
+// The HTTP semantic conventions' advised buckets for http.server.request.duration, in seconds.
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+// Attribute values come from this closed set only, so a metric's series stay bounded.
+const KNOWN_CODES = new Set([
+  'method_not_allowed',
+  'not_found',
+  'unsupported_media_type',
+  'rate_limited',
+  'payload_too_large',
+  'invalid_json',
+  'invalid_payload',
+  'key_mismatch',
+  'body_read_failed',
+  'channel_archived',
+  'store_failed',
+  'rate_limiter_failed',
+  'misconfigured',
+  'internal_error',
+]);
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
+
+/**
+ * Wraps a webhook handler with OpenTelemetry metrics and a span per request, without changing its
+ * answers. Records:
+ *
+ * - `http.server.request.duration` (histogram, s): `http.request.method`, `http.route`,
+ *   `http.response.status_code`, and `error.type` (the problem code) on 5xx answers;
+ * - `channel_webhooks.posts` (counter): `http.response.status_code` and `channel_webhooks.code`
+ *   (`created`, `duplicate`, or the answer's problem code);
+ * - `channel_webhooks.rate_limited` (counter): 429 answers;
+ * - `channel_webhooks.backend_failures` (counter): answers with `store_failed` or
+ *   `rate_limiter_failed`, by `channel_webhooks.code`;
+ * - a span `POST /hooks/channels/{webhook_id}/{secret}` (server kind, or internal inside an
+ *   existing span such as the HTTP server's) with the attributes above plus
+ *   `channel_webhooks.webhook_id` and `channel_webhooks.duplicate`; status error on 5xx.
+ *
+ * Never the secret, the URL, the idempotency key or the message. Limiter failures let through
+ * under `onRateLimiterError: 'allow'` do not show in the answer: count them from `onError`.
+ * Needs the optional peer dependency `@opentelemetry/api`; only this entry point loads it.
+ *
+ * @example
+ * ```ts
+ * import { instrumentHandler } from 'channel-webhooks/otel';
+ * const handle = instrumentHandler(createWebhookHandler({ store }));
+ * app.use(createExpressMiddleware(handle));
+ * ```
+ */
+export function instrumentHandler(handle: WebhookHandler, options: InstrumentationOptions = {}): WebhookHandler {
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
+  const duration = meter.createHistogram('http.server.request.duration', {
+    description: 'Duration of webhook post handling.',
+    unit: 's',
+    valueType: ValueType.DOUBLE,
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
+  const posts = meter.createCounter('channel_webhooks.posts', { description: 'Webhook posts answered, by status and code.', unit: '{post}' });
+  const rateLimited = meter.createCounter('channel_webhooks.rate_limited', { description: 'Posts refused by the rate limiter.', unit: '{post}' });
+  const backendFailures = meter.createCounter('channel_webhooks.backend_failures', {
+    description: 'Posts answered 500 because the store or the rate limiter failed.',
+    unit: '{post}',
+  });
+
+  return async (request) => {
+    const method = KNOWN_METHODS.has(request.method.toUpperCase()) ? request.method.toUpperCase() : '_OTHER';
+    const inner = trace.getActiveSpan() !== undefined;
+    return tracer.startActiveSpan(
+      `${method} ${WEBHOOK_ROUTE}`,
+      { kind: inner ? SpanKind.INTERNAL : SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.route': WEBHOOK_ROUTE } },
+      async (span) => {
+        const started = performance.now();
+        let response: WebhookResponse;
+        try {
+          response = await handle(request);
+        } catch (error) {
+          span.recordException(error as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+          throw error;
+        }
+        const seconds = (performance.now() - started) / 1_000;
+        const { status } = response;
+        const code = codeOf(response);
+        const common: Attributes = { 'http.request.method': method, 'http.route': WEBHOOK_ROUTE, 'http.response.status_code': status };
+        if (status >= 500) common['error.type'] = code;
+        duration.record(seconds, common);
+        posts.add(1, { 'http.response.status_code': status, 'channel_webhooks.code': code });
+        if (status === 429) rateLimited.add(1);
+        if (code === 'store_failed' || code === 'rate_limiter_failed') backendFailures.add(1, { 'channel_webhooks.code': code });
+        if (span.isRecording()) describeSpan(span, request.url, status, code);
+        span.end();
+        return response;
+      },
+    );
+  };
+}
+
+function describeSpan(span: Span, url: string, status: number, code: string): void {
+  const webhookId = matchWebhookPath(url)?.webhookId;
+  span.setAttributes({
+    'http.response.status_code': status,
+    'channel_webhooks.code': code,
+    'channel_webhooks.duplicate': code === 'duplicate',
+  });
+  if (webhookId !== undefined) span.setAttribute('channel_webhooks.webhook_id', webhookId);
+  if (status >= 500) {
+    span.setAttribute('error.type', code);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+}
+
+/** `created`, `duplicate`, a known problem code, or `other`: never free text from the body. */
+function codeOf(response: WebhookResponse): string {
+  const body = response.body as { code?: unknown; duplicate?: unknown } | null | undefined;
+  if (typeof body !== 'object' || body === null) return 'other';
+  if (typeof body.code === 'string') return KNOWN_CODES.has(body.code) ? body.code : 'other';
+  if (response.status === 200 && body.duplicate === true) return 'duplicate';
+  if (response.status === 201) return 'created';
+  return 'other';
+}
