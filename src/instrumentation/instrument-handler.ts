@@ -1,4 +1,6 @@
 import {
+  context,
+  createNoopMeter,
   metrics,
   SpanKind,
   SpanStatusCode,
@@ -91,43 +93,56 @@ export function instrumentHandler(handle: WebhookHandler, options: Instrumentati
   });
   const posts = meter.createCounter('channel_webhooks.posts', { description: 'Webhook posts answered, by status and code.', unit: '{post}' });
   const rateLimited = meter.createCounter('channel_webhooks.rate_limited', { description: 'Posts refused by the rate limiter.', unit: '{post}' });
+  // No meter provider registered: skip the clock and the attribute objects, so the wrapper costs
+  // next to nothing until an SDK is installed.
+  const metered = meter !== createNoopMeter();
   const backendFailures = meter.createCounter('channel_webhooks.backend_failures', {
     description: 'Posts answered 500 because the store or the rate limiter failed.',
     unit: '{post}',
   });
 
   return async (request) => {
-    const method = KNOWN_METHODS.has(request.method.toUpperCase()) ? request.method.toUpperCase() : '_OTHER';
-    const inner = trace.getActiveSpan() !== undefined;
-    return tracer.startActiveSpan(
-      `${method} ${WEBHOOK_ROUTE}`,
-      { kind: inner ? SpanKind.INTERNAL : SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.route': WEBHOOK_ROUTE } },
-      async (span) => {
-        const started = performance.now();
-        let response: WebhookResponse;
-        try {
-          response = await handle(request);
-        } catch (error) {
-          span.recordException(error as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          span.end();
-          throw error;
-        }
-        const seconds = (performance.now() - started) / 1_000;
-        const { status } = response;
-        const code = codeOf(response);
-        const common: Attributes = { 'http.request.method': method, 'http.route': WEBHOOK_ROUTE, 'http.response.status_code': status };
-        if (status >= 500) common['error.type'] = code;
-        duration.record(seconds, common);
-        posts.add(1, { 'http.response.status_code': status, 'channel_webhooks.code': code });
-        if (status === 429) rateLimited.add(1);
-        if (code === 'store_failed' || code === 'rate_limiter_failed') backendFailures.add(1, { 'channel_webhooks.code': code });
-        if (span.isRecording()) describeSpan(span, request.url, status, code);
-        span.end();
-        return response;
-      },
-    );
+    const upper = request.method.toUpperCase();
+    const method = KNOWN_METHODS.has(upper) ? upper : '_OTHER';
+    const span = tracer.startSpan(`${method} ${WEBHOOK_ROUTE}`, {
+      kind: trace.getActiveSpan() === undefined ? SpanKind.SERVER : SpanKind.INTERNAL,
+      attributes: { 'http.request.method': method, 'http.route': WEBHOOK_ROUTE },
+    });
+    const recording = span.isRecording();
+    const started = metered ? performance.now() : 0;
+    let response: WebhookResponse;
+    try {
+      // Only a recording span becomes the parent of the store's and limiter's own spans; without an
+      // SDK this skips the context switch, which is most of the wrapper's cost.
+      response = recording
+        ? await context.with(trace.setSpan(context.active(), span), handle, undefined, request)
+        : await handle(request);
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      throw error;
+    }
+    if (!metered && !recording) {
+      span.end();
+      return response;
+    }
+    const { status } = response;
+    const code = codeOf(response);
+    if (metered) record(method, status, code, (performance.now() - started) / 1_000);
+    if (recording) describeSpan(span, request.url, status, code);
+    span.end();
+    return response;
   };
+
+  function record(method: string, status: number, code: string, seconds: number): void {
+    const common: Attributes = { 'http.request.method': method, 'http.route': WEBHOOK_ROUTE, 'http.response.status_code': status };
+    if (status >= 500) common['error.type'] = code;
+    duration.record(seconds, common);
+    posts.add(1, { 'http.response.status_code': status, 'channel_webhooks.code': code });
+    if (status === 429) rateLimited.add(1);
+    if (code === 'store_failed' || code === 'rate_limiter_failed') backendFailures.add(1, { 'channel_webhooks.code': code });
+  }
 }
 
 function describeSpan(span: Span, url: string, status: number, code: string): void {
