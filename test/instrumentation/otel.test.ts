@@ -182,6 +182,20 @@ describe('instrumentHandler', () => {
     });
   });
 
+  it('a tracer provider registered globally after wrapping is used from then on', async () => {
+    const t = telemetry();
+    const s = await setup();
+    const handle = instrumentHandler(s.handle);
+    await handle(request(s.url, { text: 'before' }));
+    trace.setGlobalTracerProvider(t.tracerProvider);
+    try {
+      expect((await handle(request(s.url, { text: 'after' }))).status).toBe(201);
+    } finally {
+      trace.disable();
+    }
+    expect(t.exporter.getFinishedSpans().map((span) => [span.name, span.attributes['channel_webhooks.code']])).toEqual([[`POST ${ROUTE}`, 'created']]);
+  });
+
   it('with no SDK registered, answers are those of the bare handler', async () => {
     const s = await setup();
     const handle = instrumentHandler(s.handle);
