@@ -121,9 +121,7 @@ export function instrumentHandler(handle: WebhookHandler, options: Instrumentati
     try {
       // Only a recording span becomes the parent of the store's and limiter's own spans; without an
       // SDK this skips the context switch, which is most of the wrapper's cost.
-      response = recording
-        ? await context.with(trace.setSpan(context.active(), span), handle, undefined, request)
-        : await handle(request);
+      response = recording ? await context.with(trace.setSpan(context.active(), span), handle, undefined, request) : await handle(request);
     } catch (error) {
       span.recordException(error as Error);
       span.setStatus({ code: SpanStatusCode.ERROR });

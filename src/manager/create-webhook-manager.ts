@@ -210,10 +210,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
     if (channel === null) {
       if (!orphanAllowed) throw new ChannelWebhookError('channel_not_found', `there is no channel ${channelId}`);
       if (orgWide) return null;
-      throw new ChannelWebhookError(
-        'forbidden',
-        `channel ${channelId} no longer exists: only organization owners and admins may revoke its webhooks`,
-      );
+      throw new ChannelWebhookError('forbidden', `channel ${channelId} no longer exists: only organization owners and admins may revoke its webhooks`);
     }
     if (!orgWide && actor.userId !== channel.ownerId) {
       throw new ChannelWebhookError(

@@ -211,12 +211,18 @@ describe('audit events', () => {
   });
 
   it.each([
-    ['throws', () => {
-      throw new Error('audit table gone');
-    }],
-    ['rejects', async () => {
-      throw new Error('audit table gone');
-    }],
+    [
+      'throws',
+      () => {
+        throw new Error('audit table gone');
+      },
+    ],
+    [
+      'rejects',
+      async () => {
+        throw new Error('audit table gone');
+      },
+    ],
   ])('a hook that %s neither undoes nor hides the change: it goes to onError', async (_, onAudit) => {
     const reported: unknown[][] = [];
     const w = await world({ onAudit, onError: (error, context) => void reported.push([error, context]) });
@@ -227,8 +233,14 @@ describe('audit events', () => {
     expect(revoked.status).toBe('revoked');
     expect((await w.post(url, 'x')).status).toBe(404);
     expect(reported).toEqual([
-      [expect.objectContaining({ message: 'audit table gone' }), { stage: 'on_audit', event: expect.objectContaining({ type: 'webhook.created', webhookId: webhook.id }) }],
-      [expect.objectContaining({ message: 'audit table gone' }), { stage: 'on_audit', event: expect.objectContaining({ type: 'webhook.revoked', webhookId: webhook.id }) }],
+      [
+        expect.objectContaining({ message: 'audit table gone' }),
+        { stage: 'on_audit', event: expect.objectContaining({ type: 'webhook.created', webhookId: webhook.id }) },
+      ],
+      [
+        expect.objectContaining({ message: 'audit table gone' }),
+        { stage: 'on_audit', event: expect.objectContaining({ type: 'webhook.revoked', webhookId: webhook.id }) },
+      ],
     ]);
   });
 

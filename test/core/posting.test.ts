@@ -106,9 +106,7 @@ describe('200 duplicate', () => {
 
   it('concurrent posts with one key store one message and all answer with it', async () => {
     const s = await setup();
-    const responses = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => s.post({ text: `attempt ${i}` }, { idempotencyKey: 'race' })),
-    );
+    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => s.post({ text: `attempt ${i}` }, { idempotencyKey: 'race' })));
     const stored = await s.store.listMessages('general');
     expect(stored).toHaveLength(1);
     expect(responses.map((response) => response.status).sort()).toEqual([...Array<number>(11).fill(200), 201]);
@@ -156,10 +154,7 @@ describe('onMessage', () => {
     await s.post({ text: 'one again' }, { idempotencyKey: 'k' });
     const second = await s.post({ text: 'two' });
     await settle();
-    expect(s.delivered).toEqual([
-      (first.body as { message: unknown }).message,
-      (second.body as { message: unknown }).message,
-    ]);
+    expect(s.delivered).toEqual([(first.body as { message: unknown }).message, (second.body as { message: unknown }).message]);
   });
 
   it('is not called for refused posts', async () => {

@@ -26,14 +26,16 @@ function telemetry() {
     const { resourceMetrics } = await reader.collect();
     const metric = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((m) => m.descriptor.name === name);
     if (metric === undefined) return [];
-    return metric.dataPoints.map((point) => [point.attributes, metric.dataPointType === DataPointType.HISTOGRAM ? (point.value as Histogram).count : point.value]);
+    return metric.dataPoints.map((point) => [
+      point.attributes,
+      metric.dataPointType === DataPointType.HISTOGRAM ? (point.value as Histogram).count : point.value,
+    ]);
   };
   return { meterProvider, tracerProvider, exporter, points, reader };
 }
 
 /** Every string a span carries: its name and attribute values. */
-const spanText = (t: ReturnType<typeof telemetry>) =>
-  JSON.stringify(t.exporter.getFinishedSpans().map((span) => [span.name, span.attributes]));
+const spanText = (t: ReturnType<typeof telemetry>) => JSON.stringify(t.exporter.getFinishedSpans().map((span) => [span.name, span.attributes]));
 
 const ROUTE = '/hooks/channels/{webhook_id}/{secret}';
 
@@ -93,7 +95,13 @@ describe('instrumentHandler', () => {
   });
 
   it.each([
-    ['store', { wrapStore: (store: import('../../src/memory/memory-store.js').MemoryStore) => ({ ...store, insertMessage: () => Promise.reject(new Error('db down')) }) }, 'store_failed'],
+    [
+      'store',
+      {
+        wrapStore: (store: import('../../src/memory/memory-store.js').MemoryStore) => ({ ...store, insertMessage: () => Promise.reject(new Error('db down')) }),
+      },
+      'store_failed',
+    ],
     ['rate limiter', { rateLimiter: { hit: () => Promise.reject(new Error('limiter down')) }, onRateLimiterError: 'reject' as const }, 'rate_limiter_failed'],
   ])('a %s failure is a backend failure, an error.type and an error span', async (_, options, code) => {
     const t = telemetry();
