@@ -12,6 +12,7 @@ export default defineConfig({
     postgres: 'adapters/postgres/index.ts',
     redis: 'adapters/redis/index.ts',
     render: 'src/render/index.ts',
+    otel: 'src/instrumentation/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,7 +1,15 @@
 export { createWebhookHandler } from './handler/create-webhook-handler.js';
 export type { ErrorContext, ErrorStage, WebhookHandler, WebhookHandlerOptions } from './handler/handler-types.js';
 export { createWebhookManager } from './manager/create-webhook-manager.js';
-export type { Actor, WebhookInfo, WebhookManager, WebhookManagerOptions, WebhookWithUrl } from './manager/create-webhook-manager.js';
+export type {
+  Actor,
+  AuditEvent,
+  ManagerErrorContext,
+  WebhookInfo,
+  WebhookManager,
+  WebhookManagerOptions,
+  WebhookWithUrl,
+} from './manager/create-webhook-manager.js';
 export { createMemoryStore } from './memory/memory-store.js';
 export type { MemoryStore } from './memory/memory-store.js';
 export { createMemoryRateLimiter } from './memory/memory-rate-limiter.js';

@@ -2,7 +2,7 @@ import { systemClock } from '../clock.js';
 import { ChannelWebhookError } from '../errors.js';
 import type { Channel, Clock, WebhookRecord, WebhookStore } from '../ports.js';
 import { generateSecret, generateWebhookId, hashSecret } from '../secret/secret.js';
-import { codePointLength } from '../validation/text.js';
+import { cleanWebhookName } from './webhook-name.js';
 
 /**
  * Who asks to manage webhooks: a user and their organization role.
@@ -38,7 +38,44 @@ export interface WebhookInfo {
   rotatedAt: number | null;
   /** Epoch ms of revocation, or `null` while active. */
   revokedAt: number | null;
+  /** Epoch ms of the last message the webhook stored (duplicates do not count), or `null` if none yet. */
+  lastPostAt: number | null;
   status: 'active' | 'revoked';
+}
+
+/**
+ * A change to a webhook, reported to `onAudit` once the store has confirmed it. It names who did
+ * what to which webhook; it never holds the secret, the URL or the secret's hash.
+ *
+ * @example
+ * ```ts
+ * onAudit: (event: AuditEvent) => console.log(`${event.actor.userId} ${event.type} ${event.webhookId} in ${event.channelId}`),
+ * ```
+ */
+export interface AuditEvent {
+  type: 'webhook.created' | 'webhook.rotated' | 'webhook.revoked';
+  webhookId: string;
+  channelId: string;
+  /** Who made the change (a copy of the actor passed to the manager). */
+  actor: Actor;
+  /** When the change happened, epoch ms, from the manager's clock (the record's own timestamp). */
+  at: number;
+  /** The webhook's name. */
+  name: string;
+}
+
+/**
+ * What the manager's `onError` learns besides the error: an `onAudit` hook failed for this event.
+ * The change itself was made and stays made.
+ *
+ * @example
+ * ```ts
+ * onError: (error, { stage, event }) => log.error({ err: error, stage, webhookId: event.webhookId }, 'audit write failed'),
+ * ```
+ */
+export interface ManagerErrorContext {
+  stage: 'on_audit';
+  event: AuditEvent;
 }
 
 /**
@@ -71,6 +108,14 @@ export interface WebhookManagerOptions {
   baseUrl: string;
   /** Time source. Default {@link systemClock}. */
   clock?: Clock;
+  /**
+   * Called after every change the store confirmed (create, rotate, a revoke that revoked), and
+   * awaited, so an audit row is written before the manager's promise settles. A throw or rejection
+   * goes to `onError`; the change is never undone and the caller still gets its result. Default: none.
+   */
+  onAudit?: (event: AuditEvent) => void | Promise<void>;
+  /** Called when `onAudit` fails. Its own failures are ignored. Default: none. */
+  onError?: (error: unknown, context: ManagerErrorContext) => void;
 }
 
 /**
@@ -87,8 +132,16 @@ export interface WebhookManager {
   create(actor: Actor, input: { channelId: string; name: string }): Promise<WebhookWithUrl>;
   /** Gives an active webhook a new secret; the old URL answers 404 at once. The id stays. */
   rotate(actor: Actor, webhookId: string): Promise<WebhookWithUrl>;
-  /** Revokes a webhook for good; its URL answers 404 at once. Revoking again changes nothing. */
+  /**
+   * Revokes a webhook for good; its URL answers 404 at once. Revoking again changes nothing. A
+   * webhook whose channel the app deleted can still be revoked, by organization owners and admins.
+   */
   revoke(actor: Actor, webhookId: string): Promise<WebhookInfo>;
+  /**
+   * Revokes every active webhook of a channel, for an app deleting or archiving it; returns the
+   * webhooks it revoked. Works on a channel already deleted, for organization owners and admins.
+   */
+  revokeAll(actor: Actor, channelId: string): Promise<WebhookInfo[]>;
   /** One webhook, without its secret. */
   get(actor: Actor, webhookId: string): Promise<WebhookInfo>;
   /** The channel's webhooks, revoked ones included, oldest first, without secrets. */
@@ -96,13 +149,16 @@ export interface WebhookManager {
 }
 
 const ROLES = new Set(['owner', 'admin', 'member']);
-const MAX_NAME = 80;
 
 /**
  * Creates the webhook manager: create, rotate, revoke, get and list, with the contract's permission
  * rule (organization owners and admins, and the channel's owner) and archived-channel rule. Errors
  * are {@link ChannelWebhookError}s with codes `forbidden`, `channel_not_found`, `channel_archived`,
- * `webhook_not_found`, `webhook_revoked`, `invalid_name` and `invalid_argument`.
+ * `webhook_not_found`, `webhook_revoked`, `invalid_name` and `invalid_argument`; bad options make
+ * the factory throw `invalid_argument`.
+ *
+ * Names are stored trimmed: 1 to 80 code points, a raw input of at most 1,024 UTF-16 code units, no
+ * control characters (C0, C1, DEL), lone surrogates or bidirectional formatting characters.
  *
  * Secrets are 256 random bits, URL-safe; the store keeps only their SHA-256.
  *
@@ -116,19 +172,47 @@ const MAX_NAME = 80;
  * ```
  */
 export function createWebhookManager(options: WebhookManagerOptions): WebhookManager {
-  const { store } = options;
+  checkOptions(options);
+  const { store, onAudit, onError } = options;
   const clock = options.clock ?? systemClock;
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const urlOf = (webhookId: string, secret: string) => `${baseUrl}/hooks/channels/${webhookId}/${secret}`;
 
-  const channelFor = async (actor: Actor, channelId: string): Promise<Channel> => {
+  const audit = async (type: AuditEvent['type'], actor: Actor, record: WebhookRecord, at: number): Promise<void> => {
+    if (onAudit === undefined) return;
+    const event: AuditEvent = {
+      type,
+      webhookId: record.id,
+      channelId: record.channelId,
+      actor: { userId: actor.userId, role: actor.role },
+      at,
+      name: record.name,
+    };
+    try {
+      await onAudit(event);
+    } catch (error) {
+      try {
+        onError?.(error, { stage: 'on_audit', event });
+      } catch {
+        // A failing error hook must not turn a change that was made into a rejection.
+      }
+    }
+  };
+
+  /** The channel, or `null` when it is gone and the actor may act on it anyway (`orphanAllowed`). */
+  const channelFor = async (actor: Actor, channelId: string, orphanAllowed = false): Promise<Channel | null> => {
     checkActor(actor);
     if (typeof channelId !== 'string' || channelId.length === 0) {
       throw new ChannelWebhookError('invalid_argument', 'channelId must be a non-empty string');
     }
     const channel = await store.getChannel(channelId);
-    if (channel === null) throw new ChannelWebhookError('channel_not_found', `there is no channel ${channelId}`);
-    if (actor.role !== 'owner' && actor.role !== 'admin' && actor.userId !== channel.ownerId) {
+    const orgWide = actor.role === 'owner' || actor.role === 'admin';
+    if (channel === null) {
+      if (!orphanAllowed) throw new ChannelWebhookError('channel_not_found', `there is no channel ${channelId}`);
+      if (orgWide) return null;
+      throw new ChannelWebhookError('forbidden', `channel ${channelId} no longer exists: only organization owners and admins may revoke its webhooks`);
+    }
+    if (!orgWide && actor.userId !== channel.ownerId) {
       throw new ChannelWebhookError(
         'forbidden',
         `user ${actor.userId} may not manage webhooks of channel ${channelId}: only organization owners and admins and the channel owner may`,
@@ -137,24 +221,30 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
     return channel;
   };
 
-  const webhookFor = async (actor: Actor, webhookId: string): Promise<WebhookRecord> => {
+  const webhookFor = async (actor: Actor, webhookId: string, orphanAllowed = false): Promise<WebhookRecord> => {
     checkActor(actor);
     if (typeof webhookId !== 'string' || webhookId.length === 0) {
       throw new ChannelWebhookError('invalid_argument', 'webhookId must be a non-empty string');
     }
     const webhook = await store.getWebhook(webhookId);
     if (webhook === null) throw new ChannelWebhookError('webhook_not_found', `there is no webhook ${webhookId}`);
-    await channelFor(actor, webhook.channelId);
+    await channelFor(actor, webhook.channelId, orphanAllowed);
     return webhook;
+  };
+
+  /** Revokes one webhook; returns the record and whether this call is the one that revoked it. */
+  const revokeOne = async (webhookId: string): Promise<{ record: WebhookRecord; at: number; revokedNow: boolean } | null> => {
+    const at = clock.now();
+    const record = await store.revokeWebhook(webhookId, at);
+    if (record === null) return null;
+    // The store keeps the first revocation time, so another time means someone else got there first.
+    return { record, at, revokedNow: record.revokedAt === at };
   };
 
   return {
     async create(actor, input) {
-      const channel = await channelFor(actor, input?.channelId);
-      const name = input.name;
-      if (typeof name !== 'string' || name.trim().length === 0 || codePointLength(name.trim()) > MAX_NAME) {
-        throw new ChannelWebhookError('invalid_name', `a webhook name must have 1 to ${MAX_NAME} characters after trimming`);
-      }
+      const channel = (await channelFor(actor, input?.channelId))!;
+      const name = cleanWebhookName(input.name);
       if (channel.archived) {
         throw new ChannelWebhookError('channel_archived', `channel ${channel.id} is archived: webhooks cannot be created in it`);
       }
@@ -171,6 +261,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
         lastPostAt: null,
       };
       await store.insertWebhook(record);
+      await audit('webhook.created', actor, record, record.createdAt);
       return { webhook: toInfo(record), url: urlOf(record.id, secret) };
     },
 
@@ -178,16 +269,33 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       const webhook = await webhookFor(actor, webhookId);
       if (webhook.revokedAt !== null) throw revokedError(webhookId);
       const secret = generateSecret();
-      const updated = await store.updateWebhookSecret(webhook.id, hashSecret(secret), clock.now());
+      const at = clock.now();
+      const updated = await store.updateWebhookSecret(webhook.id, hashSecret(secret), at);
       if (updated === null) throw revokedError(webhookId);
+      await audit('webhook.rotated', actor, updated, at);
       return { webhook: toInfo(updated), url: urlOf(updated.id, secret) };
     },
 
     async revoke(actor, webhookId) {
-      const webhook = await webhookFor(actor, webhookId);
-      const revoked = await store.revokeWebhook(webhook.id, clock.now());
+      const webhook = await webhookFor(actor, webhookId, true);
+      if (webhook.revokedAt !== null) return toInfo(webhook);
+      const revoked = await revokeOne(webhook.id);
       if (revoked === null) throw new ChannelWebhookError('webhook_not_found', `there is no webhook ${webhookId}`);
-      return toInfo(revoked);
+      if (revoked.revokedNow) await audit('webhook.revoked', actor, revoked.record, revoked.at);
+      return toInfo(revoked.record);
+    },
+
+    async revokeAll(actor, channelId) {
+      await channelFor(actor, channelId, true);
+      const revokedNow: WebhookInfo[] = [];
+      for (const webhook of await store.listWebhooks(channelId)) {
+        if (webhook.revokedAt !== null) continue;
+        const revoked = await revokeOne(webhook.id);
+        if (revoked === null || !revoked.revokedNow) continue;
+        await audit('webhook.revoked', actor, revoked.record, revoked.at);
+        revokedNow.push(toInfo(revoked.record));
+      }
+      return revokedNow;
     },
 
     async get(actor, webhookId) {
@@ -199,6 +307,28 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       return (await store.listWebhooks(channelId)).map(toInfo);
     },
   };
+}
+
+function checkOptions(options: WebhookManagerOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new ChannelWebhookError('invalid_argument', 'createWebhookManager needs an options object: { store, baseUrl }');
+  }
+  const { store, clock, onAudit, onError } = options;
+  if (typeof store !== 'object' || store === null) {
+    throw new ChannelWebhookError('invalid_argument', 'store must be a WebhookStore');
+  }
+  if (clock !== undefined && (typeof clock !== 'object' || clock === null || typeof clock.now !== 'function')) {
+    throw new ChannelWebhookError('invalid_argument', 'clock must be an object with a now() method');
+  }
+  if (onAudit !== undefined && typeof onAudit !== 'function') {
+    throw new ChannelWebhookError('invalid_argument', 'onAudit must be a function');
+  }
+  if (onError !== undefined && typeof onError !== 'function') {
+    throw new ChannelWebhookError('invalid_argument', 'onError must be a function');
+  }
+  if (typeof options.baseUrl !== 'string') {
+    throw new ChannelWebhookError('invalid_argument', `baseUrl must be an absolute URL string, got ${typeof options.baseUrl}`);
+  }
 }
 
 function revokedError(webhookId: string): ChannelWebhookError {
@@ -233,6 +363,8 @@ function toInfo(record: WebhookRecord): WebhookInfo {
     createdAt: record.createdAt,
     rotatedAt: record.rotatedAt,
     revokedAt: record.revokedAt,
+    // Read loosely: stores written before `lastPostAt` joined the record do not have it.
+    lastPostAt: (record as { lastPostAt?: number | null }).lastPostAt ?? null,
     status: record.revokedAt === null ? 'active' : 'revoked',
   };
 }

@@ -51,6 +51,7 @@ describe('create', () => {
       createdAt: w.clock.now(),
       rotatedAt: null,
       revokedAt: null,
+      lastPostAt: null,
       status: 'active',
     });
     expect(url).toMatch(URL_SHAPE);
@@ -114,10 +115,41 @@ describe('create', () => {
     ['80 code points', 'n'.repeat(80)],
     ['80 astral code points', '🚀'.repeat(80)],
     ['80 code points with whitespace around', `  ${'n'.repeat(80)}  `],
-  ])('a name of %s is accepted', async (_, name) => {
+    ['1,024 characters, most of them padding', `${' '.repeat(511)}${'n'.repeat(2)}${' '.repeat(511)}`],
+    ['letters, digits, punctuation and emoji', 'Déploiement 🚀 (prod) #2'],
+  ])('a name of %s is accepted and stored trimmed', async (_, name) => {
     const w = await world();
-    const { webhook } = await w.manager.create(ORG_OWNER, { channelId: 'ops', name });
-    expect(webhook.name).toBe(name);
+    const { webhook, url } = await w.manager.create(ORG_OWNER, { channelId: 'ops', name });
+    expect(webhook.name).toBe(name.trim());
+    expect((await w.store.getWebhook(webhook.id))!.name).toBe(name.trim());
+    await w.post(url, 'hi');
+    expect((await w.store.listMessages('ops'))[0]!.author.name).toBe(name.trim());
+  });
+
+  it.each([
+    ['padded past the 1,024-character cap', `CI${' '.repeat(1_000_000)}`],
+    ['1,025 characters', `${' '.repeat(1_023)}CI`],
+    ['with NUL', 'C\u0000I'],
+    ['with a newline inside', 'C\nI'],
+    ['with a tab inside', 'C\tI'],
+    ['with DEL', 'CI\u007F'],
+    ['with a C1 control (NEL)', 'CI\u0085'],
+    ['with a C1 control (CSI)', '\u009BCI'],
+    ['with a lone high surrogate', 'CI\uD83D'],
+    ['with a lone low surrogate', '\uDE80CI'],
+    ['with a right-to-left override', 'CI\u202Egpj.exe'],
+    ['with a left-to-right embedding', '\u202ACI'],
+    ['with a first-strong isolate', 'C\u2068I'],
+    ['with a pop directional isolate', 'CI\u2069'],
+    ['with a right-to-left mark', 'CI\u200F'],
+    ['with a left-to-right mark', '\u200ECI'],
+    ['with an Arabic letter mark', 'CI\u061C'],
+  ])('a name %s is refused with invalid_name and a clear message, and nothing is stored', async (_, name) => {
+    const w = await world();
+    const error = await rejection(w.manager.create(ORG_OWNER, { channelId: 'ops', name }));
+    expectCode(error, 'invalid_name');
+    expect(error.message).toMatch(/1,?024 characters|control characters, lone surrogates or bidirectional formatting characters \(found U\+[0-9A-F]{4}\)/);
+    expect(await w.store.listWebhooks('ops')).toEqual([]);
   });
 });
 

@@ -43,13 +43,13 @@ describe('201 created', () => {
     expect(await s.store.listMessages('general')).toHaveLength(2);
   });
 
-  it('the author name is the webhook name at the time of posting', async () => {
+  it('the author name is the webhook name at the time of posting, as stored: trimmed', async () => {
     const s = await setup({ webhookName: '  Spaced name  ' });
     const response = await s.post({ text: 'hi' });
     expect((response.body as { message: { author: unknown } }).message.author).toEqual({
       type: 'webhook',
       id: s.webhookId,
-      name: '  Spaced name  ',
+      name: 'Spaced name',
     });
   });
 });

@@ -1,0 +1,92 @@
+// `node bench/instrumentation.mjs` (after `npx tsup --silent`): in-process posts per second of the
+// handler bare, wrapped by instrumentHandler with no OpenTelemetry SDK registered (the API's no-op),
+// and wrapped with an SDK (metrics collected by a reader, spans batched to a discarding exporter).
+// Alternating rounds, medians; prints the ratios to bare. Settings (environment):
+//   BENCH_SECONDS  seconds of each round (default 1)
+//   BENCH_ROUNDS   rounds of each variant (default 7)
+
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler } from 'channel-webhooks';
+import { instrumentHandler } from 'channel-webhooks/otel';
+import { makeWebhooks } from './core-loop.mjs';
+import { round, summarize } from './stats.mjs';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 1);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+
+class CollectingReader extends MetricReader {
+  async onForceFlush() {}
+  async onShutdown() {}
+}
+
+const discard = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
+
+const variants = {
+  bare: (handle) => handle,
+  noop: (handle) => instrumentHandler(handle),
+  sdk: (handle) =>
+    instrumentHandler(handle, {
+      meterProvider: new MeterProvider({ readers: [new CollectingReader()] }),
+      tracerProvider: new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(discard)] }),
+    }),
+};
+
+/** Posts for `seconds` through a fresh store and handler wrapped by `wrap`; posts per wall and CPU second. */
+async function postLoop({ records, paths }, wrap) {
+  const store = createMemoryStore();
+  await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+  for (const record of records) await store.insertWebhook(record);
+  const handle = wrap(createWebhookHandler({ store, rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) }));
+  const bytes = new TextEncoder().encode('{"text":"deploy finished"}');
+  const headers = { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) };
+  const read = async () => bytes;
+  let ok = 0;
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  for (let i = 0; ; i++) {
+    if ((i & 255) === 0 && performance.now() >= deadline) break;
+    const res = await handle({ method: 'POST', url: paths[i % paths.length], headers, body: read });
+    if (res.status !== 201) throw new Error(`unexpected answer ${res.status}`);
+    ok++;
+  }
+  const elapsed = (performance.now() - start) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { wall: ok / elapsed, cpu: (ok * 1e6) / (used.user + used.system) };
+}
+
+const webhooks = await makeWebhooks();
+const names = Object.keys(variants);
+const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [] }]));
+for (const name of names) await postLoop(webhooks, variants[name]); // warm-up
+for (let r = 0; r < rounds; r++) {
+  // Rotate the order each round so no variant always runs right after the same one.
+  for (let k = 0; k < names.length; k++) {
+    const name = names[(r + k) % names.length];
+    const result = await postLoop(webhooks, variants[name]);
+    samples[name].wall.push(result.wall);
+    samples[name].cpu.push(result.cpu);
+  }
+}
+
+const rows = names.map((name) => {
+  const wall = summarize(samples[name].wall);
+  const cpu = summarize(samples[name].cpu);
+  return { name, wall: wall.median, wallSpread: wall.spreadPct, cpu: cpu.median };
+});
+const bare = rows[0];
+console.log(`instrumentHandler, ${rounds} alternating rounds of ${seconds} s, medians (${process.version})`);
+console.log('variant  posts/s (wall)  spread  posts/CPU-s  wall vs bare  CPU vs bare');
+for (const row of rows) {
+  console.log(
+    [
+      row.name.padEnd(7),
+      String(round(row.wall)).padStart(14),
+      `${round(row.wallSpread, 1)}%`.padStart(7),
+      String(round(row.cpu)).padStart(12),
+      `${round(row.wall / bare.wall, 3)}`.padStart(13),
+      `${round(row.cpu / bare.cpu, 3)}`.padStart(12),
+    ].join(' '),
+  );
+}
