@@ -5,8 +5,9 @@ import { toHtml, toPlainText } from '../../src/render/index.js';
 import { setup } from '../support/setup.js';
 import { htmlFindings } from './html-check.js';
 
-// Real Block Kit payloads written outside this project; those the contract accepts are rendered.
-const CORPUS = '/work/shared/corpus/blockkit';
+// Real Block Kit payloads written outside this project (sources in its SOURCES.md); those the
+// contract accepts are rendered.
+const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'blockkit');
 const files = readdirSync(CORPUS)
   .filter((name) => name.endsWith('.json'))
   .sort();
