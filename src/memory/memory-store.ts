@@ -99,7 +99,7 @@ export function createMemoryStore(): MemoryStore {
         const earlier = keys?.get(idempotencyKey);
         if (earlier !== undefined) return { outcome: 'duplicate', message: earlier };
       }
-      const stored = deepFreeze(message);
+      const stored = freezeMessage(message);
       let list = messagesByChannel.get(stored.channelId);
       if (list === undefined) messagesByChannel.set(stored.channelId, (list = []));
       list.push(stored);
@@ -107,14 +107,15 @@ export function createMemoryStore(): MemoryStore {
         if (keys === undefined) messagesByKey.set(webhookId, (keys = new Map()));
         keys.set(idempotencyKey, stored);
       }
-      webhooks.set(webhookId, freezeRecord({ ...webhook, lastPostAt: postedAt }));
+      webhooks.set(webhookId, freezeRecord(webhook, postedAt));
       return { outcome: 'created', message: stored };
     },
   };
 }
 
-// One literal with a fixed key order, so that every record shares one hidden class.
-function freezeRecord(webhook: WebhookRecord): Readonly<WebhookRecord> {
+// One literal with a fixed key order, so that every record shares one hidden class (reads of
+// records stay monomorphic however many there are).
+function freezeRecord(webhook: WebhookRecord, lastPostAt: number | null = webhook.lastPostAt ?? null): Readonly<WebhookRecord> {
   return Object.freeze({
     id: webhook.id,
     channelId: webhook.channelId,
@@ -124,8 +125,15 @@ function freezeRecord(webhook: WebhookRecord): Readonly<WebhookRecord> {
     createdAt: webhook.createdAt,
     rotatedAt: webhook.rotatedAt,
     revokedAt: webhook.revokedAt,
-    lastPostAt: webhook.lastPostAt ?? null,
+    lastPostAt,
   });
+}
+
+// A message's own fields are strings but for two: only those two need a walk.
+function freezeMessage(message: Message): Message {
+  Object.freeze(message.author);
+  deepFreeze(message.blocks);
+  return Object.freeze(message);
 }
 
 // Stored messages are handed to the sender, to `onMessage` and to `listMessages` callers: none of
