@@ -17,6 +17,8 @@ import { validatePayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
 const ABSENT_HASH = hashSecret('absent');
+// The blocks of a message sent without any: one frozen list for all of them.
+const NO_BLOCKS = Object.freeze([]) as unknown as unknown[];
 // Field errors point into the body; a pointer longer than this (a huge member name) is cut back to
 // its enclosing member rather than echo the name.
 const MAX_POINTER_LENGTH = 256;
@@ -81,13 +83,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) return answer(FIXED.notFound);
     let found: MaybePromise<WebhookRecord | null>;
     try {
-      found = fromStore(() => store.getWebhook(path.webhookId));
+      found = fromStore(store.getWebhook(path.webhookId));
     } catch (error) {
       return storeFailed(error, path.webhookId);
     }
     if (isThenable(found)) {
       return Promise.resolve(found).then(
-        (webhook) => afterLookup(request, path, webhook),
+        (webhook) => guarded(afterLookup, request, path, webhook, undefined),
         (error: unknown) => storeFailed(error, path.webhookId),
       );
     }
@@ -109,15 +111,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     // 4. From here on the request counts toward the webhook's rate limit, and every answer says so.
     const limiterFailed = (error: unknown): MaybePromise<WebhookResponse> => {
       report(error, { stage: 'rate_limiter', webhookId: webhook.id });
-      return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : handleCounted(request, webhook, null);
+      return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : guarded(handleCounted, request, webhook, null, undefined);
     };
     let counted: MaybePromise<RateLimitDecision>;
     try {
-      counted = fromRateLimiter(() => rateLimiter.hit(webhook.id, clock.now()));
+      counted = fromRateLimiter(rateLimiter.hit(webhook.id, clock.now()));
     } catch (error) {
       return limiterFailed(error);
     }
-    if (isThenable(counted)) return Promise.resolve(counted).then((decision) => afterCount(request, webhook, decision), limiterFailed);
+    if (isThenable(counted)) return Promise.resolve(counted).then((decision) => guarded(afterCount, request, webhook, decision, undefined), limiterFailed);
     return afterCount(request, webhook, counted);
   }
 
@@ -143,8 +145,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (!isThenable(pending)) return handleBody(request, webhook, decision, decodeBody(pending));
     // The one wait of a post on in-process ports: one reaction, for the body and all that follows.
     return (pending instanceof Promise ? pending : Promise.resolve(pending)).then(
-      (raw: RawBody) => handleBody(request, webhook, decision, decodeBody(raw)),
-      (error: unknown) => handleBody(request, webhook, decision, readFailed(error)),
+      (raw: RawBody) => guarded(handleBody, request, webhook, decision, decodeBody(raw)),
+      (error: unknown) => guarded(handleBody, request, webhook, decision, readFailed(error)),
     );
   }
 
@@ -187,21 +189,25 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       id: crypto.randomUUID(),
       channelId: webhook.channelId,
       body: text ?? '',
-      blocks: blocks ?? [],
+      blocks: blocks ?? NO_BLOCKS,
       author: { type: 'webhook', id: webhookId, name: webhook.name },
       createdAt: isoTime(now),
     };
     let inserted: MaybePromise<InsertMessageResult>;
     try {
-      inserted = fromStore(() => store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
+      inserted = fromStore(store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
     } catch (error) {
       return limited(storeFailed(error, webhookId), decision);
     }
-    if (!isThenable(inserted)) return limited(stored(inserted), decision);
+    if (!isThenable(inserted)) return afterInsert(inserted, decision);
     return Promise.resolve(inserted).then(
-      (result) => limited(stored(result), decision),
+      (result) => guarded(afterInsert, result, decision, undefined, undefined),
       (error: unknown) => limited(storeFailed(error, webhookId), decision),
     );
+  }
+
+  function afterInsert(result: InsertMessageResult, decision: RateLimitDecision | null): WebhookResponse {
+    return limited(stored(result), decision);
   }
 
   function stored(result: InsertMessageResult): WebhookResponse {
@@ -244,20 +250,20 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return lastIso;
   }
 
-  // Never throws nor rejects: a defect anywhere above is answered 500 and reported.
-  const crashed = (error: unknown): WebhookResponse => {
+  // A defect anywhere above is answered 500 and reported, never thrown: every step that runs after
+  // a wait goes through here, so that no promise of the handler's ever rejects.
+  function crashed(error: unknown): WebhookResponse {
     report(error, { stage: 'handler' });
     return answer(FIXED.internalError);
-  };
-  const respond: RespondNow = (request, path) => {
-    let response: MaybePromise<WebhookResponse>;
+  }
+  function guarded<A, B, C, D>(step: (a: A, b: B, c: C, d: D) => MaybePromise<WebhookResponse>, a: A, b: B, c: C, d: D): MaybePromise<WebhookResponse> {
     try {
-      response = handle(request, path);
+      return step(a, b, c, d);
     } catch (error) {
       return crashed(error);
     }
-    return isThenable(response) ? response.then(undefined, crashed) : response;
-  };
+  }
+  const respond: RespondNow = (request, path) => guarded(handle, request, path, undefined, undefined);
   const handler: WebhookHandler = (request) => {
     const response = respond(request, null);
     return isThenable(response) ? response : Promise.resolve(response);
