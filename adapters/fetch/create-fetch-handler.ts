@@ -1,5 +1,5 @@
-import { createFetchBodyReader } from './read-fetch-body.js';
-import { ChannelWebhookError, checkHandle, problemResponse, resolveBodyTimeout, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
+import { readFetchBody } from './read-fetch-body.js';
+import { ChannelWebhookError, checkHandle, isThenable, problemResponse, resolveBodyTimeout, matchWebhookPath, respondNowOf, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
 /**
  * Options of {@link createFetchHandler}.
@@ -65,29 +65,47 @@ export function createFetchHandler(
     throw new ChannelWebhookError('invalid_argument', 'createFetchHandler: fallback must be a function from a Request to a Response');
   }
   const bodyTimeoutMs = resolveBodyTimeout(options, 'createFetchHandler');
-  return async (request) => {
-    if (matchWebhookPath(request.url) === null) {
-      return fallback === undefined ? toResponse(NOT_FOUND) : fallback(request);
+  const respond = respondNowOf(handle);
+  return (request) => {
+    try {
+      const path = matchWebhookPath(request.url);
+      if (path === null) return Promise.resolve(fallback === undefined ? toResponse(answerNotFound()) : fallback(request));
+      const { headers } = request;
+      const response = respond(
+        {
+          method: request.method,
+          url: request.url,
+          // Only the headers the core reads: walking them all would make a runtime that builds
+          // `Headers` lazily (Hono's Node server) build the whole object.
+          headers: {
+            'content-type': headers.get('content-type') ?? undefined,
+            'content-length': headers.get('content-length') ?? undefined,
+            'transfer-encoding': headers.get('transfer-encoding') ?? undefined,
+            'idempotency-key': headers.get('idempotency-key') ?? undefined,
+          },
+          body: (maxBytes) => readFetchBody(request, maxBytes, bodyTimeoutMs),
+        },
+        path,
+      );
+      return isThenable(response) ? response.then(toResponse) : Promise.resolve(toResponse(response));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    const response = await handle({
-      method: request.method,
-      url: request.url,
-      headers,
-      body: createFetchBodyReader(request, bodyTimeoutMs),
-    });
-    return toResponse(response);
   };
 }
 
 const NOT_FOUND = problemResponse('not_found', 'No webhook answers at this URL.');
 
+// Each answer gets headers of its own, which a caller may add to.
+function answerNotFound(): WebhookResponse {
+  return { status: NOT_FOUND.status, headers: { ...NOT_FOUND.headers }, body: NOT_FOUND.body };
+}
+
 function toResponse(response: WebhookResponse): Response {
+  const { headers } = response;
   return new Response(JSON.stringify(response.body), {
     status: response.status,
-    headers: { 'content-type': 'application/json', ...response.headers },
+    // The answer's headers are its own: used as they are when they name the content type.
+    headers: headers['content-type'] === undefined ? { 'content-type': 'application/json', ...headers } : headers,
   });
 }
