@@ -13,6 +13,7 @@ import type { InsertMessageResult, MaybePromise, Message, RateLimitDecision, Web
 import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, withRateLimitHeaders, type FieldError } from '../http/problem.js';
 import { matchWebhookPath, type WebhookPath } from '../http/route.js';
 import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
+import { randomMessageId } from '../secret/message-id.js';
 import { validatePayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
@@ -186,7 +187,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     // check failed. A revocation, rotation or archival while the body was arriving is never missed.
     const now = clock.now();
     const message: Message = {
-      id: crypto.randomUUID(),
+      id: randomMessageId(),
       channelId: webhook.channelId,
       body: text ?? '',
       blocks: blocks ?? NO_BLOCKS,
