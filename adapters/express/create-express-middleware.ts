@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { readNodeBody } from '../shared/read-node-body.js';
-import { nodeRequestHeaders } from '../shared/node-request-headers.js';
+import { nodeCoreHeaders } from '../shared/node-request-headers.js';
 import { writeNodeResponse } from '../shared/write-node-response.js';
 import { checkHandle, isThenable, matchWebhookPath, respondNowOf, type MaybePromise, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
@@ -80,7 +80,7 @@ export function createExpressMiddleware(handle: WebhookHandler, options?: NodeAd
         {
           method: req.method ?? 'GET',
           url: req.originalUrl ?? req.url ?? '',
-          headers: nodeRequestHeaders(req),
+          headers: nodeCoreHeaders(req),
           // A parser that ran first left its raw body on `req` itself.
           body: (maxBytes) => readNodeBody(req, req, bodyTimeoutMs, maxBytes),
         },

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { readNodeBody } from '../shared/read-node-body.js';
-import { nodeRequestHeaders } from '../shared/node-request-headers.js';
+import { nodeCoreHeaders } from '../shared/node-request-headers.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
 import { checkHandle, isThenable, matchWebhookPath, respondNowOf, type MaybePromise, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
@@ -84,7 +84,7 @@ export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapte
         {
           method: req.method ?? 'GET',
           url: ctx.originalUrl,
-          headers: nodeRequestHeaders(req),
+          headers: nodeCoreHeaders(req),
           // koa-bodyparser, when it ran first, left its raw body on `ctx.request`.
           body: (maxBytes) => readNodeBody(req, ctx.request, bodyTimeoutMs, maxBytes),
         },

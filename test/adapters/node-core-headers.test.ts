@@ -1,0 +1,70 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeCoreHeaders, nodeRequestHeaders } from '../../adapters/shared/node-request-headers.js';
+
+const CORE = ['content-type', 'content-length', 'transfer-encoding', 'idempotency-key'] as const;
+
+// Rule: the four headers the core reads come out of the raw lines exactly as Node's own folding
+// gives them (through nodeRequestHeaders), whatever their case, order and repetition.
+describe('nodeCoreHeaders', () => {
+  let server: Server;
+  let port: number;
+  let seen: (req: IncomingMessage) => void = () => undefined;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen(req);
+      req.resume();
+      req.on('end', () => res.end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const headersOf = (lines: string[]) =>
+    new Promise<[unknown, unknown]>((resolve, reject) => {
+      seen = (req) => {
+        const own = nodeCoreHeaders(req);
+        const node = nodeRequestHeaders(req);
+        resolve([own, Object.fromEntries(CORE.map((name) => [name, node[name]]))]);
+      };
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end(`POST /hooks/channels/a/b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines.map((line) => `${line}\r\n`).join('')}\r\n{}`);
+      });
+      socket.on('error', reject);
+      socket.resume();
+    });
+
+  const cases: Array<[string, string[]]> = [
+    ['plain', ['Content-Type: application/json', 'Content-Length: 2']],
+    ['upper case and other headers between', ['X-Trace: 1', 'CONTENT-TYPE: application/json; charset=utf-8', 'User-Agent: t', 'content-length: 2', 'IDEMPOTENCY-KEY: k-1']],
+    ['a repeated content type: the first counts', ['Content-Type: application/json', 'Content-Type: text/plain', 'Content-Length: 2']],
+    ['a repeated idempotency key stays a list', ['Content-Type: application/json', 'Content-Length: 2', 'Idempotency-Key: evt-1', 'idempotency-key: evt-2']],
+    ['one key holding a comma stays one string', ['Content-Type: application/json', 'Content-Length: 2', 'Idempotency-Key: evt-1, evt-2']],
+    ['no content type at all', ['Content-Length: 2']],
+  ];
+  for (const [name, lines] of cases) {
+    it(name, async () => {
+      const [own, node] = await headersOf(lines);
+      expect(own).toEqual(node);
+    });
+  }
+
+  it('chunked: transfer-encoding as Node gives it, and no length', async () => {
+    const [own, node] = await new Promise<[unknown, unknown]>((resolve, reject) => {
+      seen = (req) => {
+        const reference = nodeRequestHeaders(req);
+        resolve([nodeCoreHeaders(req), Object.fromEntries(CORE.map((header) => [header, reference[header]]))]);
+      };
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end('POST /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n');
+      });
+      socket.on('error', reject);
+      socket.resume();
+    });
+    expect(own).toEqual(node);
+    expect((own as Record<string, unknown>)['transfer-encoding']).toBe('chunked');
+  });
+});
