@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { readNodeBody } from '../shared/read-node-body.js';
-import { nodeCoreHeaders } from '../shared/node-request-headers.js';
+import { nodeCoreHeaders, nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { writeNodeResponse } from '../shared/write-node-response.js';
 import { checkHandle, isThenable, matchWebhookPath, respondNowOf, type MaybePromise, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
@@ -70,7 +70,10 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
 export function createExpressMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): ExpressMiddleware {
   checkHandle(handle, 'createExpressMiddleware');
   const { bodyTimeoutMs } = resolveNodeAdapterOptions(options, 'createExpressMiddleware');
-  const respond = respondNowOf(handle);
+  const own = respondNowOf(handle);
+  const respond = own ?? handle;
+  // The core reads four headers; a handler wrapped by the app gets them all.
+  const headersOf = own === undefined ? nodeRequestHeaders : nodeCoreHeaders;
   return (req, res, next) => {
     const path = matchWebhookPath(req.url ?? '');
     if (path === null) return next();
@@ -80,7 +83,7 @@ export function createExpressMiddleware(handle: WebhookHandler, options?: NodeAd
         {
           method: req.method ?? 'GET',
           url: req.originalUrl ?? req.url ?? '',
-          headers: nodeCoreHeaders(req),
+          headers: headersOf(req),
           // A parser that ran first left its raw body on `req` itself.
           body: (maxBytes) => readNodeBody(req, req, bodyTimeoutMs, maxBytes),
         },

@@ -65,24 +65,19 @@ export function createFetchHandler(
     throw new ChannelWebhookError('invalid_argument', 'createFetchHandler: fallback must be a function from a Request to a Response');
   }
   const bodyTimeoutMs = resolveBodyTimeout(options, 'createFetchHandler');
-  const respond = respondNowOf(handle);
+  const own = respondNowOf(handle);
+  const respond = own ?? handle;
+  // The core reads four headers; a handler wrapped by the app gets them all.
+  const headersOf = own === undefined ? allHeaders : coreHeaders;
   return (request) => {
     try {
       const path = matchWebhookPath(request.url);
       if (path === null) return Promise.resolve(fallback === undefined ? toResponse(answerNotFound()) : fallback(request));
-      const { headers } = request;
       const response = respond(
         {
           method: request.method,
           url: request.url,
-          // Only the headers the core reads: walking them all would make a runtime that builds
-          // `Headers` lazily (Hono's Node server) build the whole object.
-          headers: {
-            'content-type': headers.get('content-type') ?? undefined,
-            'content-length': headers.get('content-length') ?? undefined,
-            'transfer-encoding': headers.get('transfer-encoding') ?? undefined,
-            'idempotency-key': headers.get('idempotency-key') ?? undefined,
-          },
+          headers: headersOf(request.headers),
           body: (maxBytes) => readFetchBody(request, maxBytes, bodyTimeoutMs),
         },
         path,
@@ -92,6 +87,25 @@ export function createFetchHandler(
       return Promise.reject(error);
     }
   };
+}
+
+// Only the headers the core reads: walking them all would make a runtime that builds `Headers`
+// lazily (Hono's Node server) build the whole object.
+function coreHeaders(headers: Headers): Record<string, string | undefined> {
+  return {
+    'content-type': headers.get('content-type') ?? undefined,
+    'content-length': headers.get('content-length') ?? undefined,
+    'transfer-encoding': headers.get('transfer-encoding') ?? undefined,
+    'idempotency-key': headers.get('idempotency-key') ?? undefined,
+  };
+}
+
+function allHeaders(headers: Headers): Record<string, string> {
+  const all: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    all[name] = value;
+  });
+  return all;
 }
 
 const NOT_FOUND = problemResponse('not_found', 'No webhook answers at this URL.');

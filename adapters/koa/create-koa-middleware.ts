@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { readNodeBody } from '../shared/read-node-body.js';
-import { nodeCoreHeaders } from '../shared/node-request-headers.js';
+import { nodeCoreHeaders, nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
 import { checkHandle, isThenable, matchWebhookPath, respondNowOf, type MaybePromise, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
@@ -73,7 +73,10 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
 export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): KoaMiddleware {
   checkHandle(handle, 'createKoaMiddleware');
   const { bodyTimeoutMs } = resolveNodeAdapterOptions(options, 'createKoaMiddleware');
-  const respond = respondNowOf(handle);
+  const own = respondNowOf(handle);
+  const respond = own ?? handle;
+  // The core reads four headers; a handler wrapped by the app gets them all.
+  const headersOf = own === undefined ? nodeRequestHeaders : nodeCoreHeaders;
   return (ctx, next) => {
     const path = matchWebhookPath(ctx.path);
     if (path === null) return passOn(next);
@@ -84,7 +87,7 @@ export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapte
         {
           method: req.method ?? 'GET',
           url: ctx.originalUrl,
-          headers: nodeCoreHeaders(req),
+          headers: headersOf(req),
           // koa-bodyparser, when it ran first, left its raw body on `ctx.request`.
           body: (maxBytes) => readNodeBody(req, ctx.request, bodyTimeoutMs, maxBytes),
         },

@@ -20,17 +20,18 @@ export function registerRespondNow(handler: WebhookHandler, respond: RespondNow)
 }
 
 /**
- * The adapters' entry of `handle`: its own when `createWebhookHandler` made it, else `handle`
- * itself (a wrapper an app wrote around it keeps working, answering through its promise).
+ * The adapters' entry of `handle` when `createWebhookHandler` made it, else `undefined`: a wrapper
+ * an app wrote around the handler is called as it is, with the whole request, since it may read
+ * more of it than the core does.
  *
  * @param handle - the handler an adapter factory was given.
  * @example
  * ```ts
- * const respond = respondNowOf(handle);
+ * const respond = respondNowOf(handle) ?? handle;
  * const answer = respond(request);
  * if (answer instanceof Promise) answer.then(write); else write(answer);
  * ```
  */
-export function respondNowOf(handle: WebhookHandler): RespondNow {
-  return entries.get(handle) ?? handle;
+export function respondNowOf(handle: WebhookHandler): RespondNow | undefined {
+  return entries.get(handle);
 }

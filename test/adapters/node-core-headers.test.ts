@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import expressApp from 'express';
+import Koa from 'koa';
+import { createExpressMiddleware } from '../../adapters/express/index.js';
+import { createFetchHandler } from '../../adapters/fetch/index.js';
+import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import { nodeCoreHeaders, nodeRequestHeaders } from '../../adapters/shared/node-request-headers.js';
+import type { WebhookHandler } from '../../src/handler/handler-types.js';
+import { listen, send } from '../support/http.js';
 
 const CORE = ['content-type', 'content-length', 'transfer-encoding', 'idempotency-key'] as const;
 
@@ -66,5 +73,33 @@ describe('nodeCoreHeaders', () => {
     });
     expect(own).toEqual(node);
     expect((own as Record<string, unknown>)['transfer-encoding']).toBe('chunked');
+  });
+});
+
+// Rule: an app that wraps the handler before giving it to an adapter sees every header of the
+// request, as it always did; only the library's own handler is given just the four it reads.
+describe('a handler wrapped by the app', () => {
+  it('gets every header through the Express, Koa and Fetch adapters', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const wrapper: WebhookHandler = async (request) => {
+      seen.push({ ...request.headers });
+      return { status: 200, headers: {}, body: {} };
+    };
+    const express = expressApp();
+    express.use(createExpressMiddleware(wrapper));
+    const koa = new Koa();
+    koa.use(createKoaMiddleware(wrapper));
+    for (const app of [listen(createServer(express)), listen(createServer(koa.callback()))]) {
+      const server = await app;
+      try {
+        const answer = await send(`${server.origin}/hooks/channels/wh_x/y`, { body: '{}', headers: { authorization: 'Bearer t' } });
+        expect(answer.status).toBe(200);
+      } finally {
+        await server.close();
+      }
+    }
+    const fetchHandler = createFetchHandler(wrapper);
+    await fetchHandler(new Request('http://x/hooks/channels/wh_x/y', { method: 'POST', body: '{}', headers: { authorization: 'Bearer t' } }));
+    expect(seen.map((headers) => headers.authorization)).toEqual(['Bearer t', 'Bearer t', 'Bearer t']);
   });
 });
