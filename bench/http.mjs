@@ -90,7 +90,9 @@ export async function runHttp(options, log) {
       for (let r = 0; r < options.rounds; r++) {
         for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) runs[side].push(await servers[side].measure(options.seconds));
         const [a, b] = [runs.a[r], runs.b[r]];
-        log(`  ${pair.id.padEnd(10)} round ${r + 1}/${options.rounds}  A ${String(Math.round(a.rps)).padStart(6)} req/s ${a.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${a.systemUsPerRequest.toFixed(0)} sys)  B ${String(Math.round(b.rps)).padStart(6)} req/s ${b.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${b.systemUsPerRequest.toFixed(0)} sys)  A/B ${(a.rps / b.rps).toFixed(2)}  load generator ${Math.round(100 * a.loadGeneratorCpu)}% / ${Math.round(100 * b.loadGeneratorCpu)}% of a core`);
+        log(
+          `  ${pair.id.padEnd(10)} round ${r + 1}/${options.rounds}  A ${String(Math.round(a.rps)).padStart(6)} req/s ${a.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${a.systemUsPerRequest.toFixed(0)} sys)  B ${String(Math.round(b.rps)).padStart(6)} req/s ${b.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${b.systemUsPerRequest.toFixed(0)} sys)  A/B ${(a.rps / b.rps).toFixed(2)}  load generator ${Math.round(100 * a.loadGeneratorCpu)}% / ${Math.round(100 * b.loadGeneratorCpu)}% of a core`,
+        );
       }
     } finally {
       await Promise.all([servers.a.stop(), servers.b.stop()]);

@@ -10,7 +10,11 @@ const rounds = (n) => `${n} round${n === 1 ? '' : 's'}`;
 export function checkTargets(results) {
   const targets = [];
   for (const pair of results.http ?? []) {
-    targets.push({ what: `${pair.label}: throughput ≥ ${pair.target} of its hand-written route`, value: pair.ratio.median, met: pair.ratio.median >= pair.target });
+    targets.push({
+      what: `${pair.label}: throughput ≥ ${pair.target} of its hand-written route`,
+      value: pair.ratio.median,
+      met: pair.ratio.median >= pair.target,
+    });
   }
   if (results.core) {
     const rate = results.core.posts.small.postsPerSecond.median;
@@ -65,14 +69,19 @@ export function markdown(results) {
       '|---|--:|--:|--:|--:|',
     );
     for (const [name, p] of Object.entries(posts)) {
-      out.push(`| ${name === 'small' ? '~200 B text' : '60 KiB (text + 18 sections)'} | ${int(p.postsPerSecond.median)} (${range(p.postsPerSecond, int)}) | ${int(p.postsPerCpuSecond.median)} (${range(p.postsPerCpuSecond, int)}) | ${fixed(p.cpuUsPerPost, 1)} | ${p.failures} |`);
+      out.push(
+        `| ${name === 'small' ? '~200 B text' : '60 KiB (text + 18 sections)'} | ${int(p.postsPerSecond.median)} (${range(p.postsPerSecond, int)}) | ${int(p.postsPerCpuSecond.median)} (${range(p.postsPerCpuSecond, int)}) | ${fixed(p.cpuUsPerPost, 1)} | ${p.failures} |`,
+      );
     }
     out.push('', '| Step alone | µs per call |', '|---|--:|');
     out.push(`| validate ~200 B text (JSON.parse of it: ${fixed(validation.small.jsonParseUs)}) | ${fixed(validation.small.validateUs)} |`);
     out.push(`| validate 5 blocks of 5 types (JSON.parse: ${fixed(validation.fiveBlocks.jsonParseUs)}) | ${fixed(validation.fiveBlocks.validateUs)} |`);
     out.push(`| validate 60 KiB, 18 sections (JSON.parse: ${fixed(validation.large.jsonParseUs)}) | ${fixed(validation.large.validateUs)} |`);
-    out.push(`| secret: SHA-256 + constant-time compare (node:crypto for comparison: ${fixed(secrets.nodeCryptoHashAndCompareUs)}) | ${fixed(secrets.coreHashAndCompareUs)} |`);
-    for (const [n, us] of Object.entries(results.core.limiterUsPerHit)) out.push(`| memory limiter, one request, ${int(Number(n))} webhooks active | ${fixed(us)} |`);
+    out.push(
+      `| secret: SHA-256 + constant-time compare (node:crypto for comparison: ${fixed(secrets.nodeCryptoHashAndCompareUs)}) | ${fixed(secrets.coreHashAndCompareUs)} |`,
+    );
+    for (const [n, us] of Object.entries(results.core.limiterUsPerHit))
+      out.push(`| memory limiter, one request, ${int(Number(n))} webhooks active | ${fixed(us)} |`);
     out.push('');
   }
   if (results.backends) {

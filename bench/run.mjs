@@ -21,7 +21,6 @@ import { checkTargets, markdown } from './report.mjs';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 
-
 const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
 const options = {
   seconds: Number(env('BENCH_SECONDS', 1.5)),
@@ -111,7 +110,9 @@ async function main() {
   const m = results.machine;
   const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
   const table = markdown(results);
-  console.log(`\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`);
+  console.log(
+    `\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`,
+  );
   console.log(table);
 
   writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

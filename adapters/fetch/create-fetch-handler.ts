@@ -1,5 +1,15 @@
 import { readFetchBody } from './read-fetch-body.js';
-import { ChannelWebhookError, checkHandle, isThenable, problemResponse, resolveBodyTimeout, matchWebhookPath, respondNowOf, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
+import {
+  ChannelWebhookError,
+  checkHandle,
+  isThenable,
+  problemResponse,
+  resolveBodyTimeout,
+  matchWebhookPath,
+  respondNowOf,
+  type WebhookHandler,
+  type WebhookResponse,
+} from '../../src/internal.js';
 
 /**
  * Options of {@link createFetchHandler}.
@@ -52,10 +62,7 @@ export interface FetchHandlerOptions {
  * export default { fetch: fetchHandler }; // Bun, Deno, workers
  * ```
  */
-export function createFetchHandler(
-  handle: WebhookHandler,
-  options: FetchHandlerOptions = {},
-): (request: Request) => Promise<Response> {
+export function createFetchHandler(handle: WebhookHandler, options: FetchHandlerOptions = {}): (request: Request) => Promise<Response> {
   checkHandle(handle, 'createFetchHandler');
   if (typeof options !== 'object' || options === null) {
     throw new ChannelWebhookError('invalid_argument', `createFetchHandler: options must be an object, got ${String(options)}`);

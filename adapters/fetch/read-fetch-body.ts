@@ -25,10 +25,7 @@ import { ChannelWebhookError } from '../../src/internal.js';
  */
 export function readFetchBody(request: Request, maxBytes: number, bodyTimeoutMs: number): Uint8Array | null | Promise<Uint8Array | null> {
   if (request.bodyUsed) {
-    throw new ChannelWebhookError(
-      'misconfigured',
-      'the request body was read before the webhook handler; pass it the untouched request',
-    );
+    throw new ChannelWebhookError('misconfigured', 'the request body was read before the webhook handler; pass it the untouched request');
   }
   const declared = request.headers.has('transfer-encoding') ? null : request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared.trim())) {

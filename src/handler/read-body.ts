@@ -56,7 +56,10 @@ export function decodeBody(raw: RawBody): BodyOutcome {
     return { kind: 'text', text: raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw, decoded: false };
   }
   if (!(raw instanceof Uint8Array)) {
-    return { kind: 'misconfigured', error: new ChannelWebhookError('misconfigured', 'the request body must be bytes, a string, or a function that reads them') };
+    return {
+      kind: 'misconfigured',
+      error: new ChannelWebhookError('misconfigured', 'the request body must be bytes, a string, or a function that reads them'),
+    };
   }
   if (raw.byteLength > MAX_BODY_BYTES) return { kind: 'too_large' };
   try {

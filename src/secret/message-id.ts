@@ -20,7 +20,8 @@ export function randomMessageId(): string {
   }
   for (let i = 0; i < 16; i++) {
     let byte = pool[used + i]!;
-    if (i === 6) byte = (byte & 0x0f) | 0x40; // version 4
+    if (i === 6)
+      byte = (byte & 0x0f) | 0x40; // version 4
     else if (i === 8) byte = (byte & 0x3f) | 0x80; // variant 10
     const at = AT[i]!;
     text[at] = HEX[byte >> 4]!;

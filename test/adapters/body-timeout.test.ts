@@ -15,8 +15,7 @@ const LISTENED = ['data', 'end', 'error', 'close'] as const;
  * The listeners on a request's events other than Node's own `clearIncoming`, which its server puts
  * on 'end' of a request answered before its body ended.
  */
-const adapterListeners = (req: IncomingMessage) =>
-  LISTENED.flatMap((event) => req.listeners(event)).filter((listener) => listener.name !== 'clearIncoming');
+const adapterListeners = (req: IncomingMessage) => LISTENED.flatMap((event) => req.listeners(event)).filter((listener) => listener.name !== 'clearIncoming');
 // Far beyond any deadline under test, so a missing one fails fast instead of at the test timeout.
 const GIVE_UP_MS = 5_000;
 
@@ -68,9 +67,7 @@ function trickle(origin: string, path: string, body: string, everyMs: number): P
       clearTimeout(guard);
       const [head = '', ...rest] = raw.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-      );
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
       const text = rest.join('\r\n\r\n');
       let json: unknown;
       try {
@@ -186,13 +183,16 @@ describe.each(nodeFrameworkTargets)('the body deadline through $name', (target) 
     expect(adapterListeners(requests[0]!)).toEqual([]);
   });
 
-  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '1000'])('bodyTimeoutMs %s is refused with invalid_argument when the middleware is created', async (bodyTimeoutMs) => {
-    await expect(async () => target.start(fixture.handle, { bodyTimeoutMs: bodyTimeoutMs as number })).rejects.toMatchObject({
-      name: 'ChannelWebhookError',
-      code: 'invalid_argument',
-      message: expect.stringContaining('bodyTimeoutMs'),
-    });
-  });
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '1000'])(
+    'bodyTimeoutMs %s is refused with invalid_argument when the middleware is created',
+    async (bodyTimeoutMs) => {
+      await expect(async () => target.start(fixture.handle, { bodyTimeoutMs: bodyTimeoutMs as number })).rejects.toMatchObject({
+        name: 'ChannelWebhookError',
+        code: 'invalid_argument',
+        message: expect.stringContaining('bodyTimeoutMs'),
+      });
+    },
+  );
 });
 
 describe('createNodeBodyReader clears its deadline and listeners on every path', () => {
@@ -272,7 +272,9 @@ describe('createNodeBodyReader clears its deadline and listeners on every path',
     await new Promise((resolve) => setImmediate(resolve));
     expect(settled).toBe(false);
     vi.advanceTimersByTime(1);
-    expect(await outcome).toMatchObject({ error: { name: 'ChannelWebhookError', code: 'body_read_timeout', message: 'the request body did not arrive within 300 ms' } });
+    expect(await outcome).toMatchObject({
+      error: { name: 'ChannelWebhookError', code: 'body_read_timeout', message: 'the request body did not arrive within 300 ms' },
+    });
     expectNothingLeft();
     expect(req.readableFlowing).toBe(true);
     expect(req.destroyed).toBe(false);

@@ -46,7 +46,10 @@ describe('nodeCoreHeaders', () => {
 
   const cases: Array<[string, string[]]> = [
     ['plain', ['Content-Type: application/json', 'Content-Length: 2']],
-    ['upper case and other headers between', ['X-Trace: 1', 'CONTENT-TYPE: application/json; charset=utf-8', 'User-Agent: t', 'content-length: 2', 'IDEMPOTENCY-KEY: k-1']],
+    [
+      'upper case and other headers between',
+      ['X-Trace: 1', 'CONTENT-TYPE: application/json; charset=utf-8', 'User-Agent: t', 'content-length: 2', 'IDEMPOTENCY-KEY: k-1'],
+    ],
     ['a repeated content type: the first counts', ['Content-Type: application/json', 'Content-Type: text/plain', 'Content-Length: 2']],
     ['a repeated idempotency key stays a list', ['Content-Type: application/json', 'Content-Length: 2', 'Idempotency-Key: evt-1', 'idempotency-key: evt-2']],
     ['one key holding a comma stays one string', ['Content-Type: application/json', 'Content-Length: 2', 'Idempotency-Key: evt-1, evt-2']],
@@ -66,7 +69,9 @@ describe('nodeCoreHeaders', () => {
         resolve([nodeCoreHeaders(req), Object.fromEntries(CORE.map((header) => [header, reference[header]]))]);
       };
       const socket = connect(port, '127.0.0.1', () => {
-        socket.end('POST /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n');
+        socket.end(
+          'POST /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+        );
       });
       socket.on('error', reject);
       socket.resume();

@@ -17,7 +17,12 @@ describe('respondNowOf', () => {
     const a = await setup();
     const b = await setup();
     const respond = respondNowOf(a.handle)!;
-    const cases: Array<[unknown, Record<string, string>?]> = [[{ text: 'hi' }], [{ text: '' }], ['not json'], [{ text: 'typed' }, { 'content-type': 'text/plain' }]];
+    const cases: Array<[unknown, Record<string, string>?]> = [
+      [{ text: 'hi' }],
+      [{ text: '' }],
+      ['not json'],
+      [{ text: 'typed' }, { 'content-type': 'text/plain' }],
+    ];
     for (const [body, headers] of cases) {
       const raw = typeof body === 'string' ? body : JSON.stringify(body);
       const now = respond(request(a.url, undefined, { raw, headers }));
