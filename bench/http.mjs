@@ -10,7 +10,8 @@ import { round, summarize } from './stats.mjs';
 export const PAIRS = [
   { id: 'node-small', label: 'core on node:http, ~200 B', a: 'node-core', b: 'node-bare', payload: 'small', target: 0.9 },
   { id: 'node-large', label: 'core on node:http, 60 KiB', a: 'node-core', b: 'node-bare', payload: 'large', target: 0.85 },
-  { id: 'express', label: 'Express 5 adapter', a: 'express-adapter', b: 'express-raw', payload: 'small', target: 0.9 },
+  { id: 'express', label: 'Express 5 vs res.json route', a: 'express-adapter', b: 'express-raw', payload: 'small', target: 1.1 },
+  { id: 'express-writehead', label: 'Express 5 vs writeHead route', a: 'express-adapter', b: 'express-raw-writehead', payload: 'small', target: 0.95 },
   { id: 'koa', label: 'Koa 3 adapter', a: 'koa-adapter', b: 'koa-raw', payload: 'small', target: 0.9 },
   { id: 'fetch', label: 'Fetch adapter on Hono', a: 'hono-fetch', b: 'hono-raw', payload: 'small', target: 0.9 },
 ];

@@ -18,7 +18,7 @@ export function checkTargets(results) {
   }
   if (results.core) {
     const rate = results.core.posts.small.postsPerSecond.median;
-    targets.push({ what: 'in-process core ≥ 100,000 small posts/s on one core (GC on the same thread)', value: rate, met: rate >= 100_000 });
+    targets.push({ what: 'in-process core ≥ 300,000 small posts/s on one core (GC on the same thread)', value: rate, met: rate >= 300_000 });
   }
   if (results.backends && !results.backends.skipped) {
     const trips = results.backends.roundTripsPerAcceptedPost;
@@ -46,15 +46,16 @@ export function markdown(results) {
       `**HTTP, library (A) against a hand-written route (B) on the same stack** — ${options.connections} connections, ` +
         `${rounds(options.rounds)} of ${options.seconds} s alternating A and B (ABBA), after ${options.warmup} s of warm-up; A and B in fresh server processes for each pair; ` +
         `each request to the next of ${int(options.webhooks)} webhooks. Ratios are medians of the per-round ratios (lowest–highest round). ` +
-        'CPU = CPU time of the server process per request (user + system); its ratio is B ÷ A, so higher is better for both ratios.',
+        'CPU = CPU time of the server process per request (user + system); its ratio is B ÷ A, so higher is better for both ratios. ' +
+        'Budget = what the library adds per request, the median CPU µs of A less that of B: the figure that travels best between machines.',
       '',
-      '| Pair | A req/s | B req/s | Throughput A/B | CPU µs/req A / B | CPU B/A | Target | Met | Non-2xx |',
-      '|---|--:|--:|--:|--:|--:|--:|:-:|--:|',
+      '| Pair | A req/s | B req/s | Throughput A/B | CPU µs/req A / B | Budget µs/req | CPU B/A | Target | Met | Non-2xx |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|:-:|--:|',
     );
     for (const pair of results.http) {
       out.push(
         `| ${pair.label} | ${int(pair.a.rps.median)} | ${int(pair.b.rps.median)} | ${fixed(pair.ratio.median)} (${range(pair.ratio, fixed)}) | ` +
-          `${fixed(pair.a.cpuUsPerRequest.median, 0)} / ${fixed(pair.b.cpuUsPerRequest.median, 0)} | ${fixed(pair.cpuRatio.median)} (${range(pair.cpuRatio, fixed)}) | ≥ ${fixed(pair.target)} | ${yes(pair.ratio.median >= pair.target)} | ${pair.a.failures + pair.b.failures} |`,
+          `${fixed(pair.a.cpuUsPerRequest.median, 0)} / ${fixed(pair.b.cpuUsPerRequest.median, 0)} | ${fixed(pair.a.cpuUsPerRequest.median - pair.b.cpuUsPerRequest.median, 1)} | ${fixed(pair.cpuRatio.median)} (${range(pair.cpuRatio, fixed)}) | ≥ ${fixed(pair.target)} | ${yes(pair.ratio.median >= pair.target)} | ${pair.a.failures + pair.b.failures} |`,
       );
     }
     out.push('');

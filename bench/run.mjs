@@ -6,7 +6,7 @@
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
 //                   min(3, BENCH_ROUNDS) rounds
 //   BENCH_PARTS     comma-separated subset of core,memory,http,backends (default all)
-//   BENCH_PAIRS     comma-separated subset of node-small,node-large,express,koa,fetch
+//   BENCH_PAIRS     comma-separated subset of node-small,node-large,express,express-writehead,koa,fetch
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
 
 import { execFileSync, fork, spawn } from 'node:child_process';

@@ -3,10 +3,10 @@ import { isThenable } from './maybe-promise.js';
 import type { MaybePromise } from './ports.js';
 
 /**
- * Calls a port under a deadline; see {@link createDeadline}. A synchronous answer comes back as it
- * is, a synchronous throw is thrown, and only a thenable becomes a promise.
+ * Puts a port's answer under a deadline; see {@link createDeadline}. A value comes back as it is,
+ * and only a thenable becomes a promise, timed from when the port returned it.
  */
-export type Deadline = <T>(work: () => MaybePromise<T>) => MaybePromise<T>;
+export type Deadline = <T>(answer: MaybePromise<T>) => MaybePromise<T>;
 
 /**
  * Settles like `work`, or rejects with `timeoutError()` when `work` has not settled `ms` after the
@@ -48,7 +48,7 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  * @example
  * ```ts
  * const fromStore = createDeadline(5_000, 'store_timeout', 'the store did not answer in time');
- * const webhook = await fromStore(() => store.getWebhook(id));
+ * const webhook = await fromStore(store.getWebhook(id));
  * ```
  */
 export function createDeadline(ms: number, code: ChannelWebhookErrorCode, message: string): Deadline {
@@ -56,8 +56,5 @@ export function createDeadline(ms: number, code: ChannelWebhookErrorCode, messag
     throw new ChannelWebhookError('invalid_argument', `a deadline must be a number of ms above 0 and at most ${MAX_TIMEOUT_MS}, got ${String(ms)}`);
   }
   const expired = (): ChannelWebhookError => new ChannelWebhookError(code, `${message} (${ms} ms)`);
-  return <T>(work: () => MaybePromise<T>): MaybePromise<T> => {
-    const answer = work();
-    return isThenable(answer) ? settleWithin(answer, ms, expired) : answer;
-  };
+  return <T>(answer: MaybePromise<T>): MaybePromise<T> => (isThenable(answer) ? settleWithin(answer, ms, expired) : answer);
 }

@@ -6,6 +6,8 @@
  */
 export { settleWithin } from './deadline.js';
 export { checkHandle } from './handler/check-handle.js';
+export { respondNowOf, type RespondNow } from './handler/respond-now.js';
+export { isThenable } from './maybe-promise.js';
 export { ChannelWebhookError, isChannelWebhookError } from './errors.js';
 export type { ChannelWebhookErrorCode } from './errors.js';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from './limits.js';

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
-import { createNodeBodyReader } from '../shared/read-node-body.js';
-import { nodeRequestHeaders } from '../shared/node-request-headers.js';
+import { readNodeBody } from '../shared/read-node-body.js';
+import { nodeCoreHeaders, nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { writeNodeResponse } from '../shared/write-node-response.js';
-import { checkHandle, matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
+import { checkHandle, isThenable, matchWebhookPath, respondNowOf, type MaybePromise, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
 /**
  * The parts of an Express 4 or 5 request the middleware reads: a structural type, so that the
@@ -69,16 +69,30 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
  */
 export function createExpressMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): ExpressMiddleware {
   checkHandle(handle, 'createExpressMiddleware');
-  const reading = resolveNodeAdapterOptions(options, 'createExpressMiddleware');
+  const { bodyTimeoutMs } = resolveNodeAdapterOptions(options, 'createExpressMiddleware');
+  const own = respondNowOf(handle);
+  const respond = own ?? handle;
+  // The core reads four headers; a handler wrapped by the app gets them all.
+  const headersOf = own === undefined ? nodeRequestHeaders : nodeCoreHeaders;
   return (req, res, next) => {
-    if (matchWebhookPath(req.url ?? '') === null) return next();
-    handle({
-      method: req.method ?? 'GET',
-      url: req.originalUrl ?? req.url ?? '',
-      headers: nodeRequestHeaders(req),
-      body: createNodeBodyReader(req, { body: req.body, rawBody: req.rawBody }, reading),
-    })
-      .then((response) => writeNodeResponse(res, response))
-      .catch(next);
+    const path = matchWebhookPath(req.url ?? '');
+    if (path === null) return next();
+    let response: MaybePromise<WebhookResponse>;
+    try {
+      response = respond(
+        {
+          method: req.method ?? 'GET',
+          url: req.originalUrl ?? req.url ?? '',
+          headers: headersOf(req),
+          // A parser that ran first left its raw body on `req` itself.
+          body: (maxBytes) => readNodeBody(req, req, bodyTimeoutMs, maxBytes),
+        },
+        path,
+      );
+      if (!isThenable(response)) return writeNodeResponse(res, response);
+    } catch (error) {
+      return next(error);
+    }
+    response.then((answer) => writeNodeResponse(res, answer)).then(undefined, next);
   };
 }

@@ -1,10 +1,12 @@
-import { createFetchBodyReader } from './read-fetch-body.js';
+import { readFetchBody } from './read-fetch-body.js';
 import {
   ChannelWebhookError,
   checkHandle,
+  isThenable,
   problemResponse,
   resolveBodyTimeout,
   matchWebhookPath,
+  respondNowOf,
   type WebhookHandler,
   type WebhookResponse,
 } from '../../src/internal.js';
@@ -70,29 +72,61 @@ export function createFetchHandler(handle: WebhookHandler, options: FetchHandler
     throw new ChannelWebhookError('invalid_argument', 'createFetchHandler: fallback must be a function from a Request to a Response');
   }
   const bodyTimeoutMs = resolveBodyTimeout(options, 'createFetchHandler');
-  return async (request) => {
-    if (matchWebhookPath(request.url) === null) {
-      return fallback === undefined ? toResponse(NOT_FOUND) : fallback(request);
+  const own = respondNowOf(handle);
+  const respond = own ?? handle;
+  // The core reads four headers; a handler wrapped by the app gets them all.
+  const headersOf = own === undefined ? allHeaders : coreHeaders;
+  return (request) => {
+    try {
+      const path = matchWebhookPath(request.url);
+      if (path === null) return Promise.resolve(fallback === undefined ? toResponse(answerNotFound()) : fallback(request));
+      const response = respond(
+        {
+          method: request.method,
+          url: request.url,
+          headers: headersOf(request.headers),
+          body: (maxBytes) => readFetchBody(request, maxBytes, bodyTimeoutMs),
+        },
+        path,
+      );
+      return isThenable(response) ? response.then(toResponse) : Promise.resolve(toResponse(response));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
-    const response = await handle({
-      method: request.method,
-      url: request.url,
-      headers,
-      body: createFetchBodyReader(request, bodyTimeoutMs),
-    });
-    return toResponse(response);
   };
+}
+
+// Only the headers the core reads: walking them all would make a runtime that builds `Headers`
+// lazily (Hono's Node server) build the whole object.
+function coreHeaders(headers: Headers): Record<string, string | undefined> {
+  return {
+    'content-type': headers.get('content-type') ?? undefined,
+    'content-length': headers.get('content-length') ?? undefined,
+    'transfer-encoding': headers.get('transfer-encoding') ?? undefined,
+    'idempotency-key': headers.get('idempotency-key') ?? undefined,
+  };
+}
+
+function allHeaders(headers: Headers): Record<string, string> {
+  const all: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    all[name] = value;
+  });
+  return all;
 }
 
 const NOT_FOUND = problemResponse('not_found', 'No webhook answers at this URL.');
 
+// Each answer gets headers of its own, which a caller may add to.
+function answerNotFound(): WebhookResponse {
+  return { status: NOT_FOUND.status, headers: { ...NOT_FOUND.headers }, body: NOT_FOUND.body };
+}
+
 function toResponse(response: WebhookResponse): Response {
+  const { headers } = response;
   return new Response(JSON.stringify(response.body), {
     status: response.status,
-    headers: { 'content-type': 'application/json', ...response.headers },
+    // The answer's headers are its own: used as they are when they name the content type.
+    headers: headers['content-type'] === undefined ? { 'content-type': 'application/json', ...headers } : headers,
   });
 }

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
-import { createNodeBodyReader } from '../shared/read-node-body.js';
-import { nodeRequestHeaders } from '../shared/node-request-headers.js';
+import { readNodeBody } from '../shared/read-node-body.js';
+import { nodeCoreHeaders, nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
-import { checkHandle, matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
+import { checkHandle, isThenable, matchWebhookPath, respondNowOf, type MaybePromise, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
 /**
  * The parts of a Koa 2 or 3 context the middleware uses: a structural type, so that the
@@ -72,21 +72,46 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
  */
 export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): KoaMiddleware {
   checkHandle(handle, 'createKoaMiddleware');
-  const reading = resolveNodeAdapterOptions(options, 'createKoaMiddleware');
-  return async (ctx, next) => {
-    if (matchWebhookPath(ctx.path) === null) {
-      await next();
-      return;
+  const { bodyTimeoutMs } = resolveNodeAdapterOptions(options, 'createKoaMiddleware');
+  const own = respondNowOf(handle);
+  const respond = own ?? handle;
+  // The core reads four headers; a handler wrapped by the app gets them all.
+  const headersOf = own === undefined ? nodeRequestHeaders : nodeCoreHeaders;
+  return (ctx, next) => {
+    const path = matchWebhookPath(ctx.path);
+    if (path === null) return passOn(next);
+    const { req } = ctx;
+    let response: MaybePromise<WebhookResponse>;
+    try {
+      response = respond(
+        {
+          method: req.method ?? 'GET',
+          url: ctx.originalUrl,
+          headers: headersOf(req),
+          // koa-bodyparser, when it ran first, left its raw body on `ctx.request`.
+          body: (maxBytes) => readNodeBody(req, ctx.request, bodyTimeoutMs, maxBytes),
+        },
+        path,
+      );
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const response = await handle({
-      method: ctx.req.method ?? 'GET',
-      url: ctx.originalUrl,
-      headers: nodeRequestHeaders(ctx.req),
-      body: createNodeBodyReader(ctx.req, { body: ctx.request.body, rawBody: ctx.request.rawBody }, reading),
-    });
-    ctx.status = response.status;
-    // Headers first: Koa would otherwise type a string body as text/plain.
-    ctx.set(nodeHeaders(response, ctx.req));
-    ctx.body = JSON.stringify(response.body);
+    if (isThenable(response)) return response.then((answer) => writeKoaResponse(ctx, answer));
+    writeKoaResponse(ctx, response);
+    return DONE;
   };
+}
+
+// Answered without waiting: Koa takes any settled promise, and one does for every request.
+const DONE: Promise<void> = Promise.resolve();
+
+async function passOn(next: () => Promise<unknown>): Promise<void> {
+  await next();
+}
+
+function writeKoaResponse(ctx: KoaLikeContext, response: WebhookResponse): void {
+  ctx.status = response.status;
+  // Headers first: Koa would otherwise type a string body as text/plain.
+  ctx.set(nodeHeaders(response, ctx.req));
+  ctx.body = JSON.stringify(response.body);
 }

@@ -39,13 +39,29 @@ export interface ParserLeftovers {
  * ```
  */
 export function createNodeBodyReader(req: IncomingMessage, leftovers: ParserLeftovers = {}, options: NodeAdapterOptions = {}): BodyReader {
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  return async (maxBytes) => {
-    if (isConsumed(req)) return fromLeftovers(leftovers);
-    if (req.destroyed) throw new ChannelWebhookError('body_read_failed', 'the client closed the connection before sending the body');
-    return readStream(req, maxBytes, bodyTimeoutMs);
-  };
+  return (maxBytes) => readNodeBody(req, leftovers, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, maxBytes);
 }
+
+/**
+ * Reads a Node request body for the handler, as {@link createNodeBodyReader} describes. A body that
+ * has wholly arrived already (a small post comes in the packet of its headers) is taken at once from
+ * the stream's buffer: no listener, no timer and no promise.
+ */
+export function readNodeBody(req: IncomingMessage, leftovers: ParserLeftovers, bodyTimeoutMs: number, maxBytes: number): RawBody | Promise<RawBody> {
+  if (isConsumed(req)) return fromLeftovers(leftovers);
+  if (req.destroyed) throw new ChannelWebhookError('body_read_failed', 'the client closed the connection before sending the body');
+  if (req.complete && req.readableFlowing !== true) return readBuffered(req, maxBytes);
+  return readStream(req, maxBytes, bodyTimeoutMs);
+}
+
+// The parser has seen the whole message, and all of it waits in the stream's buffer: `read()` hands
+// it over in one piece.
+function readBuffered(req: IncomingMessage, maxBytes: number): Uint8Array {
+  const bytes = (req.read() as Buffer | null) ?? EMPTY;
+  return bytes.length > maxBytes + 1 ? bytes.subarray(0, maxBytes + 1) : bytes;
+}
+
+const EMPTY = Buffer.alloc(0);
 
 function isConsumed(req: IncomingMessage): boolean {
   // `_body` is body-parser 1.x's own mark; `complete && !readable` is how body-parser 2.x and

@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookResponse } from '../../src/internal.js';
 
 /**
- * Writes a core answer to a Node response, with the headers of {@link nodeHeaders}.
+ * Writes a core answer to a Node response in one `writeHead` (headers as a flat list, those of
+ * {@link nodeHeaders} and its length) and one `end`. Headers an earlier middleware set with
+ * `setHeader` stay, unless the answer names them too.
  *
  * @param res - the Node response; nothing may have been written to it yet.
  * @param response - the core's answer.
@@ -12,10 +14,14 @@ import type { WebhookResponse } from '../../src/internal.js';
  * ```
  */
 export function writeNodeResponse(res: ServerResponse, response: WebhookResponse): void {
-  const payload = Buffer.from(JSON.stringify(response.body));
-  res.statusCode = response.status;
-  for (const [name, value] of Object.entries(nodeHeaders(response, res.req))) res.setHeader(name, value);
-  res.setHeader('content-length', payload.length);
+  const payload = JSON.stringify(response.body);
+  const { headers, status } = response;
+  const list: Array<string | number> = [];
+  if (headers['content-type'] === undefined) list.push('content-type', 'application/json');
+  for (const name in headers) list.push(name, headers[name]!);
+  if (closes(status, res.req)) list.push('connection', 'close');
+  list.push('content-length', Buffer.byteLength(payload));
+  res.writeHead(status, list as string[]);
   res.end(payload);
 }
 
@@ -36,6 +42,10 @@ export function writeNodeResponse(res: ServerResponse, response: WebhookResponse
  */
 export function nodeHeaders(response: WebhookResponse, req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...response.headers };
-  if (response.status === 413 || !req.complete) headers.connection = 'close';
+  if (closes(response.status, req)) headers.connection = 'close';
   return headers;
+}
+
+function closes(status: number, req: IncomingMessage): boolean {
+  return status === 413 || !req.complete;
 }

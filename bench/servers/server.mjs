@@ -70,6 +70,19 @@ const variants = {
     return { server: createServer(app), paths: fakePaths() };
   },
 
+  // The same route answering as the node:http one does, with one writeHead: res.json goes through
+  // Express's content negotiation, ETag and send machinery, slow enough to flatter any adapter.
+  async 'express-raw-writehead'() {
+    const { default: express } = await import('express');
+    const app = express();
+    app.post('/hooks/channels/:id/:secret', async (req, res) => {
+      const bytes = await readCapped(req, MAX_BYTES);
+      const { status, body } = bytes.length > MAX_BYTES ? TOO_LARGE : acceptPost(bytes.toString('utf8'), req.params.id);
+      json(res, status, {}, body);
+    });
+    return { server: createServer(app), paths: fakePaths() };
+  },
+
   async 'express-adapter'() {
     const { default: express } = await import('express');
     const { createExpressMiddleware } = await import('channel-webhooks/express');

@@ -1,21 +1,25 @@
-import { readBody, declaredLength, type BodyOutcome } from './read-body.js';
+import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
+import { registerRespondNow, type RespondNow } from './respond-now.js';
 import { checkHandlerOptions } from './check-handler-options.js';
 import { systemClock } from '../clock.js';
 import { isJsonContentType } from '../http/content-type.js';
 import { createDeadline } from '../deadline.js';
-import { andThen } from '../maybe-promise.js';
+import { isThenable } from '../maybe-promise.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
-import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
+import type { RawBody, WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
 import type { InsertMessageResult, MaybePromise, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
 import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, withRateLimitHeaders } from '../http/problem.js';
-import { matchWebhookPath } from '../http/route.js';
+import { matchWebhookPath, type WebhookPath } from '../http/route.js';
 import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
+import { randomMessageId } from '../secret/message-id.js';
 import { validatePayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
 const ABSENT_HASH = hashSecret('absent');
+// The blocks of a message sent without any: one frozen list for all of them.
+const NO_BLOCKS = Object.freeze([]) as unknown as unknown[];
 
 /**
  * Creates the webhook endpoint: a function from a normalized request to its answer, applying the
@@ -68,28 +72,32 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   // Every step goes on at once when a port answers with a value, and only waits for a thenable:
   // on in-process ports a post makes no promise until its body is read (none at all when the body
   // came as bytes or a string). A synchronous throw from a port is a failure like a rejection.
-  function handle(request: WebhookRequest): MaybePromise<WebhookResponse> {
+  function handle(request: WebhookRequest, matched: WebhookPath | null | undefined): MaybePromise<WebhookResponse> {
     // 1. Method, whatever the URL.
     if (typeof request.method !== 'string' || request.method.toUpperCase() !== 'POST') return answer(FIXED.methodNotAllowed);
 
     // 2. Credentials: unknown, wrong, rotated and revoked all look the same.
-    const path = typeof request.url === 'string' ? matchWebhookPath(request.url) : null;
+    const path = matched ?? (typeof request.url === 'string' ? matchWebhookPath(request.url) : null);
     if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) return answer(FIXED.notFound);
     let found: MaybePromise<WebhookRecord | null>;
     try {
-      found = fromStore(() => store.getWebhook(path.webhookId));
+      found = fromStore(store.getWebhook(path.webhookId));
     } catch (error) {
       return storeFailed(error, path.webhookId);
     }
-    return andThen(
-      found,
-      (webhook) => {
-        const matches = secretMatches(path.secret, webhook?.secretHash ?? ABSENT_HASH);
-        if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
-        return handleFound(request, webhook);
-      },
-      (error) => storeFailed(error, path.webhookId),
-    );
+    if (isThenable(found)) {
+      return Promise.resolve(found).then(
+        (webhook) => guarded(afterLookup, request, path, webhook, undefined),
+        (error: unknown) => storeFailed(error, path.webhookId),
+      );
+    }
+    return afterLookup(request, path, found);
+  }
+
+  function afterLookup(request: WebhookRequest, path: WebhookPath, webhook: WebhookRecord | null): MaybePromise<WebhookResponse> {
+    const matches = secretMatches(path.secret, webhook?.secretHash ?? ABSENT_HASH);
+    if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
+    return handleFound(request, webhook);
   }
 
   // Steps 3 and 4, for a request whose URL holds an active webhook's credentials.
@@ -101,48 +109,61 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     // 4. From here on the request counts toward the webhook's rate limit, and every answer says so.
     const limiterFailed = (error: unknown): MaybePromise<WebhookResponse> => {
       report(error, { stage: 'rate_limiter', webhookId: webhook.id });
-      return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : handleCounted(request, webhook);
+      return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : guarded(handleCounted, request, webhook, null, undefined);
     };
     let counted: MaybePromise<RateLimitDecision>;
     try {
-      counted = fromRateLimiter(() => rateLimiter.hit(webhook.id, clock.now()));
+      counted = fromRateLimiter(rateLimiter.hit(webhook.id, clock.now()));
     } catch (error) {
       return limiterFailed(error);
     }
-    return andThen(
-      counted,
-      (decision) => {
-        if (!decision.allowed) return withRateLimitHeaders(rateLimitedResponse(decision), decision);
-        return andThen(handleCounted(request, webhook), (response) => withRateLimitHeaders(response, decision));
-      },
-      limiterFailed,
+    if (isThenable(counted)) return Promise.resolve(counted).then((decision) => guarded(afterCount, request, webhook, decision, undefined), limiterFailed);
+    return afterCount(request, webhook, counted);
+  }
+
+  function afterCount(request: WebhookRequest, webhook: WebhookRecord, decision: RateLimitDecision): MaybePromise<WebhookResponse> {
+    if (!decision.allowed) return withRateLimitHeaders(rateLimitedResponse(decision), decision);
+    return handleCounted(request, webhook, decision);
+  }
+
+  // Steps 5 to 9, for a request that was counted (`decision`) or let through by a failed limiter
+  // (`null`). Every answer from here on carries the decision's headers.
+  function handleCounted(request: WebhookRequest, webhook: WebhookRecord, decision: RateLimitDecision | null): MaybePromise<WebhookResponse> {
+    // 5. Size, from Content-Length when it can be trusted, else by counting while reading.
+    const declared = declaredLength(request.headers ?? {});
+    if (declared !== null && declared > MAX_BODY_BYTES) return limited(answer(FIXED.payloadTooLarge), decision);
+    const body = request.body;
+    if (typeof body !== 'function') return handleBody(request, webhook, decision, decodeBody(body));
+    let pending: MaybePromise<RawBody>;
+    try {
+      pending = body(MAX_BODY_BYTES);
+    } catch (error) {
+      return handleBody(request, webhook, decision, readFailed(error));
+    }
+    if (!isThenable(pending)) return handleBody(request, webhook, decision, decodeBody(pending));
+    // The one wait of a post on in-process ports: one reaction, for the body and all that follows.
+    return (pending instanceof Promise ? pending : Promise.resolve(pending)).then(
+      (raw: RawBody) => guarded(handleBody, request, webhook, decision, decodeBody(raw)),
+      (error: unknown) => guarded(handleBody, request, webhook, decision, readFailed(error)),
     );
   }
 
-  // Steps 5 to 9, for a request that was counted (or let through by a failed limiter).
-  function handleCounted(request: WebhookRequest, webhook: WebhookRecord): MaybePromise<WebhookResponse> {
-    // 5. Size, from Content-Length when it can be trusted, else by counting while reading.
-    const declared = declaredLength(request.headers ?? {});
-    if (declared !== null && declared > MAX_BODY_BYTES) return answer(FIXED.payloadTooLarge);
-    return andThen(readBody(request.body), (read) => handleBody(request, webhook, read));
-  }
-
-  function handleBody(request: WebhookRequest, webhook: WebhookRecord, read: BodyOutcome): MaybePromise<WebhookResponse> {
+  function handleBody(request: WebhookRequest, webhook: WebhookRecord, decision: RateLimitDecision | null, read: BodyOutcome): MaybePromise<WebhookResponse> {
     const webhookId = webhook.id;
     switch (read.kind) {
       case 'too_large':
-        return answer(FIXED.payloadTooLarge);
+        return limited(answer(FIXED.payloadTooLarge), decision);
       case 'cut_short':
-        return answer(FIXED.bodyCutShort);
+        return limited(answer(FIXED.bodyCutShort), decision);
       case 'timed_out':
         // Worth an operator's eye: a sender this slow is broken or holding connections on purpose.
         report(read.error, { stage: 'body', webhookId });
-        return answer(FIXED.bodyTimedOut);
+        return limited(answer(FIXED.bodyTimedOut), decision);
       case 'misconfigured':
         report(read.error, { stage: 'body', webhookId });
-        return problemResponse('misconfigured', read.error.message);
+        return limited(problemResponse('misconfigured', read.error.message), decision);
       case 'not_utf8':
-        return answer(FIXED.notUtf8);
+        return limited(answer(FIXED.notUtf8), decision);
     }
 
     // 6. JSON and fields.
@@ -150,12 +171,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     try {
       value = JSON.parse(read.text);
     } catch {
-      return answer(FIXED.notJson);
+      return limited(answer(FIXED.notJson), decision);
     }
     // Only a `\u` escape can put NUL or a lone surrogate into text decoded from bytes; a string body
     // may hold them raw.
     const validation = validatePayload(value, request.headers?.['idempotency-key'], !read.decoded || read.text.includes('\\u'));
-    if (!validation.ok) return problemResponse(validation.code, validation.detail, { errors: validation.errors });
+    if (!validation.ok) return limited(problemResponse(validation.code, validation.detail, { errors: validation.errors }), decision);
     const { text, blocks, key } = validation.payload;
 
     // 7, 8 and 9. One guarded, atomic insert: it stores only if the webhook still answers to this
@@ -163,20 +184,28 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     // check failed. A revocation, rotation or archival while the body was arriving is never missed.
     const now = clock.now();
     const message: Message = {
-      id: crypto.randomUUID(),
+      id: randomMessageId(),
       channelId: webhook.channelId,
       body: text ?? '',
-      blocks: blocks ?? [],
+      blocks: blocks ?? NO_BLOCKS,
       author: { type: 'webhook', id: webhookId, name: webhook.name },
       createdAt: isoTime(now),
     };
     let inserted: MaybePromise<InsertMessageResult>;
     try {
-      inserted = fromStore(() => store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
+      inserted = fromStore(store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
     } catch (error) {
-      return storeFailed(error, webhookId);
+      return limited(storeFailed(error, webhookId), decision);
     }
-    return andThen(inserted, stored, (error) => storeFailed(error, webhookId));
+    if (!isThenable(inserted)) return afterInsert(inserted, decision);
+    return Promise.resolve(inserted).then(
+      (result) => guarded(afterInsert, result, decision, undefined, undefined),
+      (error: unknown) => limited(storeFailed(error, webhookId), decision),
+    );
+  }
+
+  function afterInsert(result: InsertMessageResult, decision: RateLimitDecision | null): WebhookResponse {
+    return limited(stored(result), decision);
   }
 
   function stored(result: InsertMessageResult): WebhookResponse {
@@ -219,12 +248,29 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return lastIso;
   }
 
-  return async (request) => {
+  // A defect anywhere above is answered 500 and reported, never thrown: every step that runs after
+  // a wait goes through here, so that no promise of the handler's ever rejects.
+  function crashed(error: unknown): WebhookResponse {
+    report(error, { stage: 'handler' });
+    return answer(FIXED.internalError);
+  }
+  function guarded<A, B, C, D>(step: (a: A, b: B, c: C, d: D) => MaybePromise<WebhookResponse>, a: A, b: B, c: C, d: D): MaybePromise<WebhookResponse> {
     try {
-      return await handle(request);
+      return step(a, b, c, d);
     } catch (error) {
-      report(error, { stage: 'handler' });
-      return answer(FIXED.internalError);
+      return crashed(error);
     }
+  }
+  const respond: RespondNow = (request, path) => guarded(handle, request, path, undefined, undefined);
+  const handler: WebhookHandler = (request) => {
+    const response = respond(request, null);
+    return isThenable(response) ? response : Promise.resolve(response);
   };
+  registerRespondNow(handler, respond);
+  return handler;
+}
+
+/** The decision's headers on an answer given after the request was counted (none when the limiter failed and was let through). */
+function limited(response: WebhookResponse, decision: RateLimitDecision | null): WebhookResponse {
+  return decision === null ? response : withRateLimitHeaders(response, decision);
 }

@@ -1,5 +1,5 @@
 import { ChannelWebhookError, isChannelWebhookError } from '../errors.js';
-import type { BodyReader, HeaderValue, RawBody } from '../http/http-types.js';
+import type { HeaderValue, RawBody } from '../http/http-types.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 
 /**
@@ -40,29 +40,16 @@ function utf8Length(text: string): number {
   return textEncoder.encode(text).byteLength;
 }
 
-/**
- * Reads (if needed), size-checks and decodes the body as UTF-8 (a leading BOM is dropped). A body
- * given as bytes or a string is settled at once, without a promise; a reader's body when it arrives.
- */
-export function readBody(body: RawBody | BodyReader): BodyOutcome | Promise<BodyOutcome> {
-  if (typeof body !== 'function') return decodeBody(body);
-  let pending: Promise<RawBody>;
-  try {
-    pending = Promise.resolve(body(MAX_BODY_BYTES));
-  } catch (error) {
-    return readFailed(error);
-  }
-  return pending.then(decodeBody, readFailed);
-}
-
-function readFailed(error: unknown): BodyOutcome {
+/** What a reader's failure comes to. */
+export function readFailed(error: unknown): BodyOutcome {
   if (isChannelWebhookError(error, 'payload_too_large')) return { kind: 'too_large' };
   if (isChannelWebhookError(error, 'misconfigured')) return { kind: 'misconfigured', error };
   if (isChannelWebhookError(error, 'body_read_timeout')) return { kind: 'timed_out', error };
   return { kind: 'cut_short' };
 }
 
-function decodeBody(raw: RawBody): BodyOutcome {
+/** Size-checks and decodes a body that has arrived. */
+export function decodeBody(raw: RawBody): BodyOutcome {
   if (raw === null || raw === undefined) return { kind: 'text', text: '', decoded: true };
   if (typeof raw === 'string') {
     if (utf8Length(raw) > MAX_BODY_BYTES) return { kind: 'too_large' };

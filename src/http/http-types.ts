@@ -26,6 +26,8 @@ export type RawBody = Uint8Array | string | null | undefined;
  * either returns what it has (the handler answers 413) or rejects with a `ChannelWebhookError` of
  * code `payload_too_large`. A client that disconnects is a rejection with code `body_read_failed`;
  * a body that does not arrive within the reader's own deadline, with code `body_read_timeout`.
+ * A body already in hand may be returned as it is, and a failure thrown: the handler then goes on
+ * without waiting.
  *
  * @example
  * ```ts
@@ -36,7 +38,7 @@ export type RawBody = Uint8Array | string | null | undefined;
  * };
  * ```
  */
-export type BodyReader = (maxBytes: number) => Promise<RawBody>;
+export type BodyReader = (maxBytes: number) => RawBody | Promise<RawBody>;
 
 /**
  * A request, normalized by an adapter (or built by hand in a test).

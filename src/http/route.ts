@@ -12,8 +12,8 @@ export interface WebhookPath {
   secret: string;
 }
 
-// Two non-empty segments after `/hooks/channels/`, at the very end of the path (any prefix before).
-const WEBHOOK_PATH = /\/hooks\/channels\/([^/]+)\/([^/]+)$/;
+// What comes before the two segments, at the very end of the path (any prefix before it).
+const PREFIX = '/hooks/channels';
 
 /**
  * Finds the webhook id and secret in a request URL (a path, with or without a query string, or an
@@ -33,7 +33,11 @@ export function matchWebhookPath(url: string): WebhookPath | null {
   if (query !== -1) end = query;
   const hash = url.indexOf('#');
   if (hash !== -1 && hash < end) end = hash;
-  const match = WEBHOOK_PATH.exec(end === url.length ? url : url.slice(0, end));
-  if (match === null) return null;
-  return { webhookId: match[1]!, secret: match[2]! };
+  // The last two segments, each non-empty, after `/hooks/channels`: what the regular expression
+  // `/\/hooks\/channels\/([^/]+)\/([^/]+)$/` finds, read from the end without building the path.
+  const last = url.lastIndexOf('/', end - 1);
+  if (last === -1 || last === end - 1) return null;
+  const before = url.lastIndexOf('/', last - 1);
+  if (before === -1 || before === last - 1 || before < PREFIX.length || !url.startsWith(PREFIX, before - PREFIX.length)) return null;
+  return { webhookId: url.slice(before + 1, last), secret: url.slice(last + 1, end) };
 }

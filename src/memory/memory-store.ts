@@ -42,10 +42,13 @@ export interface MemoryStore extends WebhookStore {
  * ```
  */
 export function createMemoryStore(): MemoryStore {
-  // Records are frozen when stored and handed out as they are: no copy per lookup, and no caller
-  // can change the store through what it was given.
+  // Channels are frozen when stored and handed out as they are. A webhook's record changes on every
+  // post (`lastPostAt`), so it is kept as one mutable record, updated in place, and handed out as a
+  // frozen copy: a copy that is dropped soon costs the garbage collector far less than a new stored
+  // record per post that outlives many collections. No caller can change the store through what it
+  // was given.
   const channels = new Map<string, Readonly<Channel>>();
-  const webhooks = new Map<string, Readonly<WebhookRecord>>();
+  const webhooks = new Map<string, WebhookRecord>();
   const messagesByChannel = new Map<string, Message[]>();
   // Keyed by webhook id, then idempotency key: keys are scoped to their webhook.
   const messagesByKey = new Map<string, Map<string, Message>>();
@@ -62,29 +65,30 @@ export function createMemoryStore(): MemoryStore {
     },
     insertWebhook(webhook) {
       if (webhooks.has(webhook.id)) throw new Error(`a webhook with id ${webhook.id} already exists`);
-      webhooks.set(webhook.id, freezeRecord(webhook));
+      webhooks.set(webhook.id, copyRecord(webhook));
     },
     getWebhook(webhookId) {
-      return webhooks.get(webhookId) ?? null;
+      const webhook = webhooks.get(webhookId);
+      return webhook === undefined ? null : Object.freeze(copyRecord(webhook));
     },
     listWebhooks(channelId) {
       const found: WebhookRecord[] = [];
-      for (const webhook of webhooks.values()) if (webhook.channelId === channelId) found.push(webhook);
+      for (const webhook of webhooks.values()) if (webhook.channelId === channelId) found.push(Object.freeze(copyRecord(webhook)));
       // The port promises oldest first, whatever order the webhooks were inserted in (stable on ties).
       return found.sort((a, b) => a.createdAt - b.createdAt);
     },
     updateWebhookSecret(webhookId, secretHash, rotatedAt) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined || webhook.revokedAt !== null) return null;
-      const updated = freezeRecord({ ...webhook, secretHash, rotatedAt });
-      webhooks.set(webhookId, updated);
-      return updated;
+      webhook.secretHash = secretHash;
+      webhook.rotatedAt = rotatedAt;
+      return Object.freeze(copyRecord(webhook));
     },
     revokeWebhook(webhookId, revokedAt) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined) return null;
-      if (webhook.revokedAt === null) webhooks.set(webhookId, freezeRecord({ ...webhook, revokedAt }));
-      return webhooks.get(webhookId)!;
+      if (webhook.revokedAt === null) webhook.revokedAt = revokedAt;
+      return Object.freeze(copyRecord(webhook));
     },
     insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
       const webhookId = message.author.id;
@@ -99,7 +103,7 @@ export function createMemoryStore(): MemoryStore {
         const earlier = keys?.get(idempotencyKey);
         if (earlier !== undefined) return { outcome: 'duplicate', message: earlier };
       }
-      const stored = deepFreeze(message);
+      const stored = freezeMessage(message);
       const list = messagesByChannel.get(stored.channelId);
       if (list === undefined) messagesByChannel.set(stored.channelId, [stored]);
       else list.push(stored);
@@ -107,15 +111,16 @@ export function createMemoryStore(): MemoryStore {
         if (keys === undefined) messagesByKey.set(webhookId, new Map([[idempotencyKey, stored]]));
         else keys.set(idempotencyKey, stored);
       }
-      webhooks.set(webhookId, freezeRecord({ ...webhook, lastPostAt: postedAt }));
+      webhook.lastPostAt = postedAt;
       return { outcome: 'created', message: stored };
     },
   };
 }
 
-// One literal with a fixed key order, so that every record shares one hidden class.
-function freezeRecord(webhook: WebhookRecord): Readonly<WebhookRecord> {
-  return Object.freeze({
+// One literal with a fixed key order, so that every record shares one hidden class (reads of
+// records stay monomorphic however many there are).
+function copyRecord(webhook: WebhookRecord): WebhookRecord {
+  return {
     id: webhook.id,
     channelId: webhook.channelId,
     name: webhook.name,
@@ -125,7 +130,14 @@ function freezeRecord(webhook: WebhookRecord): Readonly<WebhookRecord> {
     rotatedAt: webhook.rotatedAt,
     revokedAt: webhook.revokedAt,
     lastPostAt: webhook.lastPostAt ?? null,
-  });
+  };
+}
+
+// A message's own fields are strings but for two: only those two need a walk.
+function freezeMessage(message: Message): Message {
+  Object.freeze(message.author);
+  deepFreeze(message.blocks);
+  return Object.freeze(message);
 }
 
 // Stored messages are handed to the sender, to `onMessage` and to `listMessages` callers: none of

@@ -46,10 +46,19 @@ export function secretMatches(secret: string, storedHash: string): boolean {
   return difference === 0;
 }
 
-const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-const WEBHOOK_ID_SHAPE = /^wh_[A-Za-z0-9_-]{22}$/;
+// 1 for the characters of base64url, by character code.
+const BASE64URL = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_') BASE64URL[char.charCodeAt(0)] = 1;
 
-/** Whether the two URL segments have the shape this library gives them. */
+function isBase64Url(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128 || BASE64URL[code] === 0) return false;
+  }
+  return true;
+}
+
+/** Whether the two URL segments have the shape this library gives them: `wh_` and 22, and 43 characters of base64url. */
 export function isWellFormedCredential(webhookId: string, secret: string): boolean {
-  return WEBHOOK_ID_SHAPE.test(webhookId) && SECRET_SHAPE.test(secret);
+  return webhookId.length === 25 && webhookId.startsWith('wh_') && isBase64Url(webhookId, 3) && secret.length === 43 && isBase64Url(secret, 0);
 }

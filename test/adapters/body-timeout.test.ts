@@ -211,7 +211,7 @@ describe('createNodeBodyReader clears its deadline and listeners on every path',
   const startReading = () => {
     const reading = createNodeBodyReader(req, {}, { bodyTimeoutMs: 300 })(MAX_BYTES);
     // Settle it at once, so a rejection is never unhandled while the test drives the stream.
-    const outcome = reading.then(
+    const outcome = Promise.resolve(reading).then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );

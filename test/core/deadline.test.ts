@@ -18,13 +18,8 @@ describe('createDeadline', () => {
     const setTimer = vi.spyOn(globalThis, 'setTimeout');
     const deadline = createDeadline(1_000, 'store_timeout', 'the store did not answer in time');
     const answer = { id: 'wh_1' };
-    expect(deadline(() => answer)).toBe(answer);
-    expect(deadline(() => null)).toBeNull();
-    expect(() =>
-      deadline(() => {
-        throw new Error('boom');
-      }),
-    ).toThrow('boom');
+    expect(deadline(answer)).toBe(answer);
+    expect(deadline(null)).toBeNull();
     expect(setTimer).not.toHaveBeenCalled();
   });
 
@@ -32,8 +27,8 @@ describe('createDeadline', () => {
   it('gives each pending call its own timer and clears it when the call settles', async () => {
     vi.useFakeTimers();
     const deadline = createDeadline(1_000, 'store_timeout', 'the store did not answer in time');
-    const first = deadline(() => Promise.resolve('a'));
-    const second = deadline(() => Promise.reject(new Error('down')));
+    const first = deadline(Promise.resolve('a'));
+    const second = deadline(Promise.reject(new Error('down')));
     expect(vi.getTimerCount()).toBe(2);
     await expect(first).resolves.toBe('a');
     await expect(second).rejects.toThrow('down');
@@ -45,9 +40,9 @@ describe('createDeadline', () => {
   it('still times out a call after the timers of an earlier call were dropped', async () => {
     vi.useFakeTimers();
     const deadline = createDeadline(1_000, 'store_timeout', 'the store did not answer in time');
-    void Promise.resolve(deadline(never)).catch(() => undefined);
+    void Promise.resolve(deadline(never())).catch(() => undefined);
     vi.clearAllTimers();
-    const hanging = Promise.resolve(deadline(never));
+    const hanging = Promise.resolve(deadline(never()));
     const outcome = hanging.then(
       () => 'resolved',
       (error: ChannelWebhookError) => `${error.name}:${error.code}:${error.message}`,
@@ -60,12 +55,12 @@ describe('createDeadline', () => {
     vi.useFakeTimers();
     const deadline = createDeadline(50, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
     let answer!: (value: string) => void;
-    const slow = Promise.resolve(deadline(() => new Promise<string>((resolve) => (answer = resolve))));
+    const slow = Promise.resolve(deadline(new Promise<string>((resolve) => (answer = resolve))));
     const outcome = slow.then(String, (error: ChannelWebhookError) => error.code);
     await vi.advanceTimersByTimeAsync(49);
     answer('late');
     expect(await outcome).toBe('late');
-    const slower = Promise.resolve(deadline(() => new Promise<string>((resolve) => (answer = resolve))));
+    const slower = Promise.resolve(deadline(new Promise<string>((resolve) => (answer = resolve))));
     const outcome2 = slower.then(String, (error: ChannelWebhookError) => error.code);
     await vi.advanceTimersByTimeAsync(50);
     answer('too late');
