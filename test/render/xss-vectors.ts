@@ -69,7 +69,7 @@ export const XSS_STRINGS: readonly string[] = [
   '**<img src=x onerror=alert(1)>**',
   '<details open ontoggle=alert(1)>',
   '~~~\n<script>alert(1)</script>\n~~~',
-  '<x' + ' '.repeat(20) + 'onclick=alert(1)>',
+  `<x${' '.repeat(20)}onclick=alert(1)>`,
 ];
 
 /** URLs a link, date or image could carry: each must end up either refused or harmless. */
