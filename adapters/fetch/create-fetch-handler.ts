@@ -80,13 +80,11 @@ export function createFetchHandler(handle: WebhookHandler, options: FetchHandler
     try {
       const path = matchWebhookPath(request.url);
       if (path === null) return Promise.resolve(fallback === undefined ? toResponse(answerNotFound()) : fallback(request));
+      const headers = headersOf(request.headers);
+      // The body reader takes the length already read rather than asking `Headers` again.
+      const declared = headers['transfer-encoding'] === undefined ? headers['content-length'] : undefined;
       const response = respond(
-        {
-          method: request.method,
-          url: request.url,
-          headers: headersOf(request.headers),
-          body: (maxBytes) => readFetchBody(request, maxBytes, bodyTimeoutMs),
-        },
+        { method: request.method, url: request.url, headers, body: (maxBytes) => readFetchBody(request, maxBytes, bodyTimeoutMs, declared) },
         path,
       );
       return isThenable(response) ? response.then(toResponse) : Promise.resolve(toResponse(response));

@@ -18,17 +18,23 @@ import { ChannelWebhookError } from '../../src/internal.js';
  * @param request - the Web request.
  * @param maxBytes - the most the handler takes.
  * @param bodyTimeoutMs - deadline for the whole body, in ms.
+ * @param declared - the request's `Content-Length`, or `undefined` when it has none or has a
+ *   `Transfer-Encoding` (then only counting the bytes tells).
  * @example
  * ```ts
- * const response = await handle({ method, url, headers, body: (maxBytes) => readFetchBody(request, maxBytes, 10_000) });
+ * const response = await handle({ method, url, headers, body: (maxBytes) => readFetchBody(request, maxBytes, 10_000, request.headers.get('content-length') ?? undefined) });
  * ```
  */
-export function readFetchBody(request: Request, maxBytes: number, bodyTimeoutMs: number): Uint8Array | null | Promise<Uint8Array | null> {
+export function readFetchBody(
+  request: Request,
+  maxBytes: number,
+  bodyTimeoutMs: number,
+  declared: string | undefined,
+): Uint8Array | null | Promise<Uint8Array | null> {
   if (request.bodyUsed) {
     throw new ChannelWebhookError('misconfigured', 'the request body was read before the webhook handler; pass it the untouched request');
   }
-  const declared = request.headers.has('transfer-encoding') ? null : request.headers.get('content-length');
-  if (declared !== null && /^\d+$/.test(declared.trim())) {
+  if (declared !== undefined && /^\d+$/.test(declared.trim())) {
     if (Number(declared) > maxBytes) {
       throw new ChannelWebhookError('payload_too_large', `the request body is larger than ${maxBytes} bytes`);
     }
