@@ -30,6 +30,7 @@ export interface ResolvedOptions {
   channels: { table: string; id: string; ownerId: string; archived: string };
   maxConcurrentLookups: number;
   maxQueuedLookups: number;
+  preparedStatements: boolean;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -41,6 +42,7 @@ export function resolveOptions(options: {
   channels?: PostgresChannelSource;
   maxConcurrentLookups?: number;
   maxQueuedLookups?: number;
+  preparedStatements?: boolean;
 }): ResolvedOptions {
   if (typeof options !== 'object' || options === null) invalid('createPostgresStore needs an options object: { pool }');
   if (typeof (options.pool as { query?: unknown } | null | undefined)?.query !== 'function') {
@@ -53,7 +55,9 @@ export function resolveOptions(options: {
   }
   const maxConcurrentLookups = positiveInteger(options.maxConcurrentLookups ?? 8, 'maxConcurrentLookups', 1);
   const maxQueuedLookups = positiveInteger(options.maxQueuedLookups ?? 64, 'maxQueuedLookups', 0);
-  return { prefix, timeoutMs, channels: resolveChannels(options.channels, prefix), maxConcurrentLookups, maxQueuedLookups };
+  const preparedStatements = options.preparedStatements ?? true;
+  if (typeof preparedStatements !== 'boolean') invalid(`preparedStatements must be true or false, got ${String(preparedStatements)}`);
+  return { prefix, timeoutMs, channels: resolveChannels(options.channels, prefix), maxConcurrentLookups, maxQueuedLookups, preparedStatements };
 }
 
 function resolveChannels(source: PostgresChannelSource | undefined, prefix: string): ResolvedOptions['channels'] {

@@ -36,6 +36,19 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
     concurrency: 40,
   });
 
+  // Behind a pooler that keeps no prepared statements the store runs every statement unnamed.
+  runStoreConformance({
+    describe,
+    it,
+    name: 'conformance without prepared statements',
+    createStore: () => createPostgresStore({ pool, tablePrefix, preparedStatements: false }),
+    createPeer: () => createPostgresStore({ pool: peerPool, tablePrefix, preparedStatements: false }),
+    deleteChannel: async (_store, channelId) => {
+      await pool.query(`DELETE FROM ${tablePrefix}channels WHERE id = $1`, [channelId]);
+    },
+    concurrency: 20,
+  });
+
   // The host app keeps channels in its own table, with its own column names and a varchar id.
   const channels = { table: 'cwtest_host_channels', id: 'channel_key', ownerId: 'owner', archived: 'is_archived' };
   runStoreConformance({
@@ -93,6 +106,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         { pool, maxConcurrentLookups: 0 },
         { pool, maxQueuedLookups: -1 },
         { pool, maxQueuedLookups: 1.5 },
+        { pool, preparedStatements: 'yes' },
       ];
       for (const [i, options] of bad.entries()) {
         expect(() => createPostgresStore(options as never), `bad options #${i}`).toThrow(
@@ -131,6 +145,49 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       await store.revokeWebhook(webhook.id, Date.UTC(2026, 0, 1, 4));
       expect(await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 5)), 'k1'))).toEqual({ outcome: 'webhook_inactive' });
       expect(queries).toHaveLength(3);
+    });
+
+    // Each statement is parsed and planned once per connection. Stores with other table prefixes
+    // share the connection without a clash (node-postgres refuses one name for two texts), and with
+    // `preparedStatements: false` nothing is prepared.
+    it('runs its statements as named prepared statements, one name per text, unless told not to', async () => {
+      const connect = async () => {
+        const client = new pg.Client({ connectionString: databaseUrl! });
+        await client.connect();
+        return client;
+      };
+      const prepared = async (client: pg.Client) =>
+        (await client.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'channel\\_webhooks\\_%' ORDER BY name`)).rows.map(
+          (row) => row.name as string,
+        );
+      const post = async (store: ReturnType<typeof createPostgresStore>) => {
+        const webhook = makeWebhook(`c_${Date.now()}_${Math.random()}`, Date.UTC(2026, 0, 1));
+        await store.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: false });
+        await store.insertWebhook(webhook);
+        expect(await store.getWebhook(webhook.id)).toEqual(webhook);
+        for (const key of ['k1', 'k1', null]) await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 1)), key));
+        expect(await store.listMessages(webhook.channelId)).toHaveLength(2);
+      };
+
+      const client = await connect();
+      const unprepared = await connect();
+      try {
+        await post(createPostgresStore({ pool: client, tablePrefix }));
+        const names = await prepared(client);
+        expect(names).toEqual(
+          expect.arrayContaining([expect.stringMatching(/^channel_webhooks_getWebhook_/), expect.stringMatching(/^channel_webhooks_insertMessage_/)]),
+        );
+        expect(names.every((name) => name.length <= 63)).toBe(true);
+
+        await post(createPostgresStore({ pool: client, tablePrefix: 'cwtest_app_' }));
+        const both = await prepared(client);
+        expect(both.filter((name) => name.startsWith('channel_webhooks_insertMessage_'))).toHaveLength(2);
+
+        await post(createPostgresStore({ pool: unprepared, tablePrefix, preparedStatements: false }));
+        expect(await prepared(unprepared)).toEqual([]);
+      } finally {
+        await Promise.all([client.end(), unprepared.end()]);
+      }
     });
 
     it('a query that never answers rejects with store_timeout at its deadline', async () => {
