@@ -16,32 +16,9 @@ export function generateWebhookId(): string {
   return `wh_${toBase64Url(crypto.getRandomValues(new Uint8Array(16)))}`;
 }
 
-type HashFunction = (algorithm: string, data: string, outputEncoding: 'hex') => string;
-
-/**
- * The runtime's one-shot SHA-256 (`crypto.hash` of Node 20.12+, also in Bun and Deno), reached
- * through `process.getBuiltinModule` so that the core imports nothing from Node and loads unchanged
- * in browsers and workers, which use the JavaScript SHA-256 instead. About three times faster for a
- * secret. Used only after it gave the right digest for a known value.
- */
-export const nativeSha256Hex: ((text: string) => string) | undefined = findNativeSha256Hex();
-
-function findNativeSha256Hex(): ((text: string) => string) | undefined {
-  try {
-    const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    if (typeof runtime?.getBuiltinModule !== 'function') return undefined;
-    const hash = (runtime.getBuiltinModule('node:crypto') as { hash?: HashFunction } | undefined)?.hash;
-    if (typeof hash !== 'function') return undefined;
-    const sha256 = (text: string): string => hash('sha256', text, 'hex');
-    return sha256('abc') === 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad' ? sha256 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Lower-case hex SHA-256 of a secret: what stores keep instead of the secret. */
 export function hashSecret(secret: string): string {
-  return nativeSha256Hex === undefined ? sha256Hex(secret) : nativeSha256Hex(secret);
+  return sha256Hex(secret);
 }
 
 // Hex digit values by character code; -1 for every other character.
@@ -53,28 +30,11 @@ for (let digit = 0; digit < 16; digit++) {
 const presented = new Int32Array(8);
 
 /**
- * Whether `secret` hashes to `storedHash` (hex SHA-256, either case), in time that depends only on
- * the lengths, never on where the two differ. With the runtime's SHA-256 where there is one.
+ * Whether `secret` hashes to `storedHash` (hex SHA-256). Compares the digest as words against the
+ * hex it was stored as, without building strings, in time that depends only on the lengths, never on
+ * where the two differ.
  */
-export const secretMatches: (secret: string, storedHash: string) => boolean = nativeSha256Hex === undefined ? portableSecretMatches : nativeSecretMatches;
-
-/** {@link secretMatches} with the runtime's SHA-256: compares the two hex digests digit by digit, in time that depends only on their lengths. */
-export function nativeSecretMatches(secret: string, storedHash: string): boolean {
-  const digest = nativeSha256Hex!(secret);
-  let difference = storedHash.length ^ 64;
-  for (let i = 0; i < 64; i++) {
-    const nibble = HEX_VALUE[storedHash.charCodeAt(i) & 127]!;
-    difference |= (nibble >> 4) & 1; // -1 (not a hex digit) sets the low bit
-    difference |= HEX_VALUE[digest.charCodeAt(i)]! ^ (nibble & 15);
-  }
-  return difference === 0;
-}
-
-/**
- * {@link secretMatches} with the JavaScript SHA-256, for runtimes without a synchronous one: compares
- * the digest as words against the hex it was stored as, without building strings.
- */
-export function portableSecretMatches(secret: string, storedHash: string): boolean {
+export function secretMatches(secret: string, storedHash: string): boolean {
   sha256Words(secret, presented);
   let difference = storedHash.length ^ 64;
   for (let i = 0; i < 64; i++) {
