@@ -1,4 +1,5 @@
 import { ChannelWebhookError } from '../../src/internal.js';
+import type { PostgresStoreOptions } from './create-postgres-store.js';
 import { checkTablePrefix } from './schema.js';
 
 /**
@@ -35,15 +36,8 @@ export interface ResolvedOptions {
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
-export function resolveOptions(options: {
-  pool?: unknown;
-  tablePrefix?: string;
-  timeoutMs?: number;
-  channels?: PostgresChannelSource;
-  maxConcurrentLookups?: number;
-  maxQueuedLookups?: number;
-  preparedStatements?: boolean;
-}): ResolvedOptions {
+// `pool` is checked here like every other option, so it may be anything.
+export function resolveOptions(options: Omit<PostgresStoreOptions, 'pool'> & { pool?: unknown }): ResolvedOptions {
   if (typeof options !== 'object' || options === null) invalid('createPostgresStore needs an options object: { pool }');
   if (typeof (options.pool as { query?: unknown } | null | undefined)?.query !== 'function') {
     invalid('createPostgresStore needs { pool }: a node-postgres Pool (anything with query())');
