@@ -155,20 +155,18 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   // One name per statement text: stores with other table prefixes or channel sources may share the
   // pool, and node-postgres refuses one name for two texts on a connection.
   const names = new Map<string, string>();
-  const nameOf = (what: string, text: string): string | undefined => {
-    if (!preparedStatements) return undefined;
+  const statement = (what: string, text: string, values: unknown[], queryTimeout: number): PostgresQuery => {
+    if (!preparedStatements) return { text, values, query_timeout: queryTimeout };
     let name = names.get(text);
     if (name === undefined) {
       name = `channel_webhooks_${what}_${statementHash(text)}`;
       names.set(text, name);
     }
-    return name;
+    return { name, text, values, query_timeout: queryTimeout };
   };
 
   const query = async <Row>(what: string, text: string, values: unknown[]): Promise<Row[]> => {
-    const name = nameOf(what, text);
-    const request: PostgresQuery = name === undefined ? { text, values, query_timeout: timeoutMs } : { name, text, values, query_timeout: timeoutMs };
-    const result = await withDeadline(pool.query(request), timeoutMs, what);
+    const result = await withDeadline(pool.query(statement(what, text, values, timeoutMs)), timeoutMs, what);
     return result.rows as Row[];
   };
 
@@ -231,11 +229,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       const gated = lookup(() => {
         const left = deadline - Date.now();
         if (left <= 0) return Promise.reject(new ChannelWebhookError('store_timeout', `PostgreSQL store: getWebhook waited ${timeoutMs} ms for a lookup slot`));
-        const name = nameOf('getWebhook', getWebhookSql);
-        const values = [webhookId];
-        return pool.query(
-          name === undefined ? { text: getWebhookSql, values, query_timeout: left } : { name, text: getWebhookSql, values, query_timeout: left },
-        );
+        return pool.query(statement('getWebhook', getWebhookSql, [webhookId], left));
       });
       const rows = (await withDeadline(gated, timeoutMs, 'getWebhook')).rows as WebhookRow[];
       return rows[0] === undefined ? null : toWebhook(rows[0]);
