@@ -80,7 +80,9 @@ export interface PostgresStoreOptions {
    * per connection instead of on every call: the guarded insert is a statement of several parts, and
    * preparing it gives 1.6 to 2 times the posts per second in the project's benchmark. Set `false` behind a
    * pooler that does not keep prepared statements across transactions (PgBouncer in transaction mode
-   * before 1.21, or with `max_prepared_statements = 0`). Default `true`.
+   * before 1.21, or with `max_prepared_statements = 0`). Default `true`. Should the server report a
+   * prepared statement missing or already there (such a pooler, unannounced), the store sends that
+   * statement again unnamed, since the server refused it before running it, and prepares no more.
    */
   preparedStatements?: boolean;
 }
@@ -155,18 +157,27 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   // One name per statement text: stores with other table prefixes or channel sources may share the
   // pool, and node-postgres refuses one name for two texts on a connection.
   const names = new Map<string, string>();
-  const statement = (what: string, text: string, values: unknown[], queryTimeout: number): PostgresQuery => {
-    if (!preparedStatements) return { text, values, query_timeout: queryTimeout };
+  // Turned off for good when the server loses track of a prepared statement: a pooler between the
+  // pool and PostgreSQL that does not keep them (PgBouncer in transaction mode before 1.21).
+  let prepare = preparedStatements;
+  const send = (what: string, text: string, values: unknown[], queryTimeout: number): Promise<{ rows: unknown[] }> => {
+    if (!prepare) return pool.query({ text, values, query_timeout: queryTimeout });
     let name = names.get(text);
     if (name === undefined) {
       name = `channel_webhooks_${what}_${statementHash(text)}`;
       names.set(text, name);
     }
-    return { name, text, values, query_timeout: queryTimeout };
+    // The server refuses such a statement at its Parse or Bind step, before running anything, so it
+    // is sent again unnamed.
+    return pool.query({ name, text, values, query_timeout: queryTimeout }).catch((error: unknown) => {
+      if (!lostPreparedStatement(error)) throw error;
+      prepare = false;
+      return pool.query({ text, values, query_timeout: queryTimeout });
+    });
   };
 
   const query = async <Row>(what: string, text: string, values: unknown[]): Promise<Row[]> => {
-    const result = await withDeadline(pool.query(statement(what, text, values, timeoutMs)), timeoutMs, what);
+    const result = await withDeadline(send(what, text, values, timeoutMs), timeoutMs, what);
     return result.rows as Row[];
   };
 
@@ -229,7 +240,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       const gated = lookup(() => {
         const left = deadline - Date.now();
         if (left <= 0) return Promise.reject(new ChannelWebhookError('store_timeout', `PostgreSQL store: getWebhook waited ${timeoutMs} ms for a lookup slot`));
-        return pool.query(statement('getWebhook', getWebhookSql, [webhookId], left));
+        return send('getWebhook', getWebhookSql, [webhookId], left);
       });
       const rows = (await withDeadline(gated, timeoutMs, 'getWebhook')).rows as WebhookRow[];
       return rows[0] === undefined ? null : toWebhook(rows[0]);
@@ -336,4 +347,11 @@ function statementHash(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return `${(hash >>> 0).toString(36)}${text.length.toString(36)}`;
+}
+
+// 26000: the named statement does not exist on the server's connection; 42P05: another statement
+// of that name does. Both mean the session the pool prepared it in is not the one that runs it.
+function lostPreparedStatement(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '26000' || code === '42P05';
 }

@@ -190,6 +190,48 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       }
     });
 
+    // What a pooler in transaction mode does to prepared statements, made on one connection: the
+    // server forgets them while node-postgres still thinks them parsed (26000), or already has one of
+    // that name (42P05). Each refused call is sent again unnamed, stores once, and preparing stops.
+    it('sends a statement again unnamed, once, when the server lost or already has its prepared statement', async () => {
+      const client = new pg.Client({ connectionString: databaseUrl! });
+      const stranger = new pg.Client({ connectionString: databaseUrl! });
+      await Promise.all([client.connect(), stranger.connect()]);
+      const prepared = async (on: pg.Client) =>
+        (await on.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'channel\\_webhooks\\_%'`)).rows.map((row) => row.name as string);
+      try {
+        const store = createPostgresStore({ pool: client, tablePrefix });
+        const webhook = makeWebhook(`c_${Date.now()}_${Math.random()}`, Date.UTC(2026, 0, 1));
+        await store.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: false });
+        await store.insertWebhook(webhook);
+        await store.getWebhook(webhook.id);
+        await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 1)), 'k1'));
+        const names = await prepared(client);
+        expect(names.length).toBeGreaterThanOrEqual(2);
+
+        await client.query('DEALLOCATE ALL');
+        expect(await store.getWebhook(webhook.id)).toMatchObject({ id: webhook.id });
+        const second = makeMessage(webhook, Date.UTC(2026, 0, 1, 2));
+        expect(await store.insertMessage(insertInput(webhook, second, 'k2'))).toEqual({ outcome: 'created', message: second });
+        expect(await store.listMessages(webhook.channelId)).toHaveLength(2);
+        expect(await prepared(client)).toEqual([]);
+
+        // A fresh store on a connection where a statement of its name already exists.
+        for (const name of names) await stranger.query(`PREPARE ${name} AS SELECT 1`);
+        const other = createPostgresStore({ pool: stranger, tablePrefix });
+        expect(await other.getWebhook(webhook.id)).toMatchObject({ id: webhook.id });
+        const third = makeMessage(webhook, Date.UTC(2026, 0, 1, 3));
+        expect(await other.insertMessage(insertInput(webhook, third, 'k3'))).toEqual({ outcome: 'created', message: third });
+        expect(await other.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 4)), 'k3'))).toEqual({
+          outcome: 'duplicate',
+          message: third,
+        });
+        expect(await store.listMessages(webhook.channelId)).toHaveLength(3);
+      } finally {
+        await Promise.all([client.end(), stranger.end()]);
+      }
+    });
+
     it('a query that never answers rejects with store_timeout at its deadline', async () => {
       const hung = { query: () => new Promise<{ rows: unknown[] }>(() => {}) };
       const store = createPostgresStore({ pool: hung, tablePrefix, timeoutMs: 200 });
