@@ -1,9 +1,9 @@
 import type { FastifyPluginCallback } from 'fastify';
 import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
 import { createNodeBodyReader } from '../shared/read-node-body.js';
-import { nodeRequestHeaders } from '../shared/node-request-headers.js';
+import { nodeCoreHeaders, nodeRequestHeaders } from '../shared/node-request-headers.js';
 import { nodeHeaders } from '../shared/write-node-response.js';
-import { ChannelWebhookError, type WebhookHandler } from '../../src/internal.js';
+import { ChannelWebhookError, isThenable, matchWebhookPath, respondNowOf, type WebhookHandler } from '../../src/internal.js';
 import { hideContentType, restoreContentType } from './hide-content-type.js';
 import { createRedactingRequestSerializer } from './redact-request-log.js';
 
@@ -65,6 +65,10 @@ export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAda
   if (typeof redactLogs !== 'boolean') {
     throw new ChannelWebhookError('invalid_argument', `createFastifyPlugin: redactLogs must be true or false, got ${String(redactLogs)}`);
   }
+  const own = respondNowOf(handle);
+  const respond = own ?? handle;
+  // The core reads four headers; a handler wrapped by the app gets them all.
+  const headersOf = own === undefined ? nodeRequestHeaders : nodeCoreHeaders;
   return (instance, _pluginOptions, done) => {
     // Encapsulated: these replace the parsers and hooks of this plugin's routes only, never the app's.
     instance.removeAllContentTypeParsers();
@@ -80,12 +84,12 @@ export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAda
     instance.all('/hooks/channels/:webhookId/:secret', routeOptions, async (request, reply) => {
       const req = request.raw;
       restoreContentType(req);
-      const response = await handle({
-        method: req.method ?? 'GET',
-        url: req.url ?? '',
-        headers: nodeRequestHeaders(req),
-        body: createNodeBodyReader(req, {}, reading),
-      });
+      const url = req.url ?? '';
+      const answer = respond(
+        { method: req.method ?? 'GET', url, headers: headersOf(req), body: createNodeBodyReader(req, {}, reading) },
+        matchWebhookPath(url),
+      );
+      const response = isThenable(answer) ? await answer : answer;
       // A Buffer goes out as it is: Fastify neither serializes it nor adds a charset.
       return reply
         .code(response.status)
