@@ -1,9 +1,10 @@
 // `node bench/instrumentation.mjs` (after `npx tsup --silent`): in-process posts per second of the
 // handler bare, wrapped by instrumentHandler with no OpenTelemetry SDK registered (the API's no-op),
 // and wrapped with an SDK (metrics collected by a reader, spans batched to a discarding exporter).
-// Alternating rounds, medians; prints the ratios to bare. Settings (environment):
-//   BENCH_SECONDS  seconds of each round (default 1)
-//   BENCH_ROUNDS   rounds of each variant (default 7)
+// Alternating rounds, medians; prints the ratios to bare, or sends them to `npm run bench` when it
+// runs this file as one of its parts. Settings (environment):
+//   BENCH_SECONDS                  seconds of each round (default 1)
+//   BENCH_INSTRUMENTATION_ROUNDS   rounds of each variant (default 7)
 
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -12,8 +13,8 @@ import { instrumentHandler } from 'channel-webhooks/otel';
 import { makeWebhooks } from './core-loop.mjs';
 import { round, summarize } from './stats.mjs';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 1);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
+const seconds = Number(process.env.BENCH_INSTRUMENTATION_SECONDS ?? 1);
+const rounds = Number(process.env.BENCH_INSTRUMENTATION_ROUNDS ?? 7);
 
 class CollectingReader extends MetricReader {
   async onForceFlush() {}
@@ -76,17 +77,26 @@ const rows = names.map((name) => {
   return { name, wall: wall.median, wallSpread: wall.spreadPct, cpu: cpu.median };
 });
 const bare = rows[0];
-console.log(`instrumentHandler, ${rounds} alternating rounds of ${seconds} s, medians (${process.version})`);
-console.log('variant  posts/s (wall)  spread  posts/CPU-s  wall vs bare  CPU vs bare');
-for (const row of rows) {
-  console.log(
-    [
-      row.name.padEnd(7),
-      String(round(row.wall)).padStart(14),
-      `${round(row.wallSpread, 1)}%`.padStart(7),
-      String(round(row.cpu)).padStart(12),
-      `${round(row.wall / bare.wall, 3)}`.padStart(13),
-      `${round(row.cpu / bare.cpu, 3)}`.padStart(12),
-    ].join(' '),
-  );
+const result = {
+  rounds,
+  seconds,
+  variants: rows.map((row) => ({ ...row, wallToBare: round(row.wall / bare.wall, 3), cpuToBare: round(row.cpu / bare.cpu, 3) })),
+};
+if (process.send) {
+  process.send({ type: 'result', result });
+} else {
+  console.log(`instrumentHandler, ${rounds} alternating rounds of ${seconds} s, medians (${process.version})`);
+  console.log('variant  posts/s (wall)  spread  posts/CPU-s  wall vs bare  CPU vs bare');
+  for (const row of result.variants) {
+    console.log(
+      [
+        row.name.padEnd(7),
+        String(round(row.wall)).padStart(14),
+        `${round(row.wallSpread, 1)}%`.padStart(7),
+        String(round(row.cpu)).padStart(12),
+        `${row.wallToBare}`.padStart(13),
+        `${row.cpuToBare}`.padStart(12),
+      ].join(' '),
+    );
+  }
 }

@@ -25,6 +25,10 @@ export function checkTargets(results) {
     targets.push({ what: 'PostgreSQL ≤ 2 round trips per accepted post', value: trips.postgres, met: trips.postgres <= 2 });
     targets.push({ what: 'Redis 1 round trip per accepted post', value: trips.redis, met: trips.redis <= 1 });
   }
+  if (results.instrumentation) {
+    const noop = results.instrumentation.variants.find((variant) => variant.name === 'noop').wallToBare;
+    targets.push({ what: 'instrumentHandler with the no-op API (no SDK): posts/s ≥ 0.95 of the bare handler', value: noop, met: noop >= 0.95 });
+  }
   if (results.memory) {
     const full = results.memory.limiterBytesPerWebhook.fullWindow;
     targets.push({ what: 'memory limiter ≤ 1 KiB per active webhook (full window)', value: full, met: full <= 1024 });
@@ -119,6 +123,22 @@ export function markdown(results) {
       `| the same, after two more windows of light traffic on ${m.idleAfterWindow.afterTwoWindows.liveWebhooks} other webhooks (${int(m.idleAfterWindow.afterTwoWindows.keysLeft)} keys left; longest request ${m.idleAfterWindow.longestRequestMs} ms) | ${int(m.idleAfterWindow.afterTwoWindows.bytesLeft)} |`,
       '',
     );
+  }
+  if (results.instrumentation) {
+    const i = results.instrumentation;
+    const label = {
+      bare: 'bare handler',
+      noop: "`instrumentHandler`, no SDK (the API's no-op)",
+      sdk: '`instrumentHandler` with an SDK (metrics reader, batched spans)',
+    };
+    out.push(
+      `**OpenTelemetry** — in process, the handler bare and wrapped, ${rounds(i.rounds)} of ${i.seconds} s each, alternating; medians.`,
+      '',
+      '| Variant | Posts/s (wall) | Of bare (wall) | Of bare (CPU) |',
+      '|---|--:|--:|--:|',
+    );
+    for (const v of i.variants) out.push(`| ${label[v.name] ?? v.name} | ${int(v.wall)} | ${fixed(v.wallToBare, 3)} | ${fixed(v.cpuToBare, 3)} |`);
+    out.push('');
   }
   const targets = checkTargets(results);
   if (targets.length > 0) {

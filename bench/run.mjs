@@ -5,7 +5,7 @@
 //   BENCH_WARMUP    warm-up seconds before each HTTP run (default 1)
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
 //                   min(3, BENCH_ROUNDS) rounds
-//   BENCH_PARTS     comma-separated subset of core,memory,http,backends (default all)
+//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,instrumentation (default all)
 //   BENCH_PAIRS     comma-separated subset of node-small,node-large,express,express-writehead,koa,fetch
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
 
@@ -30,7 +30,7 @@ const options = {
   webhooks: Number(env('BENCH_WEBHOOKS', 10_000)),
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
-const parts = env('BENCH_PARTS', 'core,memory,http,backends').split(',');
+const parts = env('BENCH_PARTS', 'core,memory,http,backends,instrumentation').split(',');
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function machine() {
@@ -64,11 +64,11 @@ function safeRead(file) {
 }
 
 /** Runs a part in its own process and returns the result it sends back. */
-function child(script, execArgv = []) {
+function child(script, execArgv = [], env = {}) {
   return new Promise((resolve, reject) => {
     const proc = fork(here(script), [], {
       execArgv: [...process.execArgv, '--max-old-space-size=4096', ...execArgv],
-      env: { ...process.env, BENCH_ROUNDS: String(Math.min(3, options.rounds)) },
+      env: { ...process.env, BENCH_ROUNDS: String(Math.min(3, options.rounds)), ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let result;
@@ -102,6 +102,10 @@ async function main() {
     log(`PostgreSQL + Redis … (${elapsed()})`);
     results.backends = await child('./backends.mjs');
     if (results.backends.skipped) log(`  skipped: ${results.backends.skipped}`);
+  }
+  if (parts.includes('instrumentation')) {
+    log(`instrumentation … (${elapsed()})`);
+    results.instrumentation = await child('./instrumentation.mjs', [], { BENCH_INSTRUMENTATION_ROUNDS: String(Math.max(options.rounds, 7)) });
   }
   results.loadAverageAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
   results.seconds = Math.round((performance.now() - started) / 1000);
