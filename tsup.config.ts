@@ -8,6 +8,7 @@ export default defineConfig({
     express: 'adapters/express/index.ts',
     koa: 'adapters/koa/index.ts',
     fastify: 'adapters/fastify/index.ts',
+    node: 'adapters/node/index.ts',
     fetch: 'adapters/fetch/index.ts',
     postgres: 'adapters/postgres/index.ts',
     redis: 'adapters/redis/index.ts',

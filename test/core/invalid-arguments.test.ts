@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createFetchHandler } from '../../adapters/fetch/index.js';
+import { createNodeListener } from '../../adapters/node/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import { createFakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
@@ -66,6 +67,7 @@ describe('factories refuse bad arguments with invalid_argument', () => {
     ['createExpressMiddleware', (h: unknown, o?: unknown) => createExpressMiddleware(h as WebhookHandler, o as never)],
     ['createKoaMiddleware', (h: unknown, o?: unknown) => createKoaMiddleware(h as WebhookHandler, o as never)],
     ['createFetchHandler', (h: unknown, o?: unknown) => createFetchHandler(h as WebhookHandler, o as never)],
+    ['createNodeListener', (h: unknown, o?: unknown) => createNodeListener(h as WebhookHandler, o as never)],
   ])('%s: a handler that is not a function, or options that are not an object', (_, create) => {
     expect(thrownCode(() => create(undefined))).toBe('invalid_argument');
     expect(thrownCode(() => create({ store }))).toBe('invalid_argument');
@@ -74,8 +76,10 @@ describe('factories refuse bad arguments with invalid_argument', () => {
     expect(thrownCode(() => create(handle, {}))).toBe('no error');
   });
 
-  it('createFetchHandler: a fallback that is not a function', () => {
+  it('createFetchHandler and createNodeListener: a fallback that is not a function', () => {
     expect(thrownCode(() => createFetchHandler(handle, { fallback: 'https://example.com' as never }))).toBe('invalid_argument');
+    expect(thrownCode(() => createNodeListener(handle, { fallback: 'https://example.com' as never }))).toBe('invalid_argument');
+    expect(thrownCode(() => createNodeListener(handle, { bodyTimeoutMs: 0 }))).toBe('invalid_argument');
   });
 
   it('the limits of a valid call are accepted', () => {

@@ -11,6 +11,7 @@ import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createFastifyPlugin } from '../../adapters/fastify/index.js';
 import { createFetchHandler } from '../../adapters/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
+import { createNodeListener } from '../../adapters/node/index.js';
 import type { NodeAdapterOptions } from '../../adapters/shared/node-adapter-options.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, listenFastify, type Listening } from './http.js';
@@ -89,8 +90,26 @@ const hono: FrameworkTarget = {
   },
 };
 
-/** Every framework and major version the Node adapters (Express, Koa and Fastify) support. */
+// A plain node:http server with no framework: the listener answers webhook paths under any prefix
+// and hands everything else to the app's own fallback.
+const nodeHttp: NodeFrameworkTarget = {
+  name: 'node:http',
+  start: (handle, options) => {
+    const listener = createNodeListener(handle, {
+      ...options,
+      fallback: (req, res) => {
+        const health = req.method === 'GET' && req.url === '/api/health';
+        res.writeHead(health ? 200 : 404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(health ? { ok: true } : { fallthrough: true }));
+      },
+    });
+    return listen(createServer(listener));
+  },
+};
+
+/** Every framework and major version the Node adapters (node:http, Express, Koa and Fastify) support. */
 export const nodeFrameworkTargets: NodeFrameworkTarget[] = [
+  nodeHttp,
   express('Express 5', express5),
   express('Express 4', express4),
   koa('Koa 3', Koa3),
