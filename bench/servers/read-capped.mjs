@@ -1,7 +1,8 @@
 /**
  * Reads a Node request body, keeping at most `max + 1` bytes: one byte more than the limit is
- * enough to know the answer is 413. Both sides of every node:http, Express and Koa pair read the
- * body with this function, so their difference is what the library adds.
+ * enough to know the answer is 413. The hand-written routes of the node:http, Express and Koa pairs
+ * read the body with this function; the library reads it with its adapters' own reader, which
+ * also enforces the body deadline.
  */
 export function readCapped(req, max) {
   return new Promise((resolve, reject) => {

@@ -48,15 +48,11 @@ const variants = {
     return { server, paths: fakePaths() };
   },
 
-  // What a user of plain node:http writes around the handler.
+  // The library's listener for plain node:http.
   async 'node-core'() {
+    const { createNodeListener } = await import('channel-webhooks/node');
     const { handle, paths } = await core();
-    const server = createServer((req, res) => {
-      handle({ method: req.method, url: req.url, headers: req.headers, body: (max) => readCapped(req, max) }).then((answer) =>
-        json(res, answer.status, answer.headers, answer.body),
-      );
-    });
-    return { server, paths };
+    return { server: createServer(createNodeListener(handle)), paths };
   },
 
   async 'express-raw'() {
