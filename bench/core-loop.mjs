@@ -21,13 +21,15 @@ export async function makeWebhooks() {
  * Posts `body` for `seconds`, each post to the next webhook, through a fresh store, limiter and
  * handler (so that stored messages do not pile up across rounds). Returns posts per second of
  * wall time and per second of this process's CPU time (which other work on a shared machine does
- * not inflate); any non-2xx answer is counted as a failure.
+ * not inflate); any non-2xx answer is counted as a failure. `options.wrap` wraps the handler (the
+ * instrumentation part), `options.rateLimiter` replaces the default limiter.
  */
-export async function postLoop({ records, paths }, body, seconds) {
+export async function postLoop({ records, paths }, body, seconds, options = {}) {
   const store = createMemoryStore();
   await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
   for (const record of records) await store.insertWebhook(record);
-  const handle = createWebhookHandler({ store });
+  const handler = createWebhookHandler({ store, rateLimiter: options.rateLimiter });
+  const handle = options.wrap ? options.wrap(handler) : handler;
   const bytes = new TextEncoder().encode(body);
   const headers = { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) };
   const read = async () => bytes;
