@@ -84,6 +84,16 @@ describe('README recipes keep webhook secrets out of access logs', () => {
     expect(output).toContain(`/api/hooks/channels/${fixture.webhookId}/[redacted]/`);
   }
 
+  /** An Express app with `recipe`'s logger mounted before the webhook middleware, listening. */
+  async function startExpress(recipe: (app: express.Express, logs: ReturnType<typeof capture>) => Promise<void>) {
+    const logs = capture();
+    const app = express();
+    await recipe(app, logs);
+    app.use('/api', createExpressMiddleware(fixture.handle));
+    server = await listen(createServer(app));
+    return logs;
+  }
+
   beforeAll(async () => {
     section = await secretsSection();
   });
@@ -102,17 +112,8 @@ describe('README recipes keep webhook secrets out of access logs', () => {
       (morgan as unknown as Record<string, unknown>).url = urlToken;
     });
 
-    async function start(recipe: (app: express.Express, logs: ReturnType<typeof capture>) => Promise<void>) {
-      const logs = capture();
-      const app = express();
-      await recipe(app, logs);
-      app.use('/api', createExpressMiddleware(fixture.handle));
-      server = await listen(createServer(app));
-      return logs;
-    }
-
     it('without the recipe, the combined format writes the secret', async () => {
-      const logs = await start(async (app, { stream }) => {
+      const logs = await startExpress(async (app, { stream }) => {
         app.use(morgan('combined', { stream }));
       });
       await traffic(server!.origin);
@@ -120,7 +121,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
     });
 
     it('with the recipe, it writes the webhook id and never the secret', async () => {
-      const logs = await start((app, { stream, console }) => {
+      const logs = await startExpress((app, { stream, console }) => {
         const redirected = Object.assign((format: string, options?: object) => morgan(format, { ...options, stream }), { token: morgan.token });
         return runRecipe(block(section, 'js', "from 'morgan'"), { morgan: { default: redirected }, 'channel-webhooks': library }, app, console);
       });
@@ -133,17 +134,8 @@ describe('README recipes keep webhook secrets out of access logs', () => {
   });
 
   describe('pino-http', () => {
-    async function start(recipe: (app: express.Express, logs: ReturnType<typeof capture>) => Promise<void>) {
-      const logs = capture();
-      const app = express();
-      await recipe(app, logs);
-      app.use('/api', createExpressMiddleware(fixture.handle));
-      server = await listen(createServer(app));
-      return logs;
-    }
-
     it('without the recipe, it writes the secret', async () => {
-      const logs = await start(async (app, { stream }) => {
+      const logs = await startExpress(async (app, { stream }) => {
         app.use(pinoHttp({}, stream));
       });
       await traffic(server!.origin);
@@ -151,7 +143,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
     });
 
     it('with the recipe, it writes the webhook id and never the secret, and keeps the rest of the record', async () => {
-      const logs = await start((app, { stream, console }) => {
+      const logs = await startExpress((app, { stream, console }) => {
         const redirected = (options: object) => pinoHttp(options, stream);
         return runRecipe(block(section, 'js', "from 'pino-http'"), { 'pino-http': { default: redirected }, 'channel-webhooks': library }, app, console);
       });

@@ -4,7 +4,7 @@ import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js
 import type { RateLimiter } from '../../src/ports.js';
 import { CHANNEL_ID, OWNER, problem, settle, setup, type Setup } from '../support/setup.js';
 import { nodeFrameworkTargets } from '../support/frameworks.js';
-import type { Answer, Listening } from '../support/http.js';
+import { readAnswer, type Answer, type Listening } from '../support/http.js';
 
 /**
  * POSTs `body` in two parts: the head and the first half at once, then, once the request has been
@@ -20,14 +20,7 @@ function postInTwoParts(url: string, body: string, counted: Promise<void>, betwe
       headers: { 'content-type': 'application/json', 'content-length': bytes.length, 'idempotency-key': 'two-parts-1' },
     });
     req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: JSON.parse(text) });
-      });
-    });
+    req.on('response', (res) => readAnswer(res).then(resolve, reject));
     req.write(bytes.subarray(0, half));
     counted.then(between).then(() => req.end(bytes.subarray(half)), reject);
   });

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHANNEL_ID, setup } from '../support/setup.js';
 import { nodeFrameworkTargets } from '../support/frameworks.js';
-import type { Answer, Listening } from '../support/http.js';
+import { readAnswer, type Answer, type Listening } from '../support/http.js';
 
 /** POSTs `body` with each of `keys` as its own `Idempotency-Key` header line. */
 function postWithKeys(url: string, body: string, keys: string[]): Promise<Answer> {
@@ -13,14 +13,7 @@ function postWithKeys(url: string, body: string, keys: string[]): Promise<Answer
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': keys },
     });
     req.on('error', reject);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: JSON.parse(text) });
-      });
-    });
+    req.on('response', (res) => readAnswer(res).then(resolve, reject));
     req.end(body);
   });
 }

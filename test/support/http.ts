@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A server listening on an ephemeral loopback port. */
@@ -70,6 +70,25 @@ export interface SendOptions {
   chunkSize?: number;
 }
 
+/** Reads a whole response; `json` is `undefined` when the body is not JSON. */
+export function readAnswer(res: IncomingMessage): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('error', reject);
+    res.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+    });
+  });
+}
+
 /**
  * Sends one request over a fresh connection with `node:http` (so chunked bodies and exact headers
  * are under the test's control) and reads the whole answer. JSON content type by default.
@@ -86,21 +105,7 @@ export function send(url: string, options: SendOptions = {}): Promise<Answer> {
     headers['content-length'] = payload.length;
   }
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'POST', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-    });
+    const req = httpRequest(url, { method: options.method ?? 'POST', headers, agent: false }, (res) => readAnswer(res).then(resolve, reject));
     req.on('error', reject);
     if (payload === undefined) return req.end();
     if (options.chunkSize === undefined) return req.end(payload);
