@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { expectExamplePosts } from '../support/examples.js';
 import { listenFastify, send, type FastifyLikeApp } from '../support/http.js';
 
 type Message = { channelId: string; body: string; author: { name: string } };
@@ -35,18 +36,7 @@ describe('examples/fastify/server.js', () => {
       expect(path).toMatch(/^\/api\/hooks\/channels\/wh_[\w-]{22}\/[\w-]{43}$/);
       const webhookUrl = `${server.origin}${path}`;
 
-      const created = await send(webhookUrl, { body: { text: 'Deploy finished' } });
-      expect(created.status).toBe(201);
-      expect(created.json).toMatchObject({
-        message: { channelId: 'general', body: 'Deploy finished', blocks: [], author: { type: 'webhook', name: 'Deploys' } },
-        duplicate: false,
-      });
-      expect(delivered).toEqual([(created.json as { message: Message }).message]);
-
-      const unknownField = await send(webhookUrl, { body: { text: 'hi', channel: '#ops' } });
-      expect([unknownField.status, (unknownField.json as { code: string }).code]).toEqual([400, 'invalid_payload']);
-      const tooLarge = await send(webhookUrl, { body: JSON.stringify({ text: 'x' }) + ' '.repeat(70_000), chunkSize: 16_384 });
-      expect([tooLarge.status, (tooLarge.json as { code: string }).code]).toEqual([413, 'payload_too_large']);
+      const created = await expectExamplePosts(webhookUrl, delivered);
       const wrongType = await send(webhookUrl, { body: 'hi', headers: { 'content-type': 'text/plain' } });
       expect([wrongType.status, (wrongType.json as { code: string }).code]).toEqual([415, 'unsupported_media_type']);
 

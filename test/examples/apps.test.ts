@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
+import { expectExamplePosts } from '../support/examples.js';
 import { listen, send, type Listening } from '../support/http.js';
 
 type Message = { channelId: string; body: string; author: { name: string } };
@@ -34,18 +35,7 @@ describe.each(examples)('examples/%s/server.js', (name, serve) => {
       const { url } = await manager.create(example.DEMO_ACTOR, { channelId: example.DEMO_CHANNEL_ID, name: 'Deploys' });
       const webhookUrl = `${server.origin}${new URL(url).pathname}`;
 
-      const created = await send(webhookUrl, { body: { text: 'Deploy finished' } });
-      expect(created.status).toBe(201);
-      expect(created.json).toMatchObject({
-        message: { channelId: 'general', body: 'Deploy finished', blocks: [], author: { type: 'webhook', name: 'Deploys' } },
-        duplicate: false,
-      });
-      expect(delivered).toEqual([(created.json as { message: Message }).message]);
-
-      const unknownField = await send(webhookUrl, { body: { text: 'hi', channel: '#ops' } });
-      expect([unknownField.status, (unknownField.json as { code: string }).code]).toEqual([400, 'invalid_payload']);
-      const tooLarge = await send(webhookUrl, { body: JSON.stringify({ text: 'x' }) + ' '.repeat(70_000), chunkSize: 16_384 });
-      expect([tooLarge.status, (tooLarge.json as { code: string }).code]).toEqual([413, 'payload_too_large']);
+      await expectExamplePosts(webhookUrl, delivered);
 
       // Messages are not readable without signing in: the examples have no such route.
       const listed = await send(`${server.origin}/channels/general/messages`, { method: 'GET' });
