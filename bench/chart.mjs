@@ -1,7 +1,7 @@
 // The ratio chart as SVG, by string templating: per A/B pair, a bar of the throughput ratio (the
 // median of the per-round ratios, with a whisker from the lowest to the highest round) and a thin
 // bar of the CPU-per-request ratio; a red tick at the pair's own target when it is not 0.90, and a
-// line at 0.90.
+// line at 0.90; the pairs that measure the contract floor have no target and are drawn in slate.
 
 const escapeXml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -24,11 +24,11 @@ export function ratioChart(pairs, { title, subtitle, footer }) {
   }
   const rows = pairs.map((pair, i) => {
     const y = top + i * rowHeight;
-    const met = pair.ratio.median >= pair.target;
-    const color = met ? '#2f855a' : '#c05621';
+    // A pair without a target (the contract floor's) is drawn in slate.
+    const color = pair.target === null ? '#64748b' : pair.ratio.median >= pair.target ? '#2f855a' : '#c05621';
     const whisker = `<line x1="${x(pair.ratio.min).toFixed(1)}" y1="${y + 11.5}" x2="${x(pair.ratio.max).toFixed(1)}" y2="${y + 11.5}" stroke="#1f2937" stroke-width="1.5"/>`;
     const targetTick =
-      pair.target === 0.9
+      pair.target === 0.9 || pair.target === null
         ? ''
         : `<line x1="${x(pair.target).toFixed(1)}" y1="${y - 1}" x2="${x(pair.target).toFixed(1)}" y2="${y + 29}" stroke="#b91c1c" stroke-width="2"/>` +
           `<text x="${x(pair.target).toFixed(1)}" y="${y - 3}" text-anchor="middle" class="axis" style="fill:#b91c1c">${pair.target.toFixed(2)}</text>`;
@@ -69,7 +69,7 @@ export function chartOf(results) {
   const { machine: m, options } = results;
   return ratioChart(results.http, {
     title: 'Throughput with channel-webhooks ÷ the same route written by hand',
-    subtitle: `One run, A and B alternating; bar: median of ${options.rounds} rounds, whisker: lowest–highest round; grey: server CPU per request, B ÷ A`,
+    subtitle: `One run, A and B alternating; bar: median of ${options.rounds} rounds, whisker: lowest–highest round; grey: server CPU per request, B ÷ A; slate: the contract floor (no target)`,
     footer: `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform} · ${options.connections} connections, loopback · ${results.date.slice(0, 10)}`,
   });
 }

@@ -1,4 +1,5 @@
 import { createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
+import { createFloor } from './servers/floor.mjs';
 
 export const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 10_000);
 
@@ -30,9 +31,18 @@ export async function postLoop({ records, paths }, body, seconds, options = {}) 
   for (const record of records) await store.insertWebhook(record);
   const handler = createWebhookHandler({ store, rateLimiter: options.rateLimiter });
   const handle = options.wrap ? options.wrap(handler) : handler;
+  const { headers, read } = requestParts(body);
+  return timed(seconds, (i) => handle({ method: 'POST', url: paths[i % paths.length], headers, body: read }));
+}
+
+// The headers and the body reader of every post of a loop.
+function requestParts(body) {
   const bytes = new TextEncoder().encode(body);
-  const headers = { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) };
-  const read = async () => bytes;
+  return { headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) }, read: async () => bytes };
+}
+
+// Calls `post(i)` for i = 0, 1, … one at a time for `seconds`, counting 201s.
+async function timed(seconds, post) {
   let ok = 0;
   let failures = 0;
   const cpu = process.cpuUsage();
@@ -40,11 +50,21 @@ export async function postLoop({ records, paths }, body, seconds, options = {}) 
   const deadline = start + seconds * 1000;
   for (let i = 0; ; i++) {
     if ((i & 255) === 0 && performance.now() >= deadline) break;
-    const res = await handle({ method: 'POST', url: paths[i % paths.length], headers, body: read });
+    const res = await post(i);
     if (res.status === 201) ok++;
     else failures++;
   }
   const elapsed = (performance.now() - start) / 1000;
   const used = process.cpuUsage(cpu);
   return { postsPerSecond: ok / elapsed, postsPerCpuSecond: (ok * 1e6) / (used.user + used.system), failures };
+}
+
+/**
+ * The same loop over the contract floor (servers/floor.mjs: the contract's checks hand-written, no
+ * library), with a fresh floor of as many webhooks per round. Small text-only bodies only.
+ */
+export async function floorLoop(body, seconds) {
+  const floor = createFloor(WEBHOOKS);
+  const { headers, read } = requestParts(body);
+  return timed(seconds, (i) => floor.post('POST', floor.paths[i % floor.paths.length], headers, read));
 }

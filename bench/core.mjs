@@ -4,7 +4,7 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMemoryRateLimiter } from 'channel-webhooks';
-import { WEBHOOKS, makeWebhooks, postLoop } from './core-loop.mjs';
+import { WEBHOOKS, floorLoop, makeWebhooks, postLoop } from './core-loop.mjs';
 import { loadCoreInternals } from './internal.mjs';
 import { FIVE_BLOCKS, LARGE, SMALL } from './payloads.mjs';
 import { round, summarize } from './stats.mjs';
@@ -52,7 +52,13 @@ async function main() {
   ]) {
     await postLoop(webhooks, body, Math.min(seconds, 0.5));
     const runs = [];
-    for (let r = 0; r < rounds; r++) runs.push(await postLoop(webhooks, body, seconds));
+    // The small post alternates with the contract floor (servers/floor.mjs), round by round.
+    const floorRuns = [];
+    if (name === 'small') await floorLoop(body, Math.min(seconds, 0.5));
+    for (let r = 0; r < rounds; r++) {
+      runs.push(await postLoop(webhooks, body, seconds));
+      if (name === 'small') floorRuns.push(await floorLoop(body, seconds));
+    }
     const rate = summarize(runs.map((run) => round(run.postsPerSecond)));
     const cpuRate = summarize(runs.map((run) => round(run.postsPerCpuSecond)));
     posts[name] = {
@@ -63,6 +69,15 @@ async function main() {
       cpuUsPerPost: round(1e6 / cpuRate.median, 2),
       failures: runs.reduce((sum, run) => sum + run.failures, 0),
     };
+    if (floorRuns.length > 0) {
+      posts[name].floor = {
+        postsPerSecond: summarize(floorRuns.map((run) => round(run.postsPerSecond))),
+        postsPerCpuSecond: summarize(floorRuns.map((run) => round(run.postsPerCpuSecond))),
+        failures: floorRuns.reduce((sum, run) => sum + run.failures, 0),
+        // The library's posts per CPU-second over the floor's, round by round.
+        cpuRatio: summarize(runs.map((run, r) => round(run.postsPerCpuSecond / floorRuns[r].postsPerCpuSecond, 3))),
+      };
+    }
   }
 
   const { validatePayload, hashSecret, secretMatches } = await loadCoreInternals();

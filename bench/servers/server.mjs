@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { MAX_BYTES, TOO_LARGE, acceptPost, webhookIdOf } from './baseline.mjs';
+import { createFloor } from './floor.mjs';
 import { readCapped } from './read-capped.mjs';
 
 const [variant, webhookCount = '5000'] = process.argv.slice(2);
@@ -13,6 +14,14 @@ const count = Number(webhookCount);
 const json = (res, status, headers, body) => {
   const payload = JSON.stringify(body);
   res.writeHead(status, { ...headers, 'content-type': headers['content-type'] ?? 'application/json', 'content-length': Buffer.byteLength(payload) });
+  res.end(payload);
+};
+
+// The floor's answer, its headers object being its own: one writeHead, one end.
+const writeFloor = (res, { status, headers, body }) => {
+  const payload = JSON.stringify(body);
+  headers['content-length'] = Buffer.byteLength(payload);
+  res.writeHead(status, headers);
   res.end(payload);
 };
 
@@ -46,6 +55,20 @@ const variants = {
       });
     });
     return { server, paths: fakePaths() };
+  },
+
+  // The contract's own work, hand-written (floor.mjs): what no library can go below.
+  async 'node-floor'() {
+    const floor = createFloor(count);
+    const server = createServer((req, res) => {
+      const answer = floor.post(req.method, req.url, req.headers, (max) => readCapped(req, max));
+      if (typeof answer.then === 'function') answer.then((done) => writeFloor(res, done));
+      else {
+        req.resume();
+        writeFloor(res, answer);
+      }
+    });
+    return { server, paths: floor.paths };
   },
 
   // The library's listener for plain node:http.
@@ -119,6 +142,30 @@ const variants = {
       return c.json(body, status);
     });
     return { server: await honoServer(app), paths: fakePaths() };
+  },
+
+  // The contract's floor on Hono; the body as bytes, since UTF-8 must be checked and `text()` can't.
+  async 'hono-floor'() {
+    const { Hono } = await import('hono');
+    const floor = createFloor(count);
+    const app = new Hono();
+    const header = (c, name) => c.req.header(name) ?? undefined;
+    app.post('/hooks/channels/:id/:secret', async (c) => {
+      const headers = {
+        'content-type': header(c, 'content-type'),
+        'content-length': header(c, 'content-length'),
+        'idempotency-key': header(c, 'idempotency-key'),
+      };
+      const {
+        status,
+        headers: answerHeaders,
+        body,
+      } = await floor.post(c.req.method, c.req.path, headers, () => c.req.arrayBuffer().then((buffer) => new Uint8Array(buffer)));
+      // A Response of a string and a plain headers object: Hono's Node server writes it directly,
+      // where `c.json` with headers would build a Fetch `Headers`.
+      return new Response(JSON.stringify(body), { status, headers: answerHeaders });
+    });
+    return { server: await honoServer(app), paths: floor.paths };
   },
 
   async 'hono-fetch'() {

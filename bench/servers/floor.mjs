@@ -1,0 +1,102 @@
+// The contract's floor: a hand-written post that runs every check the contract asks of a text-only
+// post, in the contract's order, with the fastest tools Node has and nothing else: no library, no
+// schema compiler, no ports, no deadlines, no frozen records, no problem bodies. It answers as the
+// library does (the stored message, `duplicate`, the rate-limit headers). Whatever a library does,
+// it cannot do less than this; the benchmark measures it in the same run to show how much of a
+// pair's gap is the contract's own work. It handles the posts the pairs send (`text`, `eventId` and
+// the `Idempotency-Key` header) and refuses `blocks`, which it has no validator for.
+
+import * as crypto from 'node:crypto';
+import { MAX_BYTES } from './baseline.mjs';
+
+const LIMIT = 60;
+const WINDOW_MS = 60_000;
+const ROUTE = /^\/hooks\/channels\/(wh_[A-Za-z0-9_-]{22})\/([A-Za-z0-9_-]{43})$/;
+const FIELDS = new Set(['text', 'blocks', 'eventId']);
+const decoder = new TextDecoder('utf-8', { fatal: true });
+// Node's one-shot digest where it has one (20.12+): the cheapest SHA-256 of a short string.
+const sha256 =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'buffer') : (text) => crypto.createHash('sha256').update(text).digest();
+
+const refused = (status, code) => ({ status, headers: { 'content-type': 'application/problem+json' }, body: { status, code } });
+
+/**
+ * `count` webhooks in one channel, and `post(method, path, headers, read)` where `read(max)` gives
+ * the body's bytes (at most `max + 1`), synchronously or as a promise; the answer is
+ * `{ status, headers, body }`, or a promise of it once the body had to be waited for.
+ */
+export function createFloor(count) {
+  const webhooks = new Map();
+  const paths = [];
+  const channel = { id: 'general', archived: false, messages: [] };
+  for (let i = 0; i < count; i++) {
+    const id = `wh_${crypto.randomBytes(16).toString('base64url').slice(0, 22)}`;
+    const secret = crypto.randomBytes(32).toString('base64url');
+    webhooks.set(id, { id, name: `bench ${i}`, secretHash: sha256(secret), revokedAt: null, times: [], keys: new Map() });
+    paths.push(`/hooks/channels/${id}/${secret}`);
+  }
+
+  function post(method, path, headers, read) {
+    if (method !== 'POST') return refused(405, 'method_not_allowed');
+    const match = ROUTE.exec(path);
+    const webhook = match === null ? undefined : webhooks.get(match[1]);
+    if (webhook === undefined || !crypto.timingSafeEqual(sha256(match[2]), webhook.secretHash) || webhook.revokedAt !== null) {
+      return refused(404, 'not_found');
+    }
+    const type = headers['content-type'];
+    if (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type)) return refused(415, 'unsupported_media_type');
+    const now = Date.now();
+    const { times } = webhook;
+    while (times.length > 0 && times[0] <= now - WINDOW_MS) times.shift();
+    if (times.length >= LIMIT) return refused(429, 'rate_limited');
+    times.push(now);
+    const rateHeaders = {
+      'ratelimit-policy': `"default";q=${LIMIT};w=${WINDOW_MS / 1000}`,
+      ratelimit: `"default";r=${LIMIT - times.length};t=${Math.ceil((times[0] + WINDOW_MS - now) / 1000)}`,
+    };
+    if (Number(headers['content-length']) > MAX_BYTES) return refused(413, 'payload_too_large');
+    const bytes = read(MAX_BYTES);
+    return typeof bytes.then === 'function'
+      ? bytes.then((body) => afterBody(webhook, headers, body, now, rateHeaders))
+      : afterBody(webhook, headers, bytes, now, rateHeaders);
+  }
+
+  function afterBody(webhook, headers, bytes, now, rateHeaders) {
+    if (bytes.length > MAX_BYTES) return refused(413, 'payload_too_large');
+    let value;
+    try {
+      value = JSON.parse(decoder.decode(bytes));
+    } catch {
+      return refused(400, 'invalid_json');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return refused(400, 'invalid_payload');
+    for (const key in value) if (!FIELDS.has(key)) return refused(400, 'invalid_payload');
+    const { text, eventId } = value;
+    if (value.blocks !== undefined || typeof text !== 'string') return refused(400, 'invalid_payload');
+    const trimmed = text.trim();
+    if (trimmed.length === 0 || trimmed.length > 10_000) return refused(400, 'invalid_payload');
+    const header = headers['idempotency-key'];
+    if (eventId !== undefined && (typeof eventId !== 'string' || eventId.trim().length === 0 || eventId.trim().length > 200))
+      return refused(400, 'invalid_payload');
+    if (header !== undefined && (header.trim().length === 0 || header.trim().length > 200)) return refused(400, 'invalid_payload');
+    if (eventId !== undefined && header !== undefined && eventId !== header) return refused(400, 'idempotency_key_mismatch');
+    if (channel.archived) return refused(409, 'channel_archived');
+    const key = eventId ?? header;
+    const earlier = key === undefined ? undefined : webhook.keys.get(key);
+    if (earlier !== undefined)
+      return { status: 200, headers: { 'content-type': 'application/json', ...rateHeaders }, body: { message: earlier, duplicate: true } };
+    const message = {
+      id: crypto.randomUUID(),
+      channelId: channel.id,
+      body: text,
+      blocks: [],
+      author: { type: 'webhook', id: webhook.id, name: webhook.name },
+      createdAt: new Date(now).toISOString(),
+    };
+    channel.messages.push(message);
+    if (key !== undefined) webhook.keys.set(key, message);
+    return { status: 201, headers: { 'content-type': 'application/json', ...rateHeaders }, body: { message, duplicate: false } };
+  }
+
+  return { paths, post, stored: () => channel.messages.length };
+}
