@@ -12,14 +12,14 @@ export const PAIRS = [
   // The contract floor (servers/floor.mjs, no library) against the same hand-written route, and the
   // library against the floor: how much of a stack's gap is the contract's own work. No target.
   { id: 'node-floor', label: 'contract floor on node:http', a: 'node-floor', b: 'node-bare', payload: 'small', target: null },
-  { id: 'node-vs-floor', label: 'core on node:http vs the floor', a: 'node-core', b: 'node-floor', payload: 'small', target: null },
+  { id: 'node-vs-floor', label: 'node:http: core vs the floor', a: 'node-core', b: 'node-floor', payload: 'small', target: null },
   { id: 'node-large', label: 'core on node:http, 60 KiB', a: 'node-core', b: 'node-bare', payload: 'large', target: 0.85 },
   { id: 'express', label: 'Express 5 vs res.json route', a: 'express-adapter', b: 'express-raw', payload: 'small', target: 1.1 },
   { id: 'express-writehead', label: 'Express 5 vs writeHead route', a: 'express-adapter', b: 'express-raw-writehead', payload: 'small', target: 0.95 },
   { id: 'koa', label: 'Koa 3 adapter', a: 'koa-adapter', b: 'koa-raw', payload: 'small', target: 0.9 },
   { id: 'fetch', label: 'Fetch adapter on Hono', a: 'hono-fetch', b: 'hono-raw', payload: 'small', target: 0.9 },
   { id: 'hono-floor', label: 'contract floor on Hono', a: 'hono-floor', b: 'hono-raw', payload: 'small', target: null },
-  { id: 'fetch-vs-floor', label: 'Fetch adapter on Hono vs the floor', a: 'hono-fetch', b: 'hono-floor', payload: 'small', target: null },
+  { id: 'fetch-vs-floor', label: 'Hono: Fetch adapter vs the floor', a: 'hono-fetch', b: 'hono-floor', payload: 'small', target: null },
 ];
 
 /** A server under test with its load generator: every request goes to the next webhook. */
