@@ -87,11 +87,14 @@ function checkers(schemas: Record<string, Parameters<typeof compile>[0]>): Check
  */
 class Collector {
   readonly errors: FieldError[] = [];
-  readonly #pointers = new Set<string>();
+  // Made at the first error: most payloads are valid, and a set per post is garbage per post.
+  #pointers: Set<string> | undefined;
   add(pointer: string, message: string): void {
     const bounded = boundPointer(pointer);
-    if (this.errors.length >= MAX_ERRORS || this.#pointers.has(bounded)) return;
-    this.#pointers.add(bounded);
+    if (this.errors.length >= MAX_ERRORS) return;
+    const pointers = (this.#pointers ??= new Set<string>());
+    if (pointers.has(bounded)) return;
+    pointers.add(bounded);
     this.errors.push({ pointer: bounded, message });
   }
   addHeader(header: string, message: string): void {
