@@ -10,7 +10,7 @@ import type { RawBody, WebhookRequest, WebhookResponse } from '../http/http-type
 import { MAX_BODY_BYTES } from '../limits.js';
 import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
 import type { InsertMessageResult, MaybePromise, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
-import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, withRateLimitHeaders } from '../http/problem.js';
+import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, storedHeaders, withRateLimitHeaders } from '../http/problem.js';
 import { matchWebhookPath, type WebhookPath } from '../http/route.js';
 import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
 import { randomMessageId } from '../secret/message-id.js';
@@ -205,23 +205,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   function afterInsert(result: InsertMessageResult, decision: RateLimitDecision | null): WebhookResponse {
-    return limited(stored(result), decision);
-  }
-
-  function stored(result: InsertMessageResult): WebhookResponse {
     switch (result.outcome) {
       case 'webhook_inactive':
       case 'channel_not_found':
-        return answer(FIXED.notFound);
+        return limited(answer(FIXED.notFound), decision);
       case 'channel_archived':
-        return answer(FIXED.channelArchived);
+        return limited(answer(FIXED.channelArchived), decision);
     }
     const created = result.outcome === 'created';
     if (created && onMessage !== undefined) notify(result.message);
     return {
       status: created ? 201 : 200,
       // No cache-control: caches never store the answer to a POST without explicit freshness.
-      headers: { 'content-type': 'application/json' },
+      headers: decision === null ? { 'content-type': 'application/json' } : storedHeaders(decision),
       body: { message: result.message, duplicate: !created },
     };
   }

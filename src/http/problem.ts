@@ -182,6 +182,19 @@ export function withRateLimitHeaders(response: WebhookResponse, decision: RateLi
   return response;
 }
 
+/**
+ * The headers of a 201 or 200 answer to a counted post: the content type and the decision's
+ * `RateLimit-Policy` and `RateLimit`, in one object built whole (the order {@link withRateLimitHeaders}
+ * gives them).
+ */
+export function storedHeaders(decision: RateLimitDecision): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'ratelimit-policy': policyOf(decision),
+    ratelimit: `"default";r=${decision.remaining};t=${Math.max(0, Math.ceil(decision.resetMs / 1000))}`,
+  };
+}
+
 // A limiter's policy rarely changes: keep the last header value.
 let lastPolicy = { limit: 0, windowMs: 0, value: '' };
 function policyOf({ limit, windowMs }: RateLimitDecision): string {
