@@ -92,9 +92,9 @@ class Collector {
   add(pointer: string, message: string): void {
     const bounded = boundPointer(pointer);
     if (this.errors.length >= MAX_ERRORS) return;
-    const pointers = (this.#pointers ??= new Set<string>());
-    if (pointers.has(bounded)) return;
-    pointers.add(bounded);
+    this.#pointers ??= new Set<string>();
+    if (this.#pointers.has(bounded)) return;
+    this.#pointers.add(bounded);
     this.errors.push({ pointer: bounded, message });
   }
   addHeader(header: string, message: string): void {
