@@ -57,7 +57,7 @@ const variants = {
     return { server, paths: fakePaths() };
   },
 
-  // The contract's own work, hand-written (floor.mjs): what no library can go below.
+  // The contract floor (floor.mjs): the contract's checks written by hand, no library.
   async 'node-floor'() {
     const floor = createFloor(count);
     const server = createServer((req, res) => {

@@ -176,9 +176,8 @@ export function rateLimitedResponse(decision: RateLimitDecision): WebhookRespons
 
 /** Adds the `RateLimit-Policy` and `RateLimit` headers (IETF httpapi-ratelimit-headers) of a decision. */
 export function withRateLimitHeaders(response: WebhookResponse, decision: RateLimitDecision): WebhookResponse {
-  const seconds = Math.max(0, Math.ceil(decision.resetMs / 1000));
   response.headers['ratelimit-policy'] = policyOf(decision);
-  response.headers.ratelimit = `"default";r=${decision.remaining};t=${seconds}`;
+  response.headers.ratelimit = rateLimitOf(decision);
   return response;
 }
 
@@ -191,8 +190,13 @@ export function storedHeaders(decision: RateLimitDecision): Record<string, strin
   return {
     'content-type': 'application/json',
     'ratelimit-policy': policyOf(decision),
-    ratelimit: `"default";r=${decision.remaining};t=${Math.max(0, Math.ceil(decision.resetMs / 1000))}`,
+    ratelimit: rateLimitOf(decision),
   };
+}
+
+// The `RateLimit` value: what is left of the window, and whole seconds until it resets.
+function rateLimitOf({ remaining, resetMs }: RateLimitDecision): string {
+  return `"default";r=${remaining};t=${Math.max(0, Math.ceil(resetMs / 1000))}`;
 }
 
 // A limiter's policy rarely changes: keep the last header value.
