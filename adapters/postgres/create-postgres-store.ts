@@ -1,4 +1,4 @@
-import { MESSAGE_COLUMNS, WEBHOOK_COLUMNS, toMessage, toWebhook, type MessageRow, type WebhookRow } from './rows.js';
+import { MESSAGE_ARRAY, MESSAGE_COLUMNS, WEBHOOK_COLUMNS, toEarlierMessage, toMessage, toWebhook, type MessageRow, type WebhookRow } from './rows.js';
 import { createLookupGate } from './lookup-gate.js';
 import { resolveOptions, type PostgresChannelSource, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
@@ -291,23 +291,29 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       //   snapshot, and a second SELECT would be another round trip. DO UPDATE returns the stored
       //   row; `xmax = 0` tells a fresh insert from the earlier row.
       // - `touch` sets last_post_at only when a message was created.
-      const rows = await query<MessageRow & { active: boolean | null; archived: boolean | null; inserted: boolean | null }>('insertMessage', insertMessageSql, [
-        message.id,
-        message.channelId,
-        message.author.id,
-        message.author.name,
-        JSON.stringify(message.body),
-        JSON.stringify(message.blocks),
-        message.createdAt,
-        idempotencyKey === null ? null : JSON.stringify(idempotencyKey),
-        secretHash,
-        postedAt,
-      ]);
+      // - Only a duplicate sends the stored message back (as one JSON array): a created row holds
+      //   exactly the message sent, which is the answer then.
+      const rows = await query<{ inserted: boolean | null; earlier: string | null; active: boolean | null; archived: boolean | null }>(
+        'insertMessage',
+        insertMessageSql,
+        [
+          message.id,
+          message.channelId,
+          message.author.id,
+          message.author.name,
+          JSON.stringify(message.body),
+          JSON.stringify(message.blocks),
+          message.createdAt,
+          idempotencyKey === null ? null : JSON.stringify(idempotencyKey),
+          secretHash,
+          postedAt,
+        ],
+      );
       const row = rows[0]!;
       if (row.active !== true) return { outcome: 'webhook_inactive' };
       if (row.archived === null) return { outcome: 'channel_not_found' };
       if (row.archived) return { outcome: 'channel_archived' };
-      return { outcome: row.inserted === true ? 'created' : 'duplicate', message: toMessage(row) };
+      return row.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: toEarlierMessage(row.earlier!) };
     },
   };
 }
@@ -334,7 +340,7 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
      INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
      SELECT $1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8 FROM c WHERE c.archived IS FALSE
      ON CONFLICT (webhook_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
-     RETURNING ${MESSAGE_COLUMNS}, (xmax = 0) AS inserted
+     RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_ARRAY} END AS earlier
    ), touch AS (
      UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)
    )
