@@ -1,4 +1,15 @@
-import { MESSAGE_ARRAY, MESSAGE_COLUMNS, WEBHOOK_COLUMNS, toEarlierMessage, toMessage, toWebhook, type MessageRow, type WebhookRow } from './rows.js';
+import {
+  MESSAGE_ARRAY,
+  MESSAGE_COLUMNS,
+  WEBHOOK_ARRAY,
+  WEBHOOK_COLUMNS,
+  toEarlierMessage,
+  toMessage,
+  toWebhook,
+  toWebhookFromArray,
+  type MessageRow,
+  type WebhookRow,
+} from './rows.js';
 import { createLookupGate } from './lookup-gate.js';
 import { resolveOptions, type PostgresChannelSource, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
@@ -152,7 +163,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const { pool } = options;
   const lookup = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
   const channelColumns = `${c.id}::text AS id, ${c.ownerId}::text AS owner_id, coalesce(${c.archived}, false) AS archived`;
-  const getWebhookSql = `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = $1`;
+  const getWebhookSql = `SELECT ${WEBHOOK_ARRAY} AS webhook FROM ${p}webhooks WHERE id = $1`;
   const insertMessageSql = guardedInsertSql(p, c);
   // One name per statement text: stores with other table prefixes or channel sources may share the
   // pool, and node-postgres refuses one name for two texts on a connection.
@@ -242,8 +253,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         if (left <= 0) return Promise.reject(new ChannelWebhookError('store_timeout', `PostgreSQL store: getWebhook waited ${timeoutMs} ms for a lookup slot`));
         return send('getWebhook', getWebhookSql, [webhookId], left);
       });
-      const rows = (await withDeadline(gated, timeoutMs, 'getWebhook')).rows as WebhookRow[];
-      return rows[0] === undefined ? null : toWebhook(rows[0]);
+      const rows = (await withDeadline(gated, timeoutMs, 'getWebhook')).rows as { webhook: string }[];
+      return rows[0] === undefined ? null : toWebhookFromArray(rows[0].webhook);
     },
 
     async listWebhooks(channelId) {
