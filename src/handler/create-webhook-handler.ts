@@ -107,18 +107,24 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (!isJsonContentType(headers['content-type'])) return answer(FIXED.unsupportedMediaType);
 
     // 4. From here on the request counts toward the webhook's rate limit, and every answer says so.
-    const limiterFailed = (error: unknown): MaybePromise<WebhookResponse> => {
-      report(error, { stage: 'rate_limiter', webhookId: webhook.id });
-      return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : guarded(handleCounted, request, webhook, null, undefined);
-    };
     let counted: MaybePromise<RateLimitDecision>;
     try {
       counted = fromRateLimiter(rateLimiter.hit(webhook.id, clock.now()));
     } catch (error) {
-      return limiterFailed(error);
+      return limiterFailed(error, request, webhook);
     }
-    if (isThenable(counted)) return Promise.resolve(counted).then((decision) => guarded(afterCount, request, webhook, decision, undefined), limiterFailed);
+    if (isThenable(counted)) {
+      return Promise.resolve(counted).then(
+        (decision) => guarded(afterCount, request, webhook, decision, undefined),
+        (error: unknown) => guarded(limiterFailed, error, request, webhook, undefined),
+      );
+    }
     return afterCount(request, webhook, counted);
+  }
+
+  function limiterFailed(error: unknown, request: WebhookRequest, webhook: WebhookRecord): MaybePromise<WebhookResponse> {
+    report(error, { stage: 'rate_limiter', webhookId: webhook.id });
+    return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : guarded(handleCounted, request, webhook, null, undefined);
   }
 
   function afterCount(request: WebhookRequest, webhook: WebhookRecord, decision: RateLimitDecision): MaybePromise<WebhookResponse> {
