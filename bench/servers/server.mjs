@@ -102,6 +102,22 @@ const variants = {
     return { server: createServer(app), paths: fakePaths() };
   },
 
+  // The contract floor on Express, answering with one writeHead as the route above does.
+  async 'express-floor'() {
+    const { default: express } = await import('express');
+    const floor = createFloor(count);
+    const app = express();
+    app.post('/hooks/channels/:id/:secret', (req, res) => {
+      const answer = floor.post(req.method, req.url, req.headers, (max) => readCapped(req, max));
+      if (typeof answer.then === 'function') answer.then((done) => writeFloor(res, done));
+      else {
+        req.resume();
+        writeFloor(res, answer);
+      }
+    });
+    return { server: createServer(app), paths: floor.paths };
+  },
+
   async 'express-adapter'() {
     const { default: express } = await import('express');
     const { createExpressMiddleware } = await import('channel-webhooks/express');
@@ -122,6 +138,20 @@ const variants = {
       ctx.body = body;
     });
     return { server: createServer(app.callback()), paths: fakePaths() };
+  },
+
+  // The contract floor on Koa, answering through the context as the route above does.
+  async 'koa-floor'() {
+    const { default: Koa } = await import('koa');
+    const floor = createFloor(count);
+    const app = new Koa();
+    app.use(async (ctx) => {
+      const { status, headers, body } = await floor.post(ctx.method, ctx.path, ctx.req.headers, (max) => readCapped(ctx.req, max));
+      ctx.status = status;
+      ctx.set(headers);
+      ctx.body = body;
+    });
+    return { server: createServer(app.callback()), paths: floor.paths };
   },
 
   async 'koa-adapter'() {
