@@ -19,6 +19,12 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 const sha256 =
   typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'buffer') : (text) => crypto.createHash('sha256').update(text).digest();
 
+// 1 to `max` characters once trimmed.
+const trimmedWithin = (text, max) => {
+  const length = text.trim().length;
+  return length >= 1 && length <= max;
+};
+
 const refused = (status, code) => ({ status, headers: { 'content-type': 'application/problem+json' }, body: { status, code } });
 
 /**
@@ -74,12 +80,10 @@ export function createFloor(count) {
     for (const key in value) if (!FIELDS.has(key)) return refused(400, 'invalid_payload');
     const { text, eventId } = value;
     if (value.blocks !== undefined || typeof text !== 'string') return refused(400, 'invalid_payload');
-    const trimmed = text.trim();
-    if (trimmed.length === 0 || trimmed.length > 10_000) return refused(400, 'invalid_payload');
+    if (!trimmedWithin(text, 10_000)) return refused(400, 'invalid_payload');
     const header = headers['idempotency-key'];
-    if (eventId !== undefined && (typeof eventId !== 'string' || eventId.trim().length === 0 || eventId.trim().length > 200))
-      return refused(400, 'invalid_payload');
-    if (header !== undefined && (header.trim().length === 0 || header.trim().length > 200)) return refused(400, 'invalid_payload');
+    if (eventId !== undefined && (typeof eventId !== 'string' || !trimmedWithin(eventId, 200))) return refused(400, 'invalid_payload');
+    if (header !== undefined && !trimmedWithin(header, 200)) return refused(400, 'invalid_payload');
     if (eventId !== undefined && header !== undefined && eventId !== header) return refused(400, 'idempotency_key_mismatch');
     if (channel.archived) return refused(409, 'channel_archived');
     const key = eventId ?? header;
