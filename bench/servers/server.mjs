@@ -25,6 +25,17 @@ const writeFloor = (res, { status, headers, body }) => {
   res.end(payload);
 };
 
+// A node:http listener (or Express route) answering every request with the floor.
+const floorListener = (floor) => (req, res) => {
+  const answer = floor.post(req.method, req.url, req.headers, (max) => readCapped(req, max));
+  if (typeof answer.then === 'function') answer.then((done) => writeFloor(res, done));
+  else {
+    // Refused before its body was read: let the body go so the connection can be reused.
+    req.resume();
+    writeFloor(res, answer);
+  }
+};
+
 // The library's side: a memory store with `count` webhooks made by the manager, and the handler
 // with its defaults (in-memory limiter, 60 per 60 s, system clock).
 async function core() {
@@ -60,15 +71,7 @@ const variants = {
   // The contract floor (floor.mjs): the contract's checks written by hand, no library.
   async 'node-floor'() {
     const floor = createFloor(count);
-    const server = createServer((req, res) => {
-      const answer = floor.post(req.method, req.url, req.headers, (max) => readCapped(req, max));
-      if (typeof answer.then === 'function') answer.then((done) => writeFloor(res, done));
-      else {
-        req.resume();
-        writeFloor(res, answer);
-      }
-    });
-    return { server, paths: floor.paths };
+    return { server: createServer(floorListener(floor)), paths: floor.paths };
   },
 
   // The library's listener for plain node:http.
@@ -107,14 +110,7 @@ const variants = {
     const { default: express } = await import('express');
     const floor = createFloor(count);
     const app = express();
-    app.post('/hooks/channels/:id/:secret', (req, res) => {
-      const answer = floor.post(req.method, req.url, req.headers, (max) => readCapped(req, max));
-      if (typeof answer.then === 'function') answer.then((done) => writeFloor(res, done));
-      else {
-        req.resume();
-        writeFloor(res, answer);
-      }
-    });
+    app.post('/hooks/channels/:id/:secret', floorListener(floor));
     return { server: createServer(app), paths: floor.paths };
   },
 
