@@ -1,15 +1,4 @@
-import {
-  MESSAGE_ARRAY,
-  MESSAGE_COLUMNS,
-  WEBHOOK_ARRAY,
-  WEBHOOK_COLUMNS,
-  toEarlierMessage,
-  toMessage,
-  toWebhook,
-  toWebhookFromArray,
-  type MessageRow,
-  type WebhookRow,
-} from './rows.js';
+import { MESSAGE_JSON, WEBHOOK_JSON, toMessage, toWebhook } from './rows.js';
 import { createLookupGate } from './lookup-gate.js';
 import { resolveOptions, type PostgresChannelSource, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
@@ -163,7 +152,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const { pool } = options;
   const lookup = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
   const channelColumns = `${c.id}::text AS id, ${c.ownerId}::text AS owner_id, coalesce(${c.archived}, false) AS archived`;
-  const getWebhookSql = `SELECT ${WEBHOOK_ARRAY} AS webhook FROM ${p}webhooks WHERE id = $1`;
+  const getWebhookSql = `SELECT ${WEBHOOK_JSON} AS webhook FROM ${p}webhooks WHERE id = $1`;
   const insertMessageSql = guardedInsertSql(p, c);
   // One name per statement text: stores with other table prefixes or channel sources may share the
   // pool, and node-postgres refuses one name for two texts on a connection.
@@ -210,8 +199,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
 
     async listMessages(channelId) {
-      const rows = await query<MessageRow>('listMessages', `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`, [channelId]);
-      return rows.map(toMessage);
+      const rows = await query<{ message: string }>('listMessages', `SELECT ${MESSAGE_JSON} AS message FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`, [
+        channelId,
+      ]);
+      return rows.map((row) => toMessage(row.message));
     },
 
     async getChannel(channelId) {
@@ -254,36 +245,38 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         return send('getWebhook', getWebhookSql, [webhookId], left);
       });
       const rows = (await withDeadline(gated, timeoutMs, 'getWebhook')).rows as { webhook: string }[];
-      return rows[0] === undefined ? null : toWebhookFromArray(rows[0].webhook);
+      return rows[0] === undefined ? null : toWebhook(rows[0].webhook);
     },
 
     async listWebhooks(channelId) {
-      const rows = await query<WebhookRow>('listWebhooks', `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`, [
-        channelId,
-      ]);
-      return rows.map(toWebhook);
+      const rows = await query<{ webhook: string }>(
+        'listWebhooks',
+        `SELECT ${WEBHOOK_JSON} AS webhook FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`,
+        [channelId],
+      );
+      return rows.map((row) => toWebhook(row.webhook));
     },
 
     async updateWebhookSecret(webhookId, secretHash, rotatedAt): Promise<WebhookRecord | null> {
-      const rows = await query<WebhookRow>(
+      const rows = await query<{ webhook: string }>(
         'updateWebhookSecret',
         `UPDATE ${p}webhooks SET secret_hash = $2, rotated_at = $3
          WHERE id = $1 AND revoked_at IS NULL
-         RETURNING ${WEBHOOK_COLUMNS}`,
+         RETURNING ${WEBHOOK_JSON} AS webhook`,
         [webhookId, secretHash, rotatedAt],
       );
-      return rows[0] === undefined ? null : toWebhook(rows[0]);
+      return rows[0] === undefined ? null : toWebhook(rows[0].webhook);
     },
 
     async revokeWebhook(webhookId, revokedAt): Promise<WebhookRecord | null> {
-      const rows = await query<WebhookRow>(
+      const rows = await query<{ webhook: string }>(
         'revokeWebhook',
         `UPDATE ${p}webhooks SET revoked_at = COALESCE(revoked_at, $2)
          WHERE id = $1
-         RETURNING ${WEBHOOK_COLUMNS}`,
+         RETURNING ${WEBHOOK_JSON} AS webhook`,
         [webhookId, revokedAt],
       );
-      return rows[0] === undefined ? null : toWebhook(rows[0]);
+      return rows[0] === undefined ? null : toWebhook(rows[0].webhook);
     },
 
     async insertMessage({ message, idempotencyKey, secretHash, postedAt }): Promise<InsertMessageResult> {
@@ -324,7 +317,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       if (row.active !== true) return { outcome: 'webhook_inactive' };
       if (row.archived === null) return { outcome: 'channel_not_found' };
       if (row.archived) return { outcome: 'channel_archived' };
-      return row.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: toEarlierMessage(row.earlier!) };
+      return row.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: toMessage(row.earlier!) };
     },
   };
 }
@@ -351,7 +344,7 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
      INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
      SELECT $1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8 FROM c WHERE c.archived IS FALSE
      ON CONFLICT (webhook_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
-     RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_ARRAY} END AS earlier
+     RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_JSON} END AS earlier
    ), touch AS (
      UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)
    )
