@@ -117,6 +117,11 @@ describe('create', () => {
     ['80 code points with whitespace around', `  ${'n'.repeat(80)}  `],
     ['1,024 characters, most of them padding', `${' '.repeat(511)}${'n'.repeat(2)}${' '.repeat(511)}`],
     ['letters, digits, punctuation and emoji', 'Déploiement 🚀 (prod) #2'],
+    ['a letter with a combining accent', 'Re\u0301sume\u0301'],
+    ['an emoji ZWJ sequence', '👩\u200D💻'],
+    ['an emoji with a variation selector', '❤\uFE0F'],
+    ['Hangul syllables', '배포 알림'],
+    ['Devanagari with vowel signs', 'तैनाती'],
   ])('a name of %s is accepted and stored trimmed', async (_, name) => {
     const w = await world();
     const { webhook, url } = await w.manager.create(ORG_OWNER, { channelId: 'ops', name });
@@ -124,6 +129,31 @@ describe('create', () => {
     expect((await w.store.getWebhook(webhook.id))!.name).toBe(name.trim());
     await w.post(url, 'hi');
     expect((await w.store.listMessages('ops'))[0]!.author.name).toBe(name.trim());
+  });
+
+  it.each([
+    ['U+3164 HANGUL FILLER', '\u3164'],
+    ['U+3164 repeated', '\u3164\u3164\u3164'],
+    ['U+200B ZERO WIDTH SPACE', '\u200B'],
+    ['U+2060 WORD JOINER', '\u2060\u2060'],
+    ['U+FEFF between zero-width spaces', '\u200B\uFEFF\u200B'],
+    ['U+115F and U+1160 HANGUL CHOSEONG/JUNGSEONG FILLER', '\u115F\u1160'],
+    ['U+FFA0 HALFWIDTH HANGUL FILLER', '\uFFA0'],
+    ['U+200C and U+200D joiners', '\u200C\u200D'],
+    ['U+180E MONGOLIAN VOWEL SEPARATOR', '\u180E'],
+    ['U+034F COMBINING GRAPHEME JOINER', '\u034F'],
+    ['variation selectors', '\uFE0F\uFE0E'],
+    ['combining marks alone', '\u0301\u0308\u20DD'],
+    ['U+00AD SOFT HYPHEN', '\u00AD'],
+    ['U+2800 BRAILLE PATTERN BLANK', '\u2800\u2800'],
+    ['tag characters', '\u{E0041}\u{E0042}'],
+    ['invisible characters between spaces', ' \u200B \u3164 '],
+  ])('a name made only of invisible characters (%s) is refused with invalid_name', async (_, name) => {
+    const w = await world();
+    const error = await rejection(w.manager.create(ORG_OWNER, { channelId: 'ops', name }));
+    expectCode(error, 'invalid_name');
+    expect(error.message).toBe('a webhook name must have at least one visible character');
+    expect(await w.store.listWebhooks('ops')).toEqual([]);
   });
 
   it.each([
