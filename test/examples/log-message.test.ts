@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listenFastify, send, type FastifyLikeApp } from '../support/http.js';
 
 type Helper = { escapeForLog(text: string): string; logMessage(message: unknown): void };
-type Message = { channelId: string; body: string; author: { name: string } };
 type Manager = { create(actor: unknown, input: { channelId: string; name: string }): Promise<{ url: string }> };
 
 // Plain JavaScript: imported through paths typed as strings, since the examples ship no declarations.
