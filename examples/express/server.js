@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
 import { createExpressMiddleware } from 'channel-webhooks/express';
-import { createDemo, isLoopback } from './demo/create-demo.js';
+import { answerWithoutInternals, createDemo, isLoopback } from './demo/create-demo.js';
 import { logMessage } from '../shared/log-message.js';
 
 /** The demo user: owner of the demo channel, so allowed to manage its webhooks. */
@@ -47,6 +47,7 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage =
   app.use(createExpressMiddleware(handle));
   if (page !== null) app.use(page.router);
   app.use(express.json());
+  app.use(answerWithoutInternals);
   return { app, store, manager };
 }
 
