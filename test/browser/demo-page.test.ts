@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../support/http.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
-import { startDemo } from './demo-server.js';
+import { createWebhookFromPage, startDemo } from './demo-server.js';
 
 const missing = chromiumMissing();
 
@@ -110,10 +110,7 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
   });
 
   it('shows :tada: and other common emoji names as emoji', async () => {
-    const { url } = await page.evaluate(async () => {
-      const created = await fetch('/demo/api/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Party"}' });
-      return (await created.json()) as { url: string };
-    });
+    const { url } = await createWebhookFromPage(page, 'Party');
     const text = 'Release :tada: :rocket: :white_check_mark: :thumbsup: :no_such_emoji:';
     await arrival('Release', () => send(url, { body: { text: 'Release', blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] } }));
     const content = page.locator('#messages .message', { hasText: 'Release' }).locator('.content');
@@ -152,10 +149,7 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
   });
 
   it('refuses every management route to a client on this machine that is not the page (as through a same-host proxy)', async () => {
-    const { url, webhook } = await page.evaluate(async () => {
-      const created = await fetch('/demo/api/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Kept"}' });
-      return (await created.json()) as { url: string; webhook: { id: string } };
-    });
+    const { url, webhook } = await createWebhookFromPage(page, 'Kept');
     // What curl sends through nginx on the same machine: a loopback peer, a loopback Host, no Origin
     // and no Sec-Fetch-Site.
     const api = `${demo.origin}/demo/api`;

@@ -88,13 +88,7 @@ export function createDemo({ store, manager, actor, channelId, render = toHtml }
     // drops the duplicates by message id.
     listeners.add(res);
     req.on('close', () => listeners.delete(res));
-    try {
-      for (const message of await store.listMessages(channelId)) res.write(event(message));
-    } catch (error) {
-      console.error(`demo: the history could not be read: ${escapeForLog(error?.message ?? error)}`);
-      listeners.delete(res);
-      res.end(); // the page's EventSource connects again
-    }
+    for (const message of await store.listMessages(channelId)) res.write(event(message));
   });
   router.use('/demo/api', api);
   router.use(answerWithoutInternals);
@@ -188,7 +182,7 @@ function fromThePage(req, res, next) {
  */
 export function answerWithoutInternals(error, _req, res, _next) {
   const status = Number.isInteger(error?.status) && error.status >= 400 && error.status < 500 ? error.status : 500;
-  if (status === 500) console.error(`demo: ${escapeForLog(error?.message ?? error)}`);
+  if (status === 500) console.error(`request failed: ${escapeForLog(error?.message ?? error)}`);
   if (res.headersSent) return res.end();
   res.status(status).json({ code: status === 500 ? 'internal' : 'bad_request', message: status === 500 ? 'The demo failed.' : 'Bad request.' });
 }
