@@ -1,9 +1,8 @@
-import { MESSAGE_JSON, WEBHOOK_JSON, toMessage, toWebhook } from './rows.js';
+import { MESSAGE_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
 import { createLookupGate } from './lookup-gate.js';
 import { resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
-import { withDeadline } from './with-deadline.js';
-import { ChannelWebhookError } from '../../src/internal.js';
+import { storeTimedOut, withDeadline } from './with-deadline.js';
 import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../src/internal.js';
 
 /**
@@ -47,8 +46,11 @@ const MIGRATE_TIMEOUT_MS = 60_000;
  * (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of posts to unknown ids cannot take
  * every connection. Bad options throw `ChannelWebhookError` code `invalid_argument`.
  *
- * Give the pool deadlines of its own too, so the server stops work nobody waits for:
- * `statement_timeout`, `query_timeout` and `connectionTimeoutMillis`.
+ * Each call has one deadline, `timeoutMs` from the call: it bounds the wait for a lookup slot and for
+ * a pool connection, and what is left of it goes to node-postgres as the query's `query_timeout`,
+ * which drops the connection of a query that hangs. Give the pool `statement_timeout` (so the server
+ * stops work nobody waits for) and `connectionTimeoutMillis` (so a request that gave up waiting for a
+ * connection leaves the pool's queue), both about `timeoutMs`.
  *
  * @example
  * ```ts
@@ -69,133 +71,112 @@ const MIGRATE_TIMEOUT_MS = 60_000;
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const { prefix: p, timeoutMs, channels: c, maxConcurrentLookups, maxQueuedLookups, preparedStatements } = resolveOptions(options);
   const { pool } = options;
-  const lookup = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
-  const channelColumns = `${c.id}::text AS id, ${c.ownerId}::text AS owner_id, coalesce(${c.archived}, false) AS archived`;
-  const getWebhookSql = `SELECT ${WEBHOOK_JSON} AS webhook FROM ${p}webhooks WHERE id = $1`;
-  const insertMessageSql = guardedInsertSql(p, c);
-  // One name per statement text: stores with other table prefixes or channel sources may share the
-  // pool, and node-postgres refuses one name for two texts on a connection.
-  const names = new Map<string, string>();
+  const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
   // Turned off for good when the server loses track of a prepared statement: a pooler between the
   // pool and PostgreSQL that does not keep them (PgBouncer in transaction mode before 1.21).
   let prepare = preparedStatements;
-  const send = (what: string, text: string, values: unknown[], queryTimeout: number): Promise<{ rows: unknown[] }> => {
-    if (!prepare) return pool.query({ text, values, query_timeout: queryTimeout });
-    let name = names.get(text);
-    if (name === undefined) {
-      name = `channel_webhooks_${what}_${statementHash(text)}`;
-      names.set(text, name);
-    }
-    // The server refuses such a statement at its Parse or Bind step, before running anything, so it
-    // is sent again unnamed.
-    return pool.query({ name, text, values, query_timeout: queryTimeout }).catch((error: unknown) => {
-      if (!lostPreparedStatement(error)) throw error;
-      prepare = false;
-      return pool.query({ text, values, query_timeout: queryTimeout });
-    });
+
+  const sql = {
+    migrate: statement('migrate', `SELECT pg_advisory_xact_lock(${lockKey(p)});\n${postgresSchema({ tablePrefix: p })}`, false),
+    putChannel: statement(
+      'putChannel',
+      `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES ($1, $2, $3)
+       ON CONFLICT (${c.id}) DO UPDATE SET ${c.ownerId} = EXCLUDED.${c.ownerId}, ${c.archived} = EXCLUDED.${c.archived}`,
+    ),
+    listMessages: statement('listMessages', `SELECT ${asFields(MESSAGE_FIELDS)} FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`),
+    getChannel: statement('getChannel', `SELECT ${asFields(channelFields(c))} FROM ${c.table} WHERE ${c.id} = $1`),
+    insertWebhook: statement(
+      'insertWebhook',
+      `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    ),
+    getWebhook: statement('getWebhook', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = $1`),
+    listWebhooks: statement('listWebhooks', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`),
+    updateWebhookSecret: statement(
+      'updateWebhookSecret',
+      `UPDATE ${p}webhooks SET secret_hash = $2, rotated_at = $3 WHERE id = $1 AND revoked_at IS NULL RETURNING ${asFields(WEBHOOK_FIELDS)}`,
+    ),
+    revokeWebhook: statement(
+      'revokeWebhook',
+      `UPDATE ${p}webhooks SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${asFields(WEBHOOK_FIELDS)}`,
+    ),
+    insertMessage: statement('insertMessage', guardedInsertSql(p, c)),
   };
 
-  const query = async <Row>(what: string, text: string, values: unknown[]): Promise<Row[]> => {
-    const result = await withDeadline(send(what, text, values, timeoutMs), timeoutMs, what);
-    return result.rows as Row[];
+  /**
+   * The one way a statement runs: under the call's deadline, through the lookup gate when `gated`,
+   * and as a named prepared statement unless that is off. What it reads back goes through
+   * `readRows`.
+   */
+  const run = (query: Statement, values: unknown[], gated = false, ms = timeoutMs): Promise<{ rows: unknown[] }> => {
+    const deadline = Date.now() + ms;
+    const send = (): Promise<{ rows: unknown[] }> => {
+      const left = deadline - Date.now();
+      // A lookup whose time ran out while it waited for a slot gives the slot back without querying.
+      if (left <= 0) return Promise.reject(storeTimedOut(query.what, ms));
+      const unnamed = { text: query.text, values, query_timeout: left };
+      if (!prepare || query.name === undefined) return pool.query(unnamed);
+      // The server refuses a lost or clashing prepared statement at its Parse or Bind step, before
+      // running anything, so it is sent again unnamed.
+      return pool.query({ name: query.name, ...unnamed }).catch((error: unknown) => {
+        if (!lostPreparedStatement(error)) throw error;
+        prepare = false;
+        return pool.query(unnamed);
+      });
+    };
+    const sent = gated ? gate(send) : send();
+    return withDeadline(sent, ms, query.what);
   };
 
   return {
     async migrate() {
       // One simple-protocol query runs as one transaction; the advisory lock keeps instances that
       // start together from racing on CREATE … IF NOT EXISTS, which is not safe concurrently.
-      const sql = `SELECT pg_advisory_xact_lock(${lockKey(p)});\n${postgresSchema({ tablePrefix: p })}`;
-      await withDeadline(pool.query({ text: sql, query_timeout: MIGRATE_TIMEOUT_MS }), MIGRATE_TIMEOUT_MS, 'migrate');
+      await run(sql.migrate, [], false, MIGRATE_TIMEOUT_MS);
     },
 
     async putChannel(channel) {
-      await query(
-        'putChannel',
-        `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES ($1, $2, $3)
-         ON CONFLICT (${c.id}) DO UPDATE SET ${c.ownerId} = EXCLUDED.${c.ownerId}, ${c.archived} = EXCLUDED.${c.archived}`,
-        [channel.id, channel.ownerId, channel.archived],
-      );
+      await run(sql.putChannel, [channel.id, channel.ownerId, channel.archived]);
     },
 
-    async listMessages(channelId) {
-      const rows = await query<{ message: string }>('listMessages', `SELECT ${MESSAGE_JSON} AS message FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`, [
-        channelId,
-      ]);
-      return rows.map((row) => toMessage(row.message));
-    },
+    listMessages: async (channelId) => readRows<Message>(await run(sql.listMessages, [channelId])),
 
     async getChannel(channelId) {
-      const rows = await query<{ id: string; owner_id: string; archived: boolean }>(
-        'getChannel',
-        `SELECT ${channelColumns} FROM ${c.table} WHERE ${c.id} = $1`,
-        [channelId],
-      );
-      const row = rows[0];
-      return row === undefined ? null : { id: row.id, ownerId: row.owner_id, archived: row.archived };
+      const [channel] = readRows<Channel>(await run(sql.getChannel, [channelId]));
+      return channel ?? null;
     },
 
     async insertWebhook(webhook) {
-      await query(
-        'insertWebhook',
-        `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          webhook.id,
-          webhook.channelId,
-          webhook.name,
-          webhook.secretHash,
-          webhook.createdBy,
-          webhook.createdAt,
-          webhook.rotatedAt,
-          webhook.revokedAt,
-          webhook.lastPostAt,
-        ],
-      );
+      await run(sql.insertWebhook, [
+        webhook.id,
+        webhook.channelId,
+        webhook.name,
+        webhook.secretHash,
+        webhook.createdBy,
+        webhook.createdAt,
+        webhook.rotatedAt,
+        webhook.revokedAt,
+        webhook.lastPostAt,
+      ]);
     },
 
-    async getWebhook(webhookId): Promise<WebhookRecord | null> {
+    async getWebhook(webhookId) {
       // A slot is held until the query itself settles, so the gate bounds the connections lookups
-      // occupy. The deadline covers the wait for a slot too, and a lookup whose time ran out while
-      // it waited gives the slot back without querying.
-      const deadline = Date.now() + timeoutMs;
-      const gated = lookup(() => {
-        const left = deadline - Date.now();
-        if (left <= 0) return Promise.reject(new ChannelWebhookError('store_timeout', `PostgreSQL store: getWebhook waited ${timeoutMs} ms for a lookup slot`));
-        return send('getWebhook', getWebhookSql, [webhookId], left);
-      });
-      const rows = (await withDeadline(gated, timeoutMs, 'getWebhook')).rows as { webhook: string }[];
-      return rows[0] === undefined ? null : toWebhook(rows[0].webhook);
+      // occupy; the call's deadline covers the wait for a slot too.
+      const [webhook] = readRows<WebhookRecord>(await run(sql.getWebhook, [webhookId], true));
+      return webhook ?? null;
     },
 
-    async listWebhooks(channelId) {
-      const rows = await query<{ webhook: string }>(
-        'listWebhooks',
-        `SELECT ${WEBHOOK_JSON} AS webhook FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`,
-        [channelId],
-      );
-      return rows.map((row) => toWebhook(row.webhook));
+    listWebhooks: async (channelId) => readRows<WebhookRecord>(await run(sql.listWebhooks, [channelId])),
+
+    async updateWebhookSecret(webhookId, secretHash, rotatedAt) {
+      const [webhook] = readRows<WebhookRecord>(await run(sql.updateWebhookSecret, [webhookId, secretHash, rotatedAt]));
+      return webhook ?? null;
     },
 
-    async updateWebhookSecret(webhookId, secretHash, rotatedAt): Promise<WebhookRecord | null> {
-      const rows = await query<{ webhook: string }>(
-        'updateWebhookSecret',
-        `UPDATE ${p}webhooks SET secret_hash = $2, rotated_at = $3
-         WHERE id = $1 AND revoked_at IS NULL
-         RETURNING ${WEBHOOK_JSON} AS webhook`,
-        [webhookId, secretHash, rotatedAt],
-      );
-      return rows[0] === undefined ? null : toWebhook(rows[0].webhook);
-    },
-
-    async revokeWebhook(webhookId, revokedAt): Promise<WebhookRecord | null> {
-      const rows = await query<{ webhook: string }>(
-        'revokeWebhook',
-        `UPDATE ${p}webhooks SET revoked_at = COALESCE(revoked_at, $2)
-         WHERE id = $1
-         RETURNING ${WEBHOOK_JSON} AS webhook`,
-        [webhookId, revokedAt],
-      );
-      return rows[0] === undefined ? null : toWebhook(rows[0].webhook);
+    async revokeWebhook(webhookId, revokedAt) {
+      const [webhook] = readRows<WebhookRecord>(await run(sql.revokeWebhook, [webhookId, revokedAt]));
+      return webhook ?? null;
     },
 
     async insertMessage({ message, idempotencyKey, secretHash, postedAt }): Promise<InsertMessageResult> {
@@ -214,12 +195,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       //   snapshot, and a second SELECT would be another round trip. DO UPDATE returns the stored
       //   row; `xmax = 0` tells a fresh insert from the earlier row.
       // - `touch` sets last_post_at only when a message was created.
-      // - Only a duplicate sends the stored message back (as one JSON array): a created row holds
-      //   exactly the message sent, which is the answer then.
-      const rows = await query<{ inserted: boolean | null; earlier: string | null; active: boolean | null; archived: boolean | null }>(
-        'insertMessage',
-        insertMessageSql,
-        [
+      // - Only a duplicate sends the stored message back: a created row holds exactly the message
+      //   sent, which is the answer then.
+      const [row] = readRows<{ inserted: boolean | null; earlier: Message | null; active: boolean | null; archived: boolean | null }>(
+        await run(sql.insertMessage, [
           message.id,
           message.channelId,
           message.author.id,
@@ -230,15 +209,27 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           idempotencyKey === null ? null : JSON.stringify(idempotencyKey),
           secretHash,
           postedAt,
-        ],
+        ]),
       );
-      const row = rows[0]!;
-      if (row.active !== true) return { outcome: 'webhook_inactive' };
-      if (row.archived === null) return { outcome: 'channel_not_found' };
-      if (row.archived) return { outcome: 'channel_archived' };
-      return row.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: toMessage(row.earlier!) };
+      if (row!.active !== true) return { outcome: 'webhook_inactive' };
+      if (row!.archived === null) return { outcome: 'channel_not_found' };
+      if (row!.archived) return { outcome: 'channel_archived' };
+      return row!.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: row!.earlier! };
     },
   };
+}
+
+/** A statement of the store, with the name it is prepared under (none for one that is never prepared). */
+interface Statement {
+  what: string;
+  text: string;
+  name: string | undefined;
+}
+
+// One name per statement text: stores with other table prefixes or channel sources may share the
+// pool, and node-postgres refuses one name for two texts on a connection.
+function statement(what: string, text: string, prepared = true): Statement {
+  return { what, text, name: prepared ? `channel_webhooks_${what}_${statementHash(text)}` : undefined };
 }
 
 // A stable 31-bit key per table prefix, so migrations of different prefixes do not wait on each other.
@@ -263,11 +254,11 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
      INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
      SELECT $1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8 FROM c WHERE c.archived IS FALSE
      ON CONFLICT (webhook_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
-     RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_JSON} END AS earlier
+     RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_FIELDS} END AS earlier
    ), touch AS (
      UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)
    )
-   SELECT ins.*, (SELECT active FROM w) AS active, (SELECT bool_or(archived) FROM c) AS archived
+   SELECT ${asFields(`json_build_object('inserted', ins.inserted, 'earlier', ins.earlier, 'active', (SELECT active FROM w), 'archived', (SELECT bool_or(archived) FROM c))`)}
    FROM (VALUES (1)) one LEFT JOIN ins ON true`;
 }
 
