@@ -1,5 +1,5 @@
 import { MESSAGE_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
-import { createLookupGate } from './lookup-gate.js';
+import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
 import { resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
@@ -24,7 +24,7 @@ export interface PostgresStore extends WebhookStore {
   listMessages(channelId: string): Promise<Message[]>;
   getChannel(channelId: string): Promise<Channel | null>;
   insertWebhook(webhook: WebhookRecord): Promise<void>;
-  getWebhook(webhookId: string): Promise<WebhookRecord | null>;
+  getWebhook(webhookId: string, presentedSecretHash?: string): Promise<WebhookRecord | null>;
   listWebhooks(channelId: string): Promise<WebhookRecord[]>;
   updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
   revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
@@ -32,6 +32,8 @@ export interface PostgresStore extends WebhookStore {
 }
 
 const MIGRATE_TIMEOUT_MS = 60_000;
+// Credentials remembered as proven (see `createProvenCredentials`): about 1.5 MB at most.
+const PROVEN_CREDENTIALS = 10_000;
 
 /**
  * A {@link WebhookStore} on PostgreSQL, shared by any number of instances. Every method is one
@@ -44,7 +46,9 @@ const MIGRATE_TIMEOUT_MS = 60_000;
  * timed-out call rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being
  * one statement, has written nothing or everything. Webhook lookups pass a bounded gate
  * (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of posts to unknown ids cannot take
- * every connection. Bad options throw `ChannelWebhookError` code `invalid_argument`.
+ * every connection; a post whose credential this store saw accepted (or issued) waits in a lane of
+ * its own that such a flood cannot fill, so real senders keep posting through it. Bad options
+ * throw `ChannelWebhookError` code `invalid_argument`.
  *
  * Each call has one deadline, `timeoutMs` from the call: it bounds the wait for a lookup slot and for
  * a pool connection, and what is left of it goes to node-postgres as the query's `query_timeout`,
@@ -72,6 +76,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const { prefix: p, timeoutMs, channels: c, maxConcurrentLookups, maxQueuedLookups, preparedStatements } = resolveOptions(options);
   const { pool } = options;
   const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
+  const proven = createProvenCredentials(PROVEN_CREDENTIALS);
   // Turned off for good when the server loses track of a prepared statement: a pooler between the
   // pool and PostgreSQL that does not keep them (PgBouncer in transaction mode before 1.21).
   let prepare = preparedStatements;
@@ -104,11 +109,11 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   };
 
   /**
-   * The one way a statement runs: under the call's deadline, through the lookup gate when `gated`,
-   * and as a named prepared statement unless that is off. What it reads back goes through
+   * The one way a statement runs: under the call's deadline, through the lookup gate when a `lane`
+   * is given, and as a named prepared statement unless that is off. What it reads back goes through
    * `readRows`.
    */
-  const run = (query: Statement, values: unknown[], gated = false, ms = timeoutMs): Promise<{ rows: unknown[] }> => {
+  const run = (query: Statement, values: unknown[], lane?: { proven: boolean }, ms = timeoutMs): Promise<{ rows: unknown[] }> => {
     const deadline = Date.now() + ms;
     const send = (): Promise<{ rows: unknown[] }> => {
       const left = deadline - Date.now();
@@ -124,7 +129,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         return pool.query(unnamed);
       });
     };
-    const sent = gated ? gate(send) : send();
+    const sent = lane === undefined ? send() : gate(lane.proven, send);
     return withDeadline(sent, ms, query.what);
   };
 
@@ -132,7 +137,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async migrate() {
       // One simple-protocol query runs as one transaction; the advisory lock keeps instances that
       // start together from racing on CREATE … IF NOT EXISTS, which is not safe concurrently.
-      await run(sql.migrate, [], false, MIGRATE_TIMEOUT_MS);
+      await run(sql.migrate, [], undefined, MIGRATE_TIMEOUT_MS);
     },
 
     async putChannel(channel) {
@@ -158,12 +163,14 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         webhook.revokedAt,
         webhook.lastPostAt,
       ]);
+      if (webhook.revokedAt === null) proven.prove(webhook.id, webhook.secretHash);
     },
 
-    async getWebhook(webhookId) {
+    async getWebhook(webhookId, presentedSecretHash) {
       // A slot is held until the query itself settles, so the gate bounds the connections lookups
-      // occupy; the call's deadline covers the wait for a slot too.
-      const [webhook] = readRows<WebhookRecord>(await run(sql.getWebhook, [webhookId], true));
+      // occupy. The lane is chosen by the whole presented credential: a wrong secret for a real id
+      // waits where an unknown id waits, so neither the answer nor its odds tell them apart.
+      const [webhook] = readRows<WebhookRecord>(await run(sql.getWebhook, [webhookId], { proven: proven.has(webhookId, presentedSecretHash) }));
       return webhook ?? null;
     },
 
@@ -171,11 +178,14 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
     async updateWebhookSecret(webhookId, secretHash, rotatedAt) {
       const [webhook] = readRows<WebhookRecord>(await run(sql.updateWebhookSecret, [webhookId, secretHash, rotatedAt]));
-      return webhook ?? null;
+      if (webhook === undefined) return null;
+      proven.prove(webhookId, secretHash);
+      return webhook;
     },
 
     async revokeWebhook(webhookId, revokedAt) {
       const [webhook] = readRows<WebhookRecord>(await run(sql.revokeWebhook, [webhookId, revokedAt]));
+      proven.forget(webhookId);
       return webhook ?? null;
     },
 
@@ -211,9 +221,14 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           postedAt,
         ]),
       );
-      if (row!.active !== true) return { outcome: 'webhook_inactive' };
+      const webhookId = message.author.id;
+      if (row!.active !== true) {
+        proven.forget(webhookId, secretHash);
+        return { outcome: 'webhook_inactive' };
+      }
       if (row!.archived === null) return { outcome: 'channel_not_found' };
       if (row!.archived) return { outcome: 'channel_archived' };
+      proven.prove(webhookId, secretHash);
       return row!.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: row!.earlier! };
     },
   };

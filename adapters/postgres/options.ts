@@ -66,8 +66,10 @@ export interface PostgresStoreOptions {
    */
   maxConcurrentLookups?: number;
   /**
-   * Lookups that may wait for one of those slots; past that, `getWebhook` fails at once with
-   * `store_failed` (the poster gets a 500) rather than queuing without bound. Default 64.
+   * Lookups that may wait for one of those slots, in each of two lanes: one for credentials this
+   * store saw accepted or issued, served first, and one for every other lookup. Past that,
+   * `getWebhook` fails at once with `store_failed` (the poster gets a 500) rather than queuing
+   * without bound. Default 64.
    */
   maxQueuedLookups?: number;
   /**
