@@ -1,3 +1,5 @@
+import { rule } from './arguments/argument-rules.js';
+import { checkArgument } from './arguments/check-options.js';
 import { ChannelWebhookError } from './errors.js';
 import type { Clock } from './ports.js';
 
@@ -39,9 +41,7 @@ export interface FakeClock extends Clock {
  * ```
  */
 export function createFakeClock(start: number = Date.UTC(2026, 0, 1)): FakeClock {
-  if (typeof start !== 'number' || !Number.isFinite(start)) {
-    throw new ChannelWebhookError('invalid_argument', `createFakeClock: start must be a finite number of epoch ms, got ${String(start)}`);
-  }
+  checkArgument('createFakeClock', 'start', start, rule('a finite number of epoch ms', Number.isFinite));
   let current = start;
   const set = (ms: number): number => {
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < current) {

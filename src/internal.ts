@@ -18,3 +18,6 @@ export { matchWebhookPath } from './http/route.js';
 export { redactWebhookUrl } from './http/redact.js';
 export type * from './ports.js';
 export { DEFAULT_BODY_TIMEOUT_MS, resolveBodyTimeout } from './http/body-timeout.js';
+export { BOOLEAN, MILLISECONDS, fn, integer, oneOf, port, required, rule, type ArgumentRule } from './arguments/argument-rules.js';
+export { checkArgument, checkOptions, invalidArgument, type OptionsShape } from './arguments/check-options.js';
+export { CLOCK, HANDLE, HANDLER_STORE, MANAGER_STORE, RATE_LIMITER } from './arguments/port-rules.js';

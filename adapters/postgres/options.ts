@@ -1,5 +1,5 @@
-import { ChannelWebhookError } from '../../src/internal.js';
-import { checkTablePrefix } from './schema.js';
+import { BOOLEAN, checkOptions, integer, MILLISECONDS, type OptionsShape, port, required, rule } from '../../src/internal.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from './schema.js';
 
 /**
  * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.
@@ -116,48 +116,48 @@ export interface ResolvedOptions {
   preparedStatements: boolean;
 }
 
+const FACTORY = 'createPostgresStore';
+
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+const COLUMN = rule('a lower-case column name (letters, digits, "_")', (value) => typeof value === 'string' && IDENTIFIER.test(value));
+
+const OPTIONS: OptionsShape = {
+  pool: required(port('a node-postgres Pool', ['query'], 'Pass new pg.Pool({ connectionString }) or anything with query().')),
+  tablePrefix: TABLE_PREFIX,
+  timeoutMs: MILLISECONDS,
+  channels: rule('{ table, id?, ownerId?, archived? }', (value) => typeof value === 'object' && value !== null),
+  maxConcurrentLookups: integer(1),
+  maxQueuedLookups: integer(0),
+  preparedStatements: BOOLEAN,
+};
+
+const CHANNELS: OptionsShape = {
+  table: required(
+    rule(
+      'a lower-case identifier, optionally schema-qualified ("app.channels")',
+      (value) => typeof value === 'string' && value.split('.').length <= 2 && value.split('.').every((part) => IDENTIFIER.test(part)),
+    ),
+  ),
+  id: COLUMN,
+  ownerId: COLUMN,
+  archived: COLUMN,
+};
 
 // `pool` is checked here like every other option, so it may be anything.
 export function resolveOptions(options: Omit<PostgresStoreOptions, 'pool'> & { pool?: unknown }): ResolvedOptions {
-  if (typeof options !== 'object' || options === null) invalid('createPostgresStore needs an options object: { pool }');
-  if (typeof (options.pool as { query?: unknown } | null | undefined)?.query !== 'function') {
-    invalid('createPostgresStore needs { pool }: a node-postgres Pool (anything with query())');
-  }
-  const prefix = checkTablePrefix(options.tablePrefix);
-  const timeoutMs = options.timeoutMs ?? 5_000;
-  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    invalid(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
-  }
-  const maxConcurrentLookups = positiveInteger(options.maxConcurrentLookups ?? 8, 'maxConcurrentLookups', 1);
-  const maxQueuedLookups = positiveInteger(options.maxQueuedLookups ?? 64, 'maxQueuedLookups', 0);
-  const preparedStatements = options.preparedStatements ?? true;
-  if (typeof preparedStatements !== 'boolean') invalid(`preparedStatements must be true or false, got ${String(preparedStatements)}`);
-  return { prefix, timeoutMs, channels: resolveChannels(options.channels, prefix), maxConcurrentLookups, maxQueuedLookups, preparedStatements };
-}
-
-function resolveChannels(source: PostgresChannelSource | undefined, prefix: string): ResolvedOptions['channels'] {
-  if (source === undefined) return { table: `${prefix}channels`, id: 'id', ownerId: 'owner_id', archived: 'archived' };
-  if (typeof source !== 'object' || source === null) invalid('channels must be { table, id?, ownerId?, archived? }');
-  const table = source.table;
-  if (typeof table !== 'string' || !table.split('.').every((part) => IDENTIFIER.test(part)) || table.split('.').length > 2) {
-    invalid(`channels.table must be a lower-case identifier, optionally schema-qualified ("app.channels"); got ${JSON.stringify(table)}`);
-  }
-  const column = (name: 'id' | 'ownerId' | 'archived', fallback: string): string => {
-    const value = source[name] ?? fallback;
-    if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
-      invalid(`channels.${name} must be a lower-case column name (letters, digits, "_"); got ${JSON.stringify(value)}`);
-    }
-    return value;
+  checkOptions(FACTORY, options, OPTIONS);
+  checkOptions(FACTORY, options.channels, CHANNELS, 'options.channels', true);
+  const prefix = options.tablePrefix ?? DEFAULT_TABLE_PREFIX;
+  const source = options.channels;
+  return {
+    prefix,
+    timeoutMs: options.timeoutMs ?? 5_000,
+    channels:
+      source === undefined
+        ? { table: `${prefix}channels`, id: 'id', ownerId: 'owner_id', archived: 'archived' }
+        : { table: source.table, id: source.id ?? 'id', ownerId: source.ownerId ?? 'owner_id', archived: source.archived ?? 'archived' },
+    maxConcurrentLookups: options.maxConcurrentLookups ?? 8,
+    maxQueuedLookups: options.maxQueuedLookups ?? 64,
+    preparedStatements: options.preparedStatements ?? true,
   };
-  return { table, id: column('id', 'id'), ownerId: column('ownerId', 'owner_id'), archived: column('archived', 'archived') };
-}
-
-function positiveInteger(value: unknown, name: string, min: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) invalid(`${name} must be an integer ≥ ${min}, got ${String(value)}`);
-  return value;
-}
-
-function invalid(message: string): never {
-  throw new ChannelWebhookError('invalid_argument', message);
 }

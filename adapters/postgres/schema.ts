@@ -1,4 +1,4 @@
-import { ChannelWebhookError } from '../../src/internal.js';
+import { type ArgumentRule, checkOptions, rule } from '../../src/internal.js';
 
 /**
  * Options of {@link postgresSchema}.
@@ -27,21 +27,14 @@ export interface PostgresSchemaOptions {
  */
 export const DEFAULT_TABLE_PREFIX = 'channel_webhooks_';
 
-const PREFIX_SHAPE = /^[a-z_][a-z0-9_]{0,39}$/;
-
 /**
- * The prefix, checked. Names are spliced into SQL (identifiers cannot be bound as parameters), so
- * only a plain lower-case identifier is accepted.
+ * The rule of a table prefix. Names are spliced into SQL (identifiers cannot be bound as
+ * parameters), so only a plain lower-case identifier is accepted.
  */
-export function checkTablePrefix(tablePrefix: string = DEFAULT_TABLE_PREFIX): string {
-  if (typeof tablePrefix !== 'string' || !PREFIX_SHAPE.test(tablePrefix)) {
-    throw new ChannelWebhookError(
-      'invalid_argument',
-      `tablePrefix must be 1-40 lower-case letters, digits or "_", starting with a letter or "_"; got ${JSON.stringify(tablePrefix)}`,
-    );
-  }
-  return tablePrefix;
-}
+export const TABLE_PREFIX: ArgumentRule = rule(
+  '1-40 lower-case letters, digits or "_", starting with a letter or "_"',
+  (value) => typeof value === 'string' && /^[a-z_][a-z0-9_]{0,39}$/.test(value),
+);
 
 /**
  * The PostgreSQL schema of `createPostgresStore`, as SQL text (idempotent: every statement is
@@ -65,7 +58,8 @@ export function checkTablePrefix(tablePrefix: string = DEFAULT_TABLE_PREFIX): st
  * ```
  */
 export function postgresSchema(options: PostgresSchemaOptions = {}): string {
-  const p = checkTablePrefix(options.tablePrefix);
+  checkOptions('postgresSchema', options, { tablePrefix: TABLE_PREFIX });
+  const p = options.tablePrefix ?? DEFAULT_TABLE_PREFIX;
   return `CREATE TABLE IF NOT EXISTS ${p}channels (
   id text PRIMARY KEY,
   owner_id text NOT NULL,

@@ -1,6 +1,18 @@
 import { SLIDING_WINDOW_SCRIPT } from './sliding-window-script.js';
 import { resolveSendCommand, type RedisCallClient, type RedisSendCommand } from './send-command.js';
-import { ChannelWebhookError, DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, type RateLimitDecision, type RateLimiter } from '../../src/internal.js';
+import {
+  ChannelWebhookError,
+  checkOptions,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
+  fn,
+  integer,
+  type OptionsShape,
+  port,
+  type RateLimitDecision,
+  type RateLimiter,
+  rule,
+} from '../../src/internal.js';
 
 /**
  * Options of {@link createRedisRateLimiter}. Give exactly one of `sendCommand` and `client`.
@@ -38,6 +50,17 @@ export interface RedisRateLimiterOptions {
   /** Prepended to every key, to share a Redis with other data. Default `'channel-webhooks:rate:'`. */
   keyPrefix?: string;
 }
+
+const FACTORY = 'createRedisRateLimiter';
+
+const OPTIONS: OptionsShape = {
+  sendCommand: fn('a function (...args) => Promise<reply> sending one command to Redis'),
+  client: port('an ioredis or iovalkey client', ['call'], 'For node-redis, pass { sendCommand: (...args) => client.sendCommand(args) } instead.'),
+  limit: integer(1),
+  // PEXPIRE takes whole milliseconds.
+  windowMs: integer(1),
+  keyPrefix: rule('a string', (value) => typeof value === 'string'),
+};
 
 /**
  * An exact sliding-window {@link RateLimiter} on Redis or Redis Cluster (or Valkey), shared by any
@@ -81,15 +104,11 @@ export interface RedisRateLimiterOptions {
  * ```
  */
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
-  const sendCommand = resolveSendCommand(options);
+  checkOptions(FACTORY, options, OPTIONS, 'options', true);
+  const sendCommand = resolveSendCommand(options ?? {}, FACTORY);
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
   const keyPrefix = options.keyPrefix ?? 'channel-webhooks:rate:';
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new ChannelWebhookError('invalid_argument', `limit must be a positive integer, got ${limit}`);
-  // PEXPIRE takes whole milliseconds.
-  if (!Number.isSafeInteger(windowMs) || windowMs < 1)
-    throw new ChannelWebhookError('invalid_argument', `windowMs must be a positive integer, got ${windowMs}`);
-  if (typeof keyPrefix !== 'string') throw new ChannelWebhookError('invalid_argument', `keyPrefix must be a string, got ${typeof keyPrefix}`);
 
   // Members must differ even for requests at the same millisecond, from any instance.
   const instance = randomTag();

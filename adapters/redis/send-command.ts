@@ -1,4 +1,4 @@
-import { ChannelWebhookError } from '../../src/internal.js';
+import { invalidArgument } from '../../src/internal.js';
 
 /**
  * The one thing the limiter needs of a Redis client: send a command as strings, get its reply.
@@ -37,15 +37,13 @@ export interface RedisCallClient {
   call(command: string, ...args: string[]): Promise<unknown>;
 }
 
-/** The `sendCommand` of a limiter's options: the given one, or one over `client.call`. */
-export function resolveSendCommand(options: { sendCommand?: RedisSendCommand; client?: RedisCallClient }): RedisSendCommand {
+/** The `sendCommand` of a limiter's options (each already checked alone): the given one, or one over `client.call`. */
+export function resolveSendCommand(options: { sendCommand?: RedisSendCommand; client?: RedisCallClient }, factory: string): RedisSendCommand {
   const { sendCommand, client } = options;
-  if (typeof sendCommand === 'function' && client === undefined) return sendCommand;
-  if (sendCommand === undefined && typeof client?.call === 'function') {
-    return (command, ...args) => client.call(command!, ...args);
-  }
-  throw new ChannelWebhookError(
-    'invalid_argument',
-    'createRedisRateLimiter needs exactly one of { sendCommand } (a function sending a command to Redis, e.g. (...args) => client.sendCommand(args) for node-redis) or { client } (an ioredis or iovalkey client)',
+  if (sendCommand !== undefined && client === undefined) return sendCommand;
+  if (sendCommand === undefined && client !== undefined) return (command, ...args) => client.call(command!, ...args);
+  throw invalidArgument(
+    factory,
+    'needs exactly one of { sendCommand } (a function sending a command to Redis, e.g. (...args) => client.sendCommand(args) for node-redis) or { client } (an ioredis or iovalkey client)',
   );
 }

@@ -1,4 +1,5 @@
-import { ChannelWebhookError } from '../errors.js';
+import { rule } from '../arguments/argument-rules.js';
+import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
 import { PROBLEMS, problemResponse, type ProblemCode } from '../http/problem.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from '../limits.js';
 import { MAX_KEY } from '../validation/block-schemas.js';
@@ -119,7 +120,8 @@ const REQUEST_EXAMPLES: Record<string, { summary: string; value: Record<string, 
  * ```
  */
 export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
-  const { serverUrl = 'https://chat.example.com', pathPrefix = '', title = 'Incoming channel webhooks' } = checkOptions(options);
+  checkOptions('createOpenApiDocument', options, OPTIONS);
+  const { serverUrl = 'https://chat.example.com', pathPrefix = '', title = 'Incoming channel webhooks' } = options;
   const responses: Record<string, unknown> = {
     '201': success(201, 'A new message was stored.', false),
     '200': success(200, 'The idempotency key was used before on this webhook: the original message, unchanged.', true),
@@ -176,20 +178,17 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
   };
 }
 
-function checkOptions(options: OpenApiOptions): OpenApiOptions {
-  if (typeof options !== 'object' || options === null) throw invalid('options must be an object');
-  const { serverUrl, pathPrefix, title } = options;
-  if (serverUrl !== undefined && (typeof serverUrl !== 'string' || !/^https?:\/\/[^\s/]+(\/\S*)?$/i.test(serverUrl) || serverUrl.endsWith('/'))) {
-    throw invalid('serverUrl must be an absolute http(s) URL without a trailing slash');
-  }
-  if (pathPrefix !== undefined && (typeof pathPrefix !== 'string' || !/^(\/[^\s/{}?#]+)*$/.test(pathPrefix))) {
-    throw invalid("pathPrefix must be '' or start with '/', without a trailing slash, spaces, braces, '?' or '#'");
-  }
-  if (title !== undefined && (typeof title !== 'string' || title.trim().length === 0)) throw invalid('title must be a non-blank string');
-  return options;
-}
-
-const invalid = (message: string) => new ChannelWebhookError('invalid_argument', `createOpenApiDocument: ${message}`);
+const OPTIONS: OptionsShape = {
+  serverUrl: rule(
+    'an absolute http(s) URL without a trailing slash',
+    (value) => typeof value === 'string' && /^https?:\/\/[^\s/]+(\/\S*)?$/i.test(value) && !value.endsWith('/'),
+  ),
+  pathPrefix: rule(
+    "'' or a path starting with '/', without a trailing slash, spaces, braces, '?' or '#'",
+    (value) => typeof value === 'string' && /^(\/[^\s/{}?#]+)*$/.test(value),
+  ),
+  title: rule('a non-blank string', (value) => typeof value === 'string' && value.trim().length > 0),
+};
 
 function statusesOf(): Map<number, ProblemCode[]> {
   const byStatus = new Map<number, ProblemCode[]>();

@@ -1,0 +1,124 @@
+import { MAX_TIMEOUT_MS } from '../deadline.js';
+import { describeValue } from './describe-value.js';
+
+/**
+ * What one argument or option of a factory must be. Build one with the functions of this module;
+ * {@link checkOptions} and {@link checkArgument} apply it.
+ *
+ * @example
+ * ```ts
+ * const clock: ArgumentRule = port('a Clock', ['now'], 'Pass systemClock or createFakeClock().');
+ * ```
+ */
+export interface ArgumentRule {
+  /** What the value must be, as the message says it: `'a WebhookStore'`, `'true or false'`. */
+  readonly expected: string;
+  /** Why `value` is not that (`'it has no getWebhook()'`, `'got "5000"'`), or `undefined` when it is. */
+  readonly problem: (value: unknown) => string | undefined;
+  /** What to pass instead, said after the problem. */
+  readonly hint?: string;
+  /** Whether leaving it out (or `undefined`) is a mistake. Default: it may be left out. */
+  readonly required?: boolean;
+}
+
+const got = (value: unknown): string => `got ${describeValue(value)}`;
+
+/**
+ * A rule met by the values `test` accepts.
+ *
+ * @example
+ * ```ts
+ * const title = rule('a non-blank string', (value) => typeof value === 'string' && value.trim() !== '');
+ * ```
+ */
+export function rule(expected: string, test: (value: unknown) => boolean, hint?: string): ArgumentRule {
+  return { expected, problem: (value) => (test(value) ? undefined : got(value)), hint };
+}
+
+/**
+ * `rule`, but a value must be given.
+ *
+ * @example
+ * ```ts
+ * const shape = { store: required(port('a WebhookStore', ['getWebhook', 'insertMessage'])) };
+ * ```
+ */
+export function required(optional: ArgumentRule): ArgumentRule {
+  return { ...optional, required: true };
+}
+
+/**
+ * A port, checked by its shape: an object (or function) with each of `methods`. A port's type
+ * cannot be tested across packages and realms, and its shape is what the factory will call.
+ *
+ * @example
+ * ```ts
+ * const rateLimiter = port('a RateLimiter', ['hit'], 'Pass createMemoryRateLimiter() or createRedisRateLimiter({ client }).');
+ * ```
+ */
+export function port(expected: string, methods: readonly string[], hint?: string): ArgumentRule {
+  return {
+    expected,
+    hint,
+    problem(value) {
+      if ((typeof value !== 'object' || value === null) && typeof value !== 'function') return got(value);
+      const missing = methods.filter((method) => typeof (value as Record<string, unknown>)[method] !== 'function');
+      return missing.length === 0 ? undefined : `it has no ${missing.map((method) => `${method}()`).join(', ')}`;
+    },
+  };
+}
+
+/**
+ * One of a few exact values.
+ *
+ * @example
+ * ```ts
+ * const onRateLimiterError = oneOf('allow', 'reject'); // "'allow' or 'reject'"
+ * ```
+ */
+export function oneOf(...values: readonly (string | boolean)[]): ArgumentRule {
+  const said = values.map((value) => (typeof value === 'string' ? `'${value}'` : String(value)));
+  return rule(`${said.slice(0, -1).join(', ')} or ${said.at(-1)}`, (value) => values.includes(value as string | boolean));
+}
+
+/**
+ * A function.
+ *
+ * @example
+ * ```ts
+ * const onError = fn('a function (error, context) => void');
+ * ```
+ */
+export function fn(expected = 'a function', hint?: string): ArgumentRule {
+  return rule(expected, (value) => typeof value === 'function', hint);
+}
+
+/**
+ * A whole number from `min` to `max`.
+ *
+ * @example
+ * ```ts
+ * const limit = integer(1); // 'an integer from 1'
+ * ```
+ */
+export function integer(min: number, max = Number.MAX_SAFE_INTEGER): ArgumentRule {
+  const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+  return rule(`an integer ${range}`, (value) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max);
+}
+
+/** `true` or `false`. */
+export const BOOLEAN: ArgumentRule = oneOf(true, false);
+
+/**
+ * A delay in milliseconds that ends up as a timer: above 0 and at most `MAX_TIMEOUT_MS` (a longer
+ * one would fire at once).
+ *
+ * @example
+ * ```ts
+ * const shape = { timeoutMs: MILLISECONDS };
+ * ```
+ */
+export const MILLISECONDS: ArgumentRule = rule(
+  `a number of ms above 0 and at most ${MAX_TIMEOUT_MS}`,
+  (value) => typeof value === 'number' && value > 0 && value <= MAX_TIMEOUT_MS,
+);

@@ -1,0 +1,80 @@
+import { ChannelWebhookError } from '../errors.js';
+import type { ArgumentRule } from './argument-rules.js';
+import { className, describeValue } from './describe-value.js';
+import { suggestOptions } from './suggest-option.js';
+
+/**
+ * The options a factory takes, each with its rule. The order is the order the messages list them in.
+ *
+ * @example
+ * ```ts
+ * const shape: OptionsShape = { store: required(STORE), clock: CLOCK };
+ * ```
+ */
+export type OptionsShape = Readonly<Record<string, ArgumentRule>>;
+
+/**
+ * The error of an argument a factory cannot work with: code `invalid_argument`, the factory first.
+ *
+ * @example
+ * ```ts
+ * throw invalidArgument('createWebhookManager', 'options.baseUrl must be an http(s) URL, got "ftp://x"');
+ * ```
+ */
+export function invalidArgument(factory: string, message: string, cause?: unknown): ChannelWebhookError {
+  return new ChannelWebhookError('invalid_argument', `${factory}: ${message}`, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Throws {@link invalidArgument} unless `value`, the argument `name` of `factory`, meets `rule`.
+ *
+ * @example
+ * ```ts
+ * checkArgument('createFetchHandler', 'handle', handle, HANDLE);
+ * ```
+ */
+export function checkArgument(factory: string, name: string, value: unknown, rule: ArgumentRule): void {
+  if (value === undefined && rule.required !== true) return;
+  const problem = rule.problem(value);
+  if (problem !== undefined) throw invalidArgument(factory, `${name} must be ${rule.expected}: ${problem}.${rule.hint === undefined ? '' : ` ${rule.hint}`}`);
+}
+
+/**
+ * The one check of a factory's options: `options` must be an object whose keys are all in `shape`
+ * (an unknown key, often a typo or another library's name, would silently leave a default in
+ * place, so it is refused, with the option meant when one is close), and each value must meet its
+ * rule. Throws {@link invalidArgument} naming the factory and the option, so that a mistake fails
+ * when the app is built rather than on the first post.
+ *
+ * @param factory - the factory's name, which every message starts with.
+ * @param options - what the caller passed. `undefined` is refused unless `optional` is set.
+ * @param shape - the options and their rules.
+ * @param where - how messages name the object: `'options'`, or `'options.channels'` for a nested one.
+ * @example
+ * ```ts
+ * checkOptions('createWebhookManager', options, { store: required(STORE), baseUrl: required(BASE_URL), clock: CLOCK });
+ * // { store, baseUrl, rateLimit: 30 } → createWebhookManager: options.rateLimit is not an option …
+ * ```
+ */
+export function checkOptions(factory: string, options: unknown, shape: OptionsShape, where = 'options', optional = false): void {
+  if (options === undefined && optional) return;
+  const names = Object.keys(shape);
+  const listed = names.map((name) => (shape[name]!.required === true ? name : `${name}?`)).join(', ');
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw invalidArgument(factory, `${where} must be an object { ${listed} }, got ${describeValue(options)}`);
+  }
+  const keys = Object.keys(options);
+  const unknown = keys.filter((key) => !Object.hasOwn(shape, key));
+  if (unknown.length > 0 && className(options) !== undefined && !keys.some((key) => Object.hasOwn(shape, key))) {
+    throw invalidArgument(factory, `${where} must be an object { ${listed} }, got ${describeValue(options)}`);
+  }
+  if (unknown.length > 0) {
+    const refused = unknown.map((key) => {
+      const meant = suggestOptions(key, names);
+      return meant.length === 0 ? `\`${key}\`` : `\`${key}\` (did you mean \`${meant.join('` or `')}\`?)`;
+    });
+    const what = unknown.length === 1 ? `${where} has an unknown key` : `${where} has unknown keys`;
+    throw invalidArgument(factory, `${what} ${refused.join(', ')}; the options are ${names.join(', ')}`);
+  }
+  for (const name of names) checkArgument(factory, `${where}.${name}`, (options as Record<string, unknown>)[name], shape[name]!);
+}

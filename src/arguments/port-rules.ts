@@ -1,0 +1,63 @@
+import { type ArgumentRule, fn, port } from './argument-rules.js';
+
+/**
+ * A store as the handler uses it, on every post.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createWebhookHandler', options, { store: required(HANDLER_STORE) });
+ * ```
+ */
+export const HANDLER_STORE: ArgumentRule = port(
+  'a WebhookStore',
+  ['getWebhook', 'getChannel', 'insertMessage'],
+  'Pass createMemoryStore(), createPostgresStore({ pool }) or a store of your own.',
+);
+
+/**
+ * A store as the manager uses it: every method of `WebhookStore` but the message insert.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createWebhookManager', options, { store: required(MANAGER_STORE) });
+ * ```
+ */
+export const MANAGER_STORE: ArgumentRule = port(
+  'a WebhookStore',
+  ['getWebhook', 'getChannel', 'insertWebhook', 'listWebhooks', 'updateWebhookSecret', 'revokeWebhook'],
+  'Pass createMemoryStore(), createPostgresStore({ pool }) or a store of your own.',
+);
+
+/**
+ * A rate limiter.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createWebhookHandler', options, { rateLimiter: RATE_LIMITER });
+ * ```
+ */
+export const RATE_LIMITER: ArgumentRule = port(
+  'a RateLimiter',
+  ['hit'],
+  'Pass createMemoryRateLimiter(), createRedisRateLimiter({ client }) or a limiter of your own.',
+);
+
+/**
+ * A clock.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createWebhookManager', options, { clock: CLOCK });
+ * ```
+ */
+export const CLOCK: ArgumentRule = port('a Clock', ['now'], 'Pass systemClock, createFakeClock() or { now: () => epochMs }.');
+
+/**
+ * The handler an adapter factory is built on.
+ *
+ * @example
+ * ```ts
+ * checkArgument('createFetchHandler', 'handle', handle, required(HANDLE));
+ * ```
+ */
+export const HANDLE: ArgumentRule = fn('the handler from createWebhookHandler()', 'Pass createWebhookHandler({ store }).');

@@ -1,0 +1,194 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPostgresStore, postgresSchema } from '../../adapters/postgres/index.js';
+import { createRedisRateLimiter } from '../../adapters/redis/index.js';
+import { suggestOptions } from '../../src/arguments/suggest-option.js';
+import { createFakeClock } from '../../src/clock.js';
+import { createOpenApiDocument } from '../../src/openapi/index.js';
+
+// Real clients, never connected: what a user holds when they pass one in the wrong place.
+const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+const ioredis = new Redis({ lazyConnect: true });
+const nodeRedis = createClient();
+
+afterAll(async () => {
+  await pool.end();
+  ioredis.disconnect();
+});
+
+/** The message of the ChannelWebhookError `invalid_argument` that `build` threw. */
+function refusal(build: () => unknown): string {
+  try {
+    build();
+  } catch (error) {
+    expect(error).toMatchObject({ name: 'ChannelWebhookError', code: 'invalid_argument' });
+    return (error as Error).message;
+  }
+  throw new Error('no error thrown');
+}
+
+type Case = [what: string, build: () => unknown, message: string];
+
+// Rule: every factory checks its arguments with the one check when it is called: a missing or
+// wrongly shaped argument, or an option it does not have, is a ChannelWebhookError
+// `invalid_argument` whose message starts with the factory's name, says what was expected and what
+// was given, and for an unknown option names the option meant when one is close.
+describe.each<[factory: string, cases: Case[]]>([
+  [
+    'createPostgresStore',
+    [
+      [
+        'no options',
+        () => createPostgresStore(undefined as never),
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements? }, got undefined',
+      ],
+      [
+        'the pool itself as options',
+        () => createPostgresStore(pool as never),
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements? }, got a BoundPool',
+      ],
+      [
+        'a Redis client as the pool',
+        () => createPostgresStore({ pool: ioredis as never }),
+        'options.pool must be a node-postgres Pool: it has no query(). Pass new pg.Pool({ connectionString }) or anything with query().',
+      ],
+      [
+        'a timeout without its unit',
+        () => createPostgresStore({ pool, timeout: 2_000 } as never),
+        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements',
+      ],
+      [
+        "connect-pg-simple's tableName",
+        () => createPostgresStore({ pool, tableName: 'hooks' } as never),
+        'options has an unknown key `tableName` (did you mean `tablePrefix`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements',
+      ],
+      [
+        'a typo in a nested option',
+        () => createPostgresStore({ pool, channels: { table: 'channels', ownerID: 'owner' } } as never),
+        'options.channels has an unknown key `ownerID` (did you mean `ownerId`?); the options are table, id, ownerId, archived',
+      ],
+      [
+        'channels without a table',
+        () => createPostgresStore({ pool, channels: { id: 'id' } } as never),
+        'options.channels.table must be a lower-case identifier, optionally schema-qualified ("app.channels"): got undefined.',
+      ],
+      [
+        'a timeout as text',
+        () => createPostgresStore({ pool, timeoutMs: '5000' } as never),
+        'options.timeoutMs must be a number of ms above 0 and at most 2147483647: got "5000".',
+      ],
+    ],
+  ],
+  [
+    'postgresSchema',
+    [
+      [
+        'a prefix with a capital',
+        () => postgresSchema({ tablePrefix: 'Hooks_' }),
+        'options.tablePrefix must be 1-40 lower-case letters, digits or "_", starting with a letter or "_": got "Hooks_".',
+      ],
+      [
+        'an unknown key',
+        () => postgresSchema({ prefix: 'hooks_' } as never),
+        'options has an unknown key `prefix` (did you mean `tablePrefix`?); the options are tablePrefix',
+      ],
+    ],
+  ],
+  [
+    'createRedisRateLimiter',
+    [
+      [
+        'no options',
+        () => createRedisRateLimiter(undefined as never),
+        'needs exactly one of { sendCommand } (a function sending a command to Redis, e.g. (...args) => client.sendCommand(args) for node-redis) or { client } (an ioredis or iovalkey client)',
+      ],
+      [
+        'a node-redis client as client',
+        () => createRedisRateLimiter({ client: nodeRedis as never }),
+        'options.client must be an ioredis or iovalkey client: it has no call(). For node-redis, pass { sendCommand: (...args) => client.sendCommand(args) } instead.',
+      ],
+      [
+        'a pg pool as client',
+        () => createRedisRateLimiter({ client: pool as never }),
+        'options.client must be an ioredis or iovalkey client: it has no call(). For node-redis, pass { sendCommand: (...args) => client.sendCommand(args) } instead.',
+      ],
+      [
+        "express-rate-limit's max",
+        () => createRedisRateLimiter({ client: ioredis, max: 10 } as never),
+        'options has an unknown key `max` (did you mean `limit`?); the options are sendCommand, client, limit, windowMs, keyPrefix',
+      ],
+      [
+        "rate-limit-redis's prefix",
+        () => createRedisRateLimiter({ client: ioredis, prefix: 'rl:' } as never),
+        'options has an unknown key `prefix` (did you mean `keyPrefix`?); the options are sendCommand, client, limit, windowMs, keyPrefix',
+      ],
+      [
+        'two unknown keys',
+        () => createRedisRateLimiter({ client: ioredis, windowMS: 1_000, burst: 5 } as never),
+        'options has unknown keys `windowMS` (did you mean `windowMs`?), `burst`; the options are sendCommand, client, limit, windowMs, keyPrefix',
+      ],
+      ['a fractional window', () => createRedisRateLimiter({ client: ioredis, windowMs: 1.5 }), 'options.windowMs must be an integer of at least 1: got 1.5.'],
+    ],
+  ],
+  [
+    'createOpenApiDocument',
+    [
+      [
+        'options that are not an object',
+        () => createOpenApiDocument('https://chat.example.com' as never),
+        'options must be an object { serverUrl?, pathPrefix?, title? }, got "https://chat.example.com"',
+      ],
+      [
+        'a url for the server',
+        () => createOpenApiDocument({ url: 'https://chat.example.com' } as never),
+        'options has an unknown key `url` (did you mean `serverUrl`?); the options are serverUrl, pathPrefix, title',
+      ],
+      [
+        'a prefix without its slash',
+        () => createOpenApiDocument({ pathPrefix: 'api' }),
+        "options.pathPrefix must be '' or a path starting with '/', without a trailing slash, spaces, braces, '?' or '#': got \"api\".",
+      ],
+    ],
+  ],
+  [
+    'createFakeClock',
+    [['a start that is not a number', () => createFakeClock('2026-01-01' as never), 'start must be a finite number of epoch ms: got "2026-01-01".']],
+  ],
+])('%s refuses bad arguments with one check', (factory, cases) => {
+  it.each(cases)('%s', (_, build, message) => {
+    expect(refusal(build)).toBe(`${factory}: ${message}`);
+  });
+});
+
+describe('the option meant', () => {
+  const handlerOptions = ['store', 'rateLimiter', 'clock', 'onMessage', 'onError', 'onRateLimiterError', 'storeTimeoutMs', 'rateLimiterTimeoutMs'];
+
+  it.each<[string, string[]]>([
+    ['rateLimit', ['rateLimiter']],
+    ['ratelimiter', ['rateLimiter']],
+    ['storeTimeout', ['storeTimeoutMs']],
+    ['onMesage', ['onMessage']],
+    ['onRateLimitError', ['onRateLimiterError']],
+    ['storage', ['store']],
+    ['limiter', ['rateLimiter']],
+    ['timeoutMs', []],
+    ['max', []],
+    ['debug', []],
+    ['on', []],
+  ])('for `%s` among the handler options is %j', (key, meant) => {
+    expect(suggestOptions(key, handlerOptions)).toEqual(meant);
+  });
+
+  it("is another library's name only where the option it points at exists", () => {
+    expect(suggestOptions('max', ['limit', 'windowMs'])).toEqual(['limit']);
+    expect(suggestOptions('points', ['limit', 'windowMs'])).toEqual(['limit']);
+    expect(suggestOptions('duration', ['limit', 'windowMs'])).toEqual(['windowMs']);
+    expect(suggestOptions('max', ['store'])).toEqual([]);
+  });
+
+  it('names every option equally close', () => {
+    expect(suggestOptions('timeout', ['storeTimeoutMs', 'timeoutMs', 'timeoutMS'])).toEqual(['timeoutMs', 'timeoutMS']);
+  });
+});
