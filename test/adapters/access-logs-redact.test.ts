@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { matchWebhookPath, redactWebhookUrl, webhookPathPattern, webhookPathPatternSource } from '../../src/index.js';
-import { ACCEPTED_FORMS, NEAR_MISSES } from './url-forms.js';
+import { ACCEPTED_FORMS, NEAR_MISSES, type UrlForm } from './url-forms.js';
 
 const ID = 'wh_cqqeMVCSuvFkjdQ_waJspw';
 const SECRET = 'AEA12JI7K55vhROBSpuucS5NC7eyp5C0tQQtCtAHxvQ';
@@ -67,21 +67,24 @@ describe('redactWebhookUrl', () => {
     expect(redactWebhookUrl(url)).toBe(url);
   });
 
-  it.each([...ACCEPTED_FORMS, ...NEAR_MISSES])('leaves no secret in %s, in a log line and in a JSON record', (_name, form) => {
-    const target = form('/api', ID, SECRET);
-    for (const text of [target, `"POST ${target} HTTP/1.1" 201`, JSON.stringify({ req: { url: target }, status: 201 })]) {
-      const redacted = redactWebhookUrl(text);
-      expect(redacted).not.toContain(SECRET);
-      expect(redacted).toContain('[redacted]');
-      expect(proxyRedact(text)).toBe(redacted);
-      expect(redactWebhookUrl(redacted)).toBe(redacted);
-    }
-    // The JSON record is still valid JSON, with the same fields.
-    expect(JSON.parse(redactWebhookUrl(JSON.stringify({ url: target, status: 201 })))).toEqual({
-      url: expect.stringMatching(/^[^?]*\[redacted\]/),
-      status: 201,
-    });
-  });
+  it.each([...ACCEPTED_FORMS, ...NEAR_MISSES].map(([name, form]): [string, UrlForm] => [name, form]))(
+    'leaves no secret in %s, in a log line and in a JSON record',
+    (_name, form) => {
+      const target = form('/api', ID, SECRET);
+      for (const text of [target, `"POST ${target} HTTP/1.1" 201`, JSON.stringify({ req: { url: target }, status: 201 })]) {
+        const redacted = redactWebhookUrl(text);
+        expect(redacted).not.toContain(SECRET);
+        expect(redacted).toContain('[redacted]');
+        expect(proxyRedact(text)).toBe(redacted);
+        expect(redactWebhookUrl(redacted)).toBe(redacted);
+      }
+      // The JSON record is still valid JSON, with the same fields.
+      expect(JSON.parse(redactWebhookUrl(JSON.stringify({ url: target, status: 201 })))).toEqual({
+        url: expect.stringMatching(/^[^?]*\[redacted\]/),
+        status: 201,
+      });
+    },
+  );
 
   // Rule: for any webhook URL (any prefix, id and secret of the URL-safe alphabet, any query or
   // fragment), the redacted URL is the same URL with the secret segment replaced by `[redacted]`:

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +10,7 @@ import { frameworkTargets } from '../support/frameworks.js';
 import { isCi } from '../support/global-setup.js';
 import { freePort } from '../support/servers.js';
 import { createWebhookFixture } from '../support/setup.js';
+import { post } from './raw-post.js';
 import { ACCEPTED_FORMS, NEAR_MISSES, type Server } from './url-forms.js';
 
 // Every way of writing a webhook URL that some server answers 201 is posted, as written, to every
@@ -18,23 +18,6 @@ import { ACCEPTED_FORMS, NEAR_MISSES, type Server } from './url-forms.js';
 // take the secret out of every one of them.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-/** Sends `POST {target}` with a small JSON body over a raw socket, so nothing resolves the target first; resolves the status. */
-function post(origin: string, target: string): Promise<number> {
-  const { hostname, port } = new URL(origin);
-  const body = '{"text":"form"}';
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => {
-      answer += chunk.toString('latin1');
-    });
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
-    const head = `POST ${target} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
-    socket.end(Buffer.concat([Buffer.from(head, 'utf8'), Buffer.from(body)]));
-  });
-}
 
 const FORMS = [...ACCEPTED_FORMS, ...NEAR_MISSES.map(([name, form]) => [name, form, []] as [string, typeof form, Server[]])];
 
