@@ -4,7 +4,15 @@ import { redactedView } from './redact-request-log.js';
 /** A pino log method (`logger.info` and its kin), as pino hands it to `hooks.logMethod`. */
 type LogMethod = (...args: unknown[]) => void;
 
-/** pino's `hooks.logMethod`: gets each log call's arguments and the method to pass them on to. */
+/**
+ * pino's `hooks.logMethod`: gets each log call's arguments and the method to pass them on to.
+ *
+ * @example
+ * ```ts
+ * const logMethod: RedactingLogMethod = createRedactingLogMethod();
+ * const app = Fastify({ logger: { hooks: { logMethod } } });
+ * ```
+ */
 export type RedactingLogMethod = (this: unknown, args: unknown[], method: LogMethod, level: number) => void;
 
 /**
