@@ -1,7 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createServer, request as httpRequest } from 'node:http';
-import { Writable } from 'node:stream';
-import { format } from 'node:util';
+import { createServer } from 'node:http';
 import express from 'express';
 import Koa from 'koa';
 import koaLogger from 'koa-logger';
@@ -11,8 +9,10 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import * as library from '../../src/index.js';
-import { listen, readAnswer, send, type Answer, type Listening } from '../support/http.js';
+import { listen, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
+import { captureLogLines } from './log-lines.js';
+import { post } from './raw-post.js';
 import { ACCEPTED_FORMS, NEAR_MISSES } from './url-forms.js';
 
 /** The README's "Secrets out of logs" section. */
@@ -46,38 +46,6 @@ async function runRecipe(code: string, modules: Modules, app: unknown, console: 
   await new AsyncFunction('modules', 'app', 'console', source)(modules, app, console);
 }
 
-/** Posts a small JSON body to `path` exactly as written: a URL string would have its dot segments resolved. */
-function sendRaw(origin: string, path: string): Promise<Answer> {
-  const { hostname, port } = new URL(origin);
-  const body = JSON.stringify({ text: 'logged' });
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { hostname, port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } },
-      (res) => readAnswer(res).then(resolve, reject),
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** Collects what a logger writes, line by line. */
-function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      callback();
-    },
-  });
-  const console = { log: (...args: unknown[]) => lines.push(format(...args)) };
-  // Loggers write once the answer is out, which the client may see first.
-  const settled = async (count: number) => {
-    for (let waited = 0; lines.length < count && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
-    return lines.join('\n');
-  };
-  return { lines, stream, console, settled };
-}
-
 describe('README recipes keep webhook secrets out of access logs', () => {
   let section: string;
   let fixture: WebhookFixture;
@@ -93,7 +61,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
     expect((await send(`${origin}/api${fixture.path}?source=ci`, { body: { text: 'logged' } })).status).toBe(201);
     expect((await send(`${origin}/api${fixture.wrongSecretPath}`, { body: { text: 'logged' } })).status).toBe(404);
     expect((await send(`${origin}/api${fixture.path}/`, { body: { text: 'logged' } })).status).toBe(404);
-    expect((await sendRaw(origin, `/API/hooks/channels/${fixture.webhookId}/./${secret()}`)).status).toBe(404);
+    expect(await post(origin, `/API/hooks/channels/${fixture.webhookId}/./${secret()}`)).toBe(404);
   }
 
   function expectRedacted(output: string) {
@@ -106,8 +74,8 @@ describe('README recipes keep webhook secrets out of access logs', () => {
   }
 
   /** An Express app with `recipe`'s logger mounted before the webhook middleware, listening. */
-  async function startExpress(recipe: (app: express.Express, logs: ReturnType<typeof capture>) => Promise<void>) {
-    const logs = capture();
+  async function startExpress(recipe: (app: express.Express, logs: ReturnType<typeof captureLogLines>) => Promise<void>) {
+    const logs = captureLogLines();
     const app = express();
     await recipe(app, logs);
     app.use('/api', createExpressMiddleware(fixture.handle));
@@ -183,8 +151,8 @@ describe('README recipes keep webhook secrets out of access logs', () => {
   });
 
   describe('koa-logger', () => {
-    async function start(recipe: (app: Koa, logs: ReturnType<typeof capture>) => Promise<void>) {
-      const logs = capture();
+    async function start(recipe: (app: Koa, logs: ReturnType<typeof captureLogLines>) => Promise<void>) {
+      const logs = captureLogLines();
       const app = new Koa();
       await recipe(app, logs);
       app.use(createKoaMiddleware(fixture.handle));

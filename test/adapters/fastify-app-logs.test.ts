@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import Fastify5 from 'fastify';
 import Fastify4 from 'fastify4';
 import pino from 'pino';
@@ -7,24 +6,13 @@ import { createFastifyPlugin, createRedactingLogMethod } from '../../adapters/fa
 import { listenFastify, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 import { ACCEPTED_FORMS, NEAR_MISSES } from './url-forms.js';
+import { captureLogLines } from './log-lines.js';
 import { post } from './raw-post.js';
 
 interface LogRecord {
   msg?: string;
   req?: Record<string, unknown>;
   err?: { message?: string; stack?: string };
-}
-
-/** What a pino logger writes, line by line. */
-function captureLogs() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      callback();
-    },
-  });
-  return { lines, stream, records: () => lines.map((line) => JSON.parse(line) as LogRecord) };
 }
 
 // Near misses that Fastify's own router answers 404 (the plugin's route never sees them), and a
@@ -64,7 +52,7 @@ for (const [name, Fastify] of [
     }
 
     it('without it, a near miss answered 404 by Fastify logs the live secret (the plugin redacts its own route only)', async () => {
-      const logs = captureLogs();
+      const logs = captureLogLines<LogRecord>();
       await start({ logger: { stream: logs.stream } });
       const answer = await send(`${server!.origin}/api${fixture.path}/`, { body: { text: 'x' } });
       expect(answer.status).toBe(404);
@@ -72,7 +60,7 @@ for (const [name, Fastify] of [
     });
 
     it('with it, no record carries a secret, whatever URL form is posted', async () => {
-      const logs = captureLogs();
+      const logs = captureLogLines<LogRecord>();
       await start({ logger: { stream: logs.stream, hooks: { logMethod: createRedactingLogMethod() } } });
       const targets = [
         ...NOT_ROUTED.map(([, form]) => form(fixture.webhookId, secret())),
@@ -97,7 +85,7 @@ for (const [name, Fastify] of [
     });
 
     it("gives the app's own req serializer the redacted URL", async () => {
-      const logs = captureLogs();
+      const logs = captureLogLines<LogRecord>();
       const serializers = { req: (req: { method: string; url: string; raw: { url?: string } }) => ({ verb: req.method, path: req.url, rawPath: req.raw.url }) };
       await start({ logger: { stream: logs.stream, serializers, hooks: { logMethod: createRedactingLogMethod() } } });
       expect(await post(server!.origin, `/api${fixture.path}/`)).toBe(404);
@@ -107,7 +95,7 @@ for (const [name, Fastify] of [
     });
 
     it('works on a pino instance given to Fastify, and on logged errors, without changing them', async () => {
-      const logs = captureLogs();
+      const logs = captureLogLines<LogRecord>();
       const instance = pino({ hooks: { logMethod: createRedactingLogMethod() } }, logs.stream);
       const app = await start(name === 'Fastify 5' ? { loggerInstance: instance } : { logger: instance });
       expect(await post(server!.origin, `/api${fixture.path}/extra`)).toBe(404);
