@@ -43,9 +43,9 @@ const ROUTE = `${SEPARATOR}${caseless('hooks')}${SEPARATOR}(?:${SEGMENT_CHAR}*[/
  * It finds every form of a webhook URL that a runtime or framework accepts, and the near misses that
  * carry a live secret: `hooks` and `channels` in any case, a slash written as `\`, `%2F` or `%5C`,
  * dot segments in plain or encoded form anywhere (`/./`, `/%2e/`, `/x/../`, `/%2E%2E/`; up to 16
- * segments between `hooks` and `channels`), doubled slashes, a trailing slash and extra segments. The URL ends at `?`, `#`, white space, a control
- * character, or a `"` followed by `,`, `}`, `]`, white space or the end (the end of a JSON or logfmt
- * string).
+ * segments between `hooks` and `channels`), doubled slashes, a trailing slash and extra segments.
+ * The URL ends at `?`, `#`, white space, a control character, or a `"` followed by `,`, `}`, `]`,
+ * white space or the end (the end of a JSON or logfmt string).
  *
  * @example
  * ```ts
