@@ -14,6 +14,7 @@ export default defineConfig({
     redis: 'adapters/redis/index.ts',
     render: 'src/render/index.ts',
     otel: 'src/instrumentation/index.ts',
+    send: 'src/send/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,
