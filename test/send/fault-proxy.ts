@@ -70,6 +70,9 @@ export async function startFaultyEndpoint(): Promise<FaultyEndpoint> {
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks).toString('utf8');
       const fault = faults.shift() ?? 'pass';
+      // One connection per request: a client that reuses a connection may resend on it by itself
+      // when the proxy drops it (Deno's does), and each attempt is to reach the proxy once.
+      res.shouldKeepAlive = false;
       seen.push({ key: req.headers['idempotency-key'] as string | undefined, body, fault });
       switch (fault) {
         case 'pass': {
