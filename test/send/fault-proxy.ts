@@ -67,7 +67,12 @@ export async function startFaultyEndpoint(): Promise<FaultyEndpoint> {
   const proxy: Listening = await listen(
     createServer(async (req, res) => {
       const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
+      try {
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+      } catch {
+        // The client gave up before its body arrived: no request to record.
+        return;
+      }
       const body = Buffer.concat(chunks).toString('utf8');
       const fault = faults.shift() ?? 'pass';
       // One connection per request: a client that reuses a connection may resend on it by itself
