@@ -60,5 +60,23 @@ export function usageError(io: Io, message: string, help: string): number {
   return EXIT.usage;
 }
 
+/**
+ * Parses a command's arguments with `parse` (a `util.parseArgs` call): the parsed arguments, or the
+ * exit code once a usage error or the `--help` text has been printed.
+ */
+export function parseCommand<T extends { values: { help?: boolean } }>(io: Io, help: string, parse: () => T): T | number {
+  let parsed: T;
+  try {
+    parsed = parse();
+  } catch (error) {
+    return usageError(io, (error as Error).message, help);
+  }
+  if (parsed.values.help) {
+    writer(io.stdout, io.env).line(help);
+    return EXIT.ok;
+  }
+  return parsed;
+}
+
 /** `n` with thousands separators, as the endpoint's messages write numbers. */
 export const count = (n: number): string => n.toLocaleString('en-US');

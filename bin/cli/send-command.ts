@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createWebhookSender, type SendAttempt, type WebhookPayload } from '../../src/send/index.js';
-import { EXIT, type Io, usageError, writer } from './io.js';
-import { parseJson, readSource, sourceName } from './read-input.js';
+import { EXIT, type Io, parseCommand, usageError, writer } from './io.js';
+import { readJson, sourceName } from './read-input.js';
 
 export const SEND_HELP = `Usage: channel-webhooks send [<url>] (--text <text> | --file <path> | -) [options]
 
@@ -31,19 +31,11 @@ Example:
   channel-webhooks send --text 'Deploy 42 finished' --key deploy-42`;
 
 export async function sendCommand(args: string[], io: Io): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    return usageError(io, (error as Error).message, SEND_HELP);
-  }
+  const parsed = parseCommand(io, SEND_HELP, () => parse(args));
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
   const out = writer(io.stdout, io.env);
   const err = writer(io.stderr, io.env);
-  if (values.help) {
-    out.line(SEND_HELP);
-    return EXIT.ok;
-  }
   const stdin = positionals.includes('-');
   const urls = positionals.filter((positional) => positional !== '-');
   if (urls.length > 1) return usageError(io, 'give at most one URL', SEND_HELP);
@@ -59,14 +51,9 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
   let payload: unknown = { text: values.text };
   if (values.text === undefined) {
     const source = values.file ?? '-';
-    let text: string;
-    try {
-      text = await readSource(source, io);
-    } catch (error) {
-      return usageError(io, `cannot read ${sourceName(source)}: ${(error as Error).message}`, SEND_HELP);
-    }
-    const json = parseJson(text);
-    if (!json.ok) {
+    const json = await readJson(source, io);
+    if (json.kind === 'unreadable') return usageError(io, json.message, SEND_HELP);
+    if (json.kind === 'not_json') {
       err.line(`${err.paint('red', 'refused')}: ${sourceName(source)} is not valid JSON (${json.message})`);
       return EXIT.refused;
     }

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { createNodeListener } from '../../adapters/node/index.js';
 import { createMemoryStore, createWebhookHandler, createWebhookManager, type Message, type ProblemBody, type WebhookHandler } from '../../src/index.js';
 import { toPlainText } from '../../src/render/index.js';
-import { EXIT, type Io, printable, usageError, writer } from './io.js';
+import { EXIT, type Io, parseCommand, printable, usageError, writer } from './io.js';
 
 export const SERVE_HELP = `Usage: channel-webhooks serve [options]
 
@@ -27,19 +27,11 @@ Example:
   channel-webhooks serve --count 1 --fail-on-refusal`;
 
 export async function serveCommand(args: string[], io: Io): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    return usageError(io, (error as Error).message, SERVE_HELP);
-  }
+  const parsed = parseCommand(io, SERVE_HELP, () => parse(args));
+  if (typeof parsed === 'number') return parsed;
   const { values } = parsed;
   const out = writer(io.stdout, io.env);
   const err = writer(io.stderr, io.env);
-  if (values.help) {
-    out.line(SERVE_HELP);
-    return EXIT.ok;
-  }
   if (parsed.positionals.length > 0) return usageError(io, `unexpected argument ${parsed.positionals[0]}`, SERVE_HELP);
   const port = Number(values.port ?? '0');
   const wanted = values.count === undefined ? Number.POSITIVE_INFINITY : Number(values.count);

@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { MAX_BODY_BYTES, validatePayload, type FieldError } from '../../src/index.js';
 import { MAX_MARKDOWN_TOTAL } from '../../src/validation/block-schemas.js';
 import { codePointLength } from '../../src/validation/text.js';
-import { count, EXIT, type Io, type Out, usageError, writer } from './io.js';
-import { parseJson, readSource, sourceName } from './read-input.js';
+import { count, EXIT, type Io, type Out, parseCommand, usageError, writer } from './io.js';
+import { readJson, sourceName } from './read-input.js';
 
 export const VALIDATE_HELP = `Usage: channel-webhooks validate <file|->...
 
@@ -23,30 +23,17 @@ Example:
   echo '{"text":"Deploy finished"}' | channel-webhooks validate -`;
 
 export async function validateCommand(args: string[], io: Io): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    return usageError(io, (error as Error).message, VALIDATE_HELP);
-  }
+  const parsed = parseCommand(io, VALIDATE_HELP, () => parse(args));
+  if (typeof parsed === 'number') return parsed;
   const out = writer(io.stdout, io.env);
-  if (parsed.values.help) {
-    out.line(VALIDATE_HELP);
-    return EXIT.ok;
-  }
   if (parsed.positionals.length === 0) return usageError(io, 'give a file to validate, or - for standard input', VALIDATE_HELP);
 
   let total = 0;
   let refused = 0;
   for (const source of parsed.positionals) {
-    let text: string;
-    try {
-      text = await readSource(source, io);
-    } catch (error) {
-      return usageError(io, `cannot read ${sourceName(source)}: ${(error as Error).message}`, VALIDATE_HELP);
-    }
-    const json = parseJson(text);
-    if (!json.ok) {
+    const json = await readJson(source, io);
+    if (json.kind === 'unreadable') return usageError(io, json.message, VALIDATE_HELP);
+    if (json.kind === 'not_json') {
       total++;
       refused++;
       report(out, sourceName(source), [{ pointer: '', message: `must be valid JSON (${json.message})` }], 'invalid_json');
