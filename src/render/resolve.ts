@@ -1,16 +1,32 @@
-import type { Inline } from './ast.js';
-import { stripBidiControls } from './escape.js';
+import type { Inline, MentionKind } from './ast.js';
 import { formatSlackDate } from './format-date.js';
 import type { MessageDate, RenderOptions, ResolvedEmoji, ResolvedMention } from './render-types.js';
 
 const PREFIX = { user: '@', channel: '#', usergroup: '@', broadcast: '@' } as const;
 
-/** The mention as the app resolves it, or its inert default; labels lose their bidi controls. */
+// The shapes of Slack's ids and emoji names. Resolvers often build a URL or a file name from what
+// they receive, so anything else (`../../account/delete?confirm=1`) never reaches them: it shows as
+// the inert default.
+const ID_SHAPE: Record<MentionKind, RegExp> = {
+  user: /^[UW][A-Z0-9]{1,20}$/,
+  channel: /^[CGD][A-Z0-9]{1,20}$/,
+  usergroup: /^[SG][A-Z0-9]{1,20}$/,
+  broadcast: /^(?:here|channel|everyone)$/,
+};
+const EMOJI_NAME = /^[a-z0-9_+'-]{1,100}(?:::skin-tone-[2-6])?$/;
+
+/** Whether a resolver may be given this mention's id: it has the shape of a Slack id of its kind. */
+export const isMentionId = (kind: MentionKind, id: string): boolean => ID_SHAPE[kind].test(id);
+
+/** Whether a resolver may be given this emoji name: lowercase letters, digits and `_+'-`, as Slack names them. */
+export const isEmojiName = (name: string): boolean => EMOJI_NAME.test(name);
+
+/** The mention as the app resolves it, or its inert default. */
 export function resolveMention(node: Inline & { t: 'mention' }, options: RenderOptions): ResolvedMention {
   const { kind, id, label } = node;
-  const resolved = options.mention?.(label === undefined ? { kind, id } : { kind, id, label });
-  if (resolved !== undefined) return { text: stripBidiControls(String(resolved.text)), url: resolved.url };
-  return { text: stripBidiControls(`${PREFIX[kind]}${label ?? id}`) };
+  const resolved = isMentionId(kind, id) ? options.mention?.(label === undefined ? { kind, id } : { kind, id, label }) : undefined;
+  if (resolved !== undefined) return { text: String(resolved.text), url: resolved.url };
+  return { text: `${PREFIX[kind]}${label ?? id}` };
 }
 
 function unicodeOf(hex: string | undefined): string | undefined {
@@ -22,12 +38,13 @@ function unicodeOf(hex: string | undefined): string | undefined {
 /** The emoji as the app resolves it, or its Unicode form, or `:name:`. */
 export function resolveEmoji(node: Inline & { t: 'emoji' }, options: RenderOptions): ResolvedEmoji & { text: string } {
   const fallback = unicodeOf(node.unicode) ?? `:${node.name}:`;
-  const answer = options.emoji?.(node.name, node.unicode === undefined ? { name: node.name } : { name: node.name, unicode: node.unicode });
+  const { name, unicode } = node;
+  const answer = isEmojiName(name) ? options.emoji?.(name, unicode === undefined ? { name } : { name, unicode }) : undefined;
   const resolved: ResolvedEmoji | undefined = typeof answer === 'string' ? { text: answer } : answer;
   return { text: resolved?.text === undefined ? fallback : String(resolved.text), url: resolved?.url };
 }
 
-/** The date as the app formats it, or the sender's fallback, or the format applied in UTC. */
+/** The date as the app formats it, or the sender's fallback, or the format applied in its time zone. */
 export function resolveDate(node: Inline & { t: 'date' }, options: RenderOptions): string {
   const { timestamp, format, fallback, timezone } = node;
   const date: MessageDate = { timestamp, format };
@@ -36,5 +53,5 @@ export function resolveDate(node: Inline & { t: 'date' }, options: RenderOptions
   const resolved = options.date?.(date);
   if (resolved !== undefined) return String(resolved);
   if (fallback !== undefined && fallback !== '') return fallback;
-  return formatSlackDate(timestamp, format) ?? String(timestamp);
+  return formatSlackDate(timestamp, format, { timeZone: timezone, locale: options.locale }) ?? String(timestamp);
 }
