@@ -22,7 +22,7 @@ export interface Mention {
   kind: 'user' | 'channel' | 'usergroup' | 'broadcast';
   /** The user, channel or user group id; for `broadcast`, `here`, `channel` or `everyone`. */
   id: string;
-  /** The label the sender wrote after `|`, without its leading `@` or `#`. */
+  /** The label the sender wrote after `|`, without its leading `@` or `#`: any text, so never part of a URL. */
   label?: string;
 }
 
@@ -50,7 +50,7 @@ export interface ResolvedMention {
  */
 export interface Emoji {
   name: string;
-  /** The rich_text element's code points, as hex joined by `-` (`1f44d-1f3fb`). */
+  /** The rich_text element's code points, as hex joined by `-` (`1f44d-1f3fb`); left out when not in that form. */
   unicode?: string;
 }
 

@@ -29,16 +29,19 @@ export function resolveMention(node: Inline & { t: 'mention' }, options: RenderO
   return { text: `${PREFIX[kind]}${label ?? id}` };
 }
 
-function unicodeOf(hex: string | undefined): string | undefined {
-  if (hex === undefined || !/^[0-9a-f]{1,6}(?:-[0-9a-f]{1,6}){0,9}$/i.test(hex)) return undefined;
+// Code points as hex joined by `-`, as rich_text gives them (`1f44d-1f3fb`).
+const CODE_POINTS = /^[0-9a-f]{1,6}(?:-[0-9a-f]{1,6}){0,9}$/i;
+
+function unicodeOf(hex: string): string | undefined {
   const points = hex.split('-').map((part) => Number.parseInt(part, 16));
   return points.every((point) => point <= 0x10ffff && (point < 0xd800 || point > 0xdfff)) ? String.fromCodePoint(...points) : undefined;
 }
 
-/** The emoji as the app resolves it, or its Unicode form, or `:name:`. */
+/** The emoji as the app resolves it, or its Unicode form, or `:name:`. Code points not in hex are not passed on. */
 export function resolveEmoji(node: Inline & { t: 'emoji' }, options: RenderOptions): ResolvedEmoji & { text: string } {
-  const fallback = unicodeOf(node.unicode) ?? `:${node.name}:`;
-  const { name, unicode } = node;
+  const { name } = node;
+  const unicode = node.unicode !== undefined && CODE_POINTS.test(node.unicode) ? node.unicode : undefined;
+  const fallback = (unicode === undefined ? undefined : unicodeOf(unicode)) ?? `:${name}:`;
   const answer = isEmojiName(name) ? options.emoji?.(name, unicode === undefined ? { name } : { name, unicode }) : undefined;
   const resolved: ResolvedEmoji | undefined = typeof answer === 'string' ? { text: answer } : answer;
   return { text: resolved?.text === undefined ? fallback : String(resolved.text), url: resolved?.url };

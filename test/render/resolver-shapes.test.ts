@@ -8,15 +8,22 @@ const REL = 'rel="noopener noreferrer nofollow"';
 const SLACK_ID = { user: /^[UW][A-Z0-9]+$/, channel: /^[CGD][A-Z0-9]+$/, usergroup: /^[SG][A-Z0-9]+$/, broadcast: /^(?:here|channel|everyone)$/ };
 const EMOJI_NAME = /^[a-z0-9_+'-]+(?:::skin-tone-[2-6])?$/;
 
+const UNICODE = /^[0-9a-f]{1,6}(?:-[0-9a-f]{1,6}){0,9}$/i;
+
 /** Renders with resolvers that record what they are given and answer "✓". */
 function renderRecording(message: { body: string; blocks: unknown[] }) {
   const mentions: Mention[] = [];
   const emoji: string[] = [];
+  const unicode: string[] = [];
   const options: RenderOptions = {
     mention: (mention) => (mentions.push(mention), { text: '✓' }),
-    emoji: (name) => (emoji.push(name), '✓'),
+    emoji: (name, given) => {
+      emoji.push(name);
+      if (given.unicode !== undefined) unicode.push(given.unicode);
+      return '✓';
+    },
   };
-  return { html: toHtml(message, options), text: toPlainText(message, options), mentions, emoji };
+  return { html: toHtml(message, options), text: toPlainText(message, options), mentions, emoji, unicode };
 }
 
 describe('resolvers only ever receive ids and names of Slack’s shape', () => {
@@ -29,6 +36,16 @@ describe('resolvers only ever receive ids and names of Slack’s shape', () => {
     ]);
     expect(html).toBe('<p><span class="cw-mention cw-mention-user">@ana</span> <span class="cw-mention cw-mention-channel">✓</span></p>');
     expect(text).toBe('@ana ✓');
+  });
+
+  it('an emoji’s code points reach the resolver only as hex', () => {
+    const elements = [
+      { type: 'emoji', name: 'tada', unicode: '../../x.svg?' },
+      { type: 'emoji', name: 'tada', unicode: '1f389' },
+    ];
+    const { unicode, html } = renderRecording({ body: '', blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements }] }] });
+    expect(unicode).toEqual(['1f389', '1f389']);
+    expect(html).toBe('<div class="cw-rich-text"><p class="cw-rich-text-section"><span class="cw-emoji">✓</span><span class="cw-emoji">✓</span></p></div>');
   });
 
   it('an emoji whose name is a path shows inert, without calling the resolver', () => {
@@ -62,7 +79,7 @@ describe('resolvers only ever receive ids and names of Slack’s shape', () => {
                 { type: 'channel', channel_id: id },
                 { type: 'usergroup', usergroup_id: id },
                 { type: 'broadcast', range: id },
-                { type: 'emoji', name },
+                { type: 'emoji', name, unicode: id },
               ],
             },
           ],
@@ -72,9 +89,10 @@ describe('resolvers only ever receive ids and names of Slack’s shape', () => {
           { body: '', blocks: [block] },
           { body, blocks: [] },
         ]) {
-          const { mentions, emoji } = renderRecording(message);
+          const { mentions, emoji, unicode } = renderRecording(message);
           for (const mention of mentions) expect(mention.id).toMatch(SLACK_ID[mention.kind]);
           for (const called of emoji) expect(called).toMatch(EMOJI_NAME);
+          for (const points of unicode) expect(points).toMatch(UNICODE);
         }
       }),
       { seed: 20_261_125, numRuns: 500 },
