@@ -8,25 +8,32 @@ const STYLES = {
 } as const satisfies Record<string, Intl.DateTimeFormatOptions>;
 type Style = keyof typeof STYLES;
 
-// Building a formatter costs far more than using one; a sender can name many zones, so the cache is bounded.
+// Building a formatter costs far more than using one; a sender can name many zones, so the caches are bounded.
+const MAX_CACHED = 256;
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const MAX_FORMATTERS = 256;
+const zones = new Map<string, boolean>();
 
-/** A formatter for the zone, or for UTC when the runtime does not know the zone: a sender's zone never fails a render. */
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+/** Whether the runtime knows this IANA time zone: a sender's zone is used only then. */
+export function isKnownTimeZone(timeZone: string): boolean {
+  const known = zones.get(timeZone);
+  if (known !== undefined) return known;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return remember(zones, timeZone, true);
+  } catch {
+    return remember(zones, timeZone, false);
+  }
+}
+
 function formatter(locale: string, timeZone: string, style: Style): Intl.DateTimeFormat {
   const key = `${locale}\u0000${timeZone}\u0000${style}`;
-  let found = formatters.get(key);
-  if (found === undefined) {
-    try {
-      found = new Intl.DateTimeFormat(style === 'numeric' ? 'en-US' : locale, { ...STYLES[style], timeZone });
-    } catch (error) {
-      if (timeZone === 'UTC') throw error;
-      found = formatter(locale, 'UTC', style);
-    }
-    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
-    formatters.set(key, found);
-  }
-  return found;
+  return formatters.get(key) ?? remember(formatters, key, new Intl.DateTimeFormat(style === 'numeric' ? 'en-US' : locale, { ...STYLES[style], timeZone }));
 }
 
 // ICU versions differ in the spaces they put before AM/PM and inside dates (U+202F, U+00A0): one
@@ -71,7 +78,7 @@ export function formatSlackDate(timestamp: number, format: string, options: Slac
   const date = new Date(timestamp * 1000);
   if (!Number.isFinite(timestamp) || Number.isNaN(date.getTime())) return undefined;
   const locale = options.locale ?? 'en-US';
-  const timeZone = options.timeZone ?? 'UTC';
+  const timeZone = options.timeZone !== undefined && isKnownTimeZone(options.timeZone) ? options.timeZone : 'UTC';
   const show = (style: Style): string => formatter(locale, timeZone, style).format(date).replace(ODD_SPACES, ' ');
   const numeric = (): Record<string, string> =>
     Object.fromEntries(

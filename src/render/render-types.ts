@@ -83,7 +83,7 @@ export interface MessageDate {
   format: string;
   /** The sender's text for clients that cannot format the date. */
   fallback?: string;
-  /** The rich_text element's IANA time zone, when it names one. */
+  /** The rich_text element's IANA time zone, when it names one the runtime knows (so `Intl` accepts it). */
   timezone?: string;
 }
 

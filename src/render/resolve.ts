@@ -1,5 +1,5 @@
 import type { Inline, MentionKind } from './ast.js';
-import { formatSlackDate } from './format-date.js';
+import { formatSlackDate, isKnownTimeZone } from './format-date.js';
 import type { MessageDate, RenderOptions, ResolvedEmoji, ResolvedMention } from './render-types.js';
 
 const PREFIX = { user: '@', channel: '#', usergroup: '@', broadcast: '@' } as const;
@@ -47,9 +47,13 @@ export function resolveEmoji(node: Inline & { t: 'emoji' }, options: RenderOptio
   return { text: resolved?.text === undefined ? fallback : String(resolved.text), url: resolved?.url };
 }
 
-/** The date as the app formats it, or the sender's fallback, or the format applied in its time zone. */
+/**
+ * The date as the app formats it, or the sender's fallback, or the format applied in its time zone.
+ * A zone the runtime does not know is not passed on: the app's `Intl` call would throw on it.
+ */
 export function resolveDate(node: Inline & { t: 'date' }, options: RenderOptions): string {
-  const { timestamp, format, fallback, timezone } = node;
+  const { timestamp, format, fallback } = node;
+  const timezone = node.timezone !== undefined && isKnownTimeZone(node.timezone) ? node.timezone : undefined;
   const date: MessageDate = { timestamp, format };
   if (fallback !== undefined) date.fallback = fallback;
   if (timezone !== undefined) date.timezone = timezone;

@@ -37,6 +37,13 @@ describe('dates', () => {
     expect(formatSlackDate(MIDNIGHT_UTC, '{time}', { timeZone: 'Not/AZone' })).toBe('12:00 AM UTC');
   });
 
+  it('gives the date resolver only a zone the runtime knows, so an Intl call on it cannot throw', () => {
+    const seen: (string | undefined)[] = [];
+    const date = ({ timezone }: { timezone?: string }) => (seen.push(timezone), new Date(0).toLocaleString('en-US', { timeZone: timezone }));
+    for (const timezone of ['Europe/Paris', '../../etc/passwd', 'Mars/Olympus']) toPlainText(richDate({ timestamp: 0, format: '{date}', timezone }), { date });
+    expect(seen).toEqual(['Europe/Paris', undefined, undefined]);
+  });
+
   it('refuses a locale that is not a language tag', () => {
     expect(() => toHtml({ body: 'x', blocks: [] }, { locale: 'not a locale!' })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
     expect(() => toPlainText({ body: 'x', blocks: [] }, { locale: 42 as never })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
