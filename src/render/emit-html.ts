@@ -1,6 +1,7 @@
 import { LINK_REL, type RenderClassName } from './allow-list.js';
 import type { Block, Inline } from './ast.js';
 import { createHtmlWriter, type HtmlWriter } from './html-writer.js';
+import type { Room } from './output-limit.js';
 import { resolveDate, resolveEmoji, resolveMention } from './resolve.js';
 import type { RenderOptions } from './render-types.js';
 import { safeImageUrl, safeLinkUrl } from './safe-url.js';
@@ -109,9 +110,9 @@ function blocks(nodes: Block[], options: RenderOptions, out: HtmlWriter): void {
   for (const node of nodes) block(node, options, out);
 }
 
-/** Renders the document model as an HTML fragment of at most `limit` characters, made only of allow-listed elements. */
-export function emitHtml(nodes: Block[], options: RenderOptions, limit: number): string {
-  const out = createHtmlWriter(limit);
+/** Renders the document model as an HTML fragment within `room`, made only of allow-listed elements. */
+export function emitHtml(nodes: Block[], options: RenderOptions, room: Room): string {
+  const out = createHtmlWriter(room);
   blocks(nodes, options, out);
   return out.finish();
 }

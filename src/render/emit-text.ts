@@ -2,12 +2,13 @@ import type { Block, Inline } from './ast.js';
 import { resolveDate, resolveEmoji, resolveMention } from './resolve.js';
 import type { RenderOptions } from './render-types.js';
 import { safeLinkUrl } from './safe-url.js';
+import { createInnerRoom, type Room } from './output-limit.js';
 import { createTextWriter, type TextWriter } from './text-writer.js';
 
 /** How a link reads: its label, its URL when the label is blank, or `label (url)`. */
-function linkText(node: Inline & { t: 'link' }, options: RenderOptions, room: number): string {
+function linkText(node: Inline & { t: 'link' }, options: RenderOptions, room: Room): string {
   // The label is read first, within what is left, to decide how the URL shows beside it.
-  const labelWriter = createTextWriter(room);
+  const labelWriter = createTextWriter(createInnerRoom(room));
   inlines(node.children, options, labelWriter);
   const label = labelWriter.finish();
   const url = safeLinkUrl(node.url);
@@ -38,7 +39,7 @@ function leafText(node: Exclude<Inline, { t: 'style' | 'link' }>, options: Rende
 function inlines(nodes: Inline[], options: RenderOptions, out: TextWriter): void {
   for (const node of nodes) {
     if (node.t === 'style') inlines(node.children, options, out);
-    else if (node.t === 'link') out.text(linkText(node, options, out.left));
+    else if (node.t === 'link') out.text(linkText(node, options, out.room));
     else out.text(leafText(node, options));
   }
 }
@@ -85,9 +86,9 @@ function blocks(nodes: Block[], options: RenderOptions, out: TextWriter, separat
   }
 }
 
-/** Renders the document model as text of at most `limit` characters: blocks on their own lines, syntax reduced to words. */
-export function emitText(nodes: Block[], options: RenderOptions, limit: number): string {
-  const out = createTextWriter(limit);
+/** Renders the document model as text within `room`: blocks on their own lines, syntax reduced to words. */
+export function emitText(nodes: Block[], options: RenderOptions, room: Room): string {
+  const out = createTextWriter(room);
   blocks(nodes, options, out, '\n');
   return out.finish();
 }

@@ -1,9 +1,10 @@
 import { attributesOf, type RenderAttributes, type RenderTag } from './allow-list.js';
-import { escapeHtml, stripBidiControls } from './escape.js';
-import { cutAt } from './output-limit.js';
+import { escapeHtml } from './escape.js';
+import { cutAt, type Room } from './output-limit.js';
 
 const VOID_TAGS: ReadonlySet<RenderTag> = new Set(['br', 'hr', 'img']);
-const CUT_MARK = '<p class="cw-truncated">…</p>';
+/** Ends a fragment that was cut; its room is kept free from the start. */
+export const HTML_CUT_MARK = '<p class="cw-truncated">…</p>';
 
 /** Writes an HTML fragment within a size limit; past it, nothing more is written and a mark ends the fragment. */
 export interface HtmlWriter {
@@ -15,46 +16,43 @@ export interface HtmlWriter {
   finish(): string;
 }
 
-// Every string from a message or a resolver is written here and only here: escaped, and without the
-// direction controls that could make a label read as another.
-const clean = (value: string): string => escapeHtml(stripBidiControls(value));
-
-export function createHtmlWriter(limit: number): HtmlWriter {
+/**
+ * The one place strings from a message or a resolver reach the HTML: each is escaped and loses its
+ * direction controls, and the fragment never takes more than `room` (which must keep
+ * {@link HTML_CUT_MARK}'s length free).
+ */
+export function createHtmlWriter(room: Room): HtmlWriter {
   const parts: string[] = [];
-  // A closing tag is paid for when its element opens, and the cut mark up front, so what was
-  // opened can always be closed and marked without passing `limit`.
-  let left = limit - CUT_MARK.length;
+  // A closing tag is paid for when its element opens, so what was opened can always be closed.
   let cut = false;
   return {
     element(tag, attributes, content) {
       if (cut) return;
       let open = `<${tag}`;
-      for (const [name, value] of attributesOf(tag, attributes)) open += ` ${name}="${clean(value)}"`;
+      for (const [name, value] of attributesOf(tag, attributes)) open += ` ${name}="${escapeHtml(value)}"`;
       open += '>';
       const close = VOID_TAGS.has(tag) ? '' : `</${tag}>`;
-      if (open.length + close.length > left) {
+      if (!room.take(open.length + close.length)) {
         cut = true;
         return;
       }
-      left -= open.length + close.length;
       parts.push(open);
       content?.();
       parts.push(close);
     },
     text(value) {
       if (cut) return;
-      const escaped = clean(value);
-      if (escaped.length > left) {
-        cut = true;
-        // An entity is never split: the cut falls before its `&`.
-        const kept = cutAt(escaped, left);
-        const amp = kept.lastIndexOf('&');
-        parts.push(amp !== -1 && !kept.includes(';', amp) ? kept.slice(0, amp) : kept);
+      const escaped = escapeHtml(value);
+      if (room.take(escaped.length)) {
+        parts.push(escaped);
         return;
       }
-      left -= escaped.length;
-      parts.push(escaped);
+      cut = true;
+      // An entity is never split: the cut falls before its `&`.
+      const kept = cutAt(escaped, room.left);
+      const amp = kept.lastIndexOf('&');
+      parts.push(amp !== -1 && !kept.includes(';', amp) ? kept.slice(0, amp) : kept);
     },
-    finish: () => parts.join('') + (cut ? CUT_MARK : ''),
+    finish: () => parts.join('') + (cut ? HTML_CUT_MARK : ''),
   };
 }

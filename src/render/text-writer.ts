@@ -1,7 +1,8 @@
 import { stripBidiControls } from './escape.js';
-import { cutAt } from './output-limit.js';
+import { cutAt, type Room } from './output-limit.js';
 
-const CUT_MARK = '…';
+/** Ends a text that was cut; its room is kept free from the start. */
+export const TEXT_CUT_MARK = '…';
 
 /** Writes plain text within a size limit; past it, nothing more is written and a mark ends the text. */
 export interface TextWriter {
@@ -15,15 +16,15 @@ export interface TextWriter {
   indented(prefix: string, content: () => void): void;
   /** Characters written so far, to tell whether a part wrote anything. */
   readonly size: number;
-  /** Characters that may still be written. */
-  readonly left: number;
+  /** What is left to write in. */
+  readonly room: Room;
   /** The text, with the cut mark when something was left out. */
   finish(): string;
 }
 
-export function createTextWriter(limit: number): TextWriter {
+/** Text within `room` (which must keep {@link TEXT_CUT_MARK}'s length free), without direction controls, indented where the renderer asks. */
+export function createTextWriter(room: Room): TextWriter {
   const parts: string[] = [];
-  let left = limit - CUT_MARK.length;
   let size = 0;
   let cut = false;
   let indent = '';
@@ -34,9 +35,8 @@ export function createTextWriter(limit: number): TextWriter {
       const lines = `${separator}${stripBidiControls(value)}`;
       separator = '';
       const written = indent === '' ? lines : lines.replaceAll('\n', `\n${indent}`);
-      const kept = written.length > left ? cutAt(written, left) : written;
+      const kept = room.take(written.length) ? written : cutAt(written, room.left);
       cut = kept !== written;
-      left -= kept.length;
       size += kept.length;
       parts.push(kept);
     },
@@ -55,9 +55,7 @@ export function createTextWriter(limit: number): TextWriter {
     get size() {
       return size;
     },
-    get left() {
-      return left;
-    },
-    finish: () => parts.join('') + (cut ? CUT_MARK : ''),
+    room,
+    finish: () => parts.join('') + (cut ? TEXT_CUT_MARK : ''),
   };
 }

@@ -1,6 +1,7 @@
 import { checkArguments } from './check-arguments.js';
 import { emitHtml } from './emit-html.js';
-import { HTML_PER_CHARACTER, messageSize, OUTPUT_FLOOR } from './output-limit.js';
+import { HTML_CUT_MARK } from './html-writer.js';
+import { createRoom, HTML_PER_CHARACTER } from './output-limit.js';
 import { parseBlocks } from './parse-blocks.js';
 import { parseMrkdwn } from './parse-mrkdwn.js';
 import type { RenderableMessage, RenderOptions } from './render-types.js';
@@ -43,5 +44,6 @@ import type { RenderableMessage, RenderOptions } from './render-types.js';
 export function toHtml(message: RenderableMessage, options: RenderOptions = {}): string {
   checkArguments(message, options);
   const blocks = parseBlocks(message.blocks);
-  return emitHtml(blocks.length > 0 ? blocks : parseMrkdwn(message.body ?? ''), options, HTML_PER_CHARACTER * messageSize(message) + OUTPUT_FLOOR);
+  const room = createRoom(message, HTML_PER_CHARACTER, HTML_CUT_MARK.length);
+  return emitHtml(blocks.length > 0 ? blocks : parseMrkdwn(message.body ?? ''), options, room);
 }

@@ -1,8 +1,9 @@
 import { checkArguments } from './check-arguments.js';
 import { emitText } from './emit-text.js';
-import { messageSize, OUTPUT_FLOOR, TEXT_PER_CHARACTER } from './output-limit.js';
+import { createRoom, TEXT_PER_CHARACTER } from './output-limit.js';
 import { parseBlocks } from './parse-blocks.js';
 import { parseMrkdwn } from './parse-mrkdwn.js';
+import { TEXT_CUT_MARK } from './text-writer.js';
 import type { RenderableMessage, RenderOptions } from './render-types.js';
 
 /**
@@ -36,5 +37,5 @@ export function toPlainText(message: RenderableMessage, options: RenderOptions =
   checkArguments(message, options);
   const body = message.body ?? '';
   const blocks = body.trim() !== '' ? parseMrkdwn(body) : parseBlocks(message.blocks);
-  return emitText(blocks, options, TEXT_PER_CHARACTER * messageSize(message) + OUTPUT_FLOOR).trim();
+  return emitText(blocks, options, createRoom(message, TEXT_PER_CHARACTER, TEXT_CUT_MARK.length)).trim();
 }

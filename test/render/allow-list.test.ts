@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { RENDER_ALLOW_LIST } from '../../src/render/index.js';
-import { createHtmlWriter, type HtmlWriter } from '../../src/render/html-writer.js';
+import { createHtmlWriter, HTML_CUT_MARK, type HtmlWriter } from '../../src/render/html-writer.js';
+import { createRoom, OUTPUT_FLOOR } from '../../src/render/output-limit.js';
+
+/** A writer whose whole output, cut mark included, is at most `limit` characters. */
+const writer = (limit: number): HtmlWriter => createHtmlWriter(createRoom({ body: '', blocks: [] }, 0, OUTPUT_FLOOR - limit + HTML_CUT_MARK.length));
 
 describe('the HTML writer is driven by RENDER_ALLOW_LIST', () => {
   it('writes the listed attributes, in the list’s order, escaped', () => {
-    const out = createHtmlWriter(1_000);
+    const out = writer(1_000);
     out.element('a', { href: 'https://example.com/?a="b"&c', rel: 'noopener noreferrer nofollow', class: ['cw-mention', 'cw-mention-user'] }, () =>
       out.text('<x>'),
     );
@@ -14,7 +18,7 @@ describe('the HTML writer is driven by RENDER_ALLOW_LIST', () => {
   });
 
   it('leaves out at run time what the list does not allow, whatever the caller passes', () => {
-    const out = createHtmlWriter(1_000);
+    const out = writer(1_000);
     out.element('ul', { class: ['cw-list'], start: 3, onclick: 'alert(1)' } as never);
     out.element('br', { class: ['cw-list'] } as never);
     expect(out.finish()).toBe('<ul class="cw-list"></ul><br>');
@@ -37,7 +41,7 @@ describe('the HTML writer is driven by RENDER_ALLOW_LIST', () => {
   });
 
   it('closes every element it opened and marks the cut when the limit is reached', () => {
-    const out = createHtmlWriter(80);
+    const out = writer(80);
     out.element('div', { class: ['cw-section'] }, () => {
       out.element('p', {}, () => out.text('&'.repeat(40)));
       out.element('p', {}, () => out.text('never written'));
