@@ -14,6 +14,9 @@ export default defineConfig({
     redis: 'adapters/redis/index.ts',
     render: 'src/render/index.ts',
     otel: 'src/instrumentation/index.ts',
+    send: 'src/send/index.ts',
+    // The command: its hashbang line is kept, and tsup makes the file executable.
+    cli: 'bin/channel-webhooks.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

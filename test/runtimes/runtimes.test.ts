@@ -9,6 +9,7 @@ import { isCi } from '../support/global-setup.js';
 import { paddedBody, send } from '../support/http.js';
 import { freePort } from '../support/servers.js';
 import { installPackedLibrary } from '../support/pack.js';
+import { startFaultyEndpoint, type FaultyEndpoint } from '../send/fault-proxy.js';
 
 // The packed library, served by each real runtime through its Fetch adapter: what a user of Bun,
 // Deno or Cloudflare Workers runs. The runtimes come from npm as binary packages (dev dependencies).
@@ -59,7 +60,7 @@ async function workerdCommand(app: string, port: number, entry: string, bindings
     join(app, 'config.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker) ],
+  services = [ (name = "main", worker = .worker), (name = "internet", network = (allow = ["public", "local"])) ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
 );
 const worker :Workerd.Worker = (
@@ -168,6 +169,60 @@ for (const runtime of runtimes) {
       expect(answer.json).toMatchObject({ code: 'body_read_failed', errors: [{ pointer: '', message: 'did not arrive in time' }] });
       expect(took).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 50);
       expect(took).toBeLessThan(BODY_TIMEOUT_MS + 2_000);
+    });
+
+    // The packed channel-webhooks/send, run by this runtime against the real handler (in Node) behind
+    // the fault-injecting proxy of the sender's own tests.
+    describe('the packed sender', () => {
+      let endpoint: FaultyEndpoint;
+      beforeAll(async () => {
+        endpoint = await startFaultyEndpoint();
+      });
+      afterAll(() => endpoint.close());
+
+      const runSender = async (body: Record<string, unknown>) => {
+        const answer = await send(`${base}/__send`, { body: { url: endpoint.url, ...body } });
+        expect(answer.status, output.join('')).toBe(200);
+        return answer.json as { result: Record<string, unknown>; attempts: Array<Record<string, unknown>>; waits: number[] };
+      };
+
+      it('stores one message through a 500, a 429, a dropped connection and a time-out, with one key on every attempt', async () => {
+        endpoint.inject(['500', '429', 'drop', 'stall_after']);
+        const before = endpoint.seen.length;
+        const { result, attempts, waits } = await runSender({
+          payload: { text: `from ${runtime.name}` },
+          options: { maxAttempts: 6, baseDelayMs: 100, attemptTimeoutMs: 500 },
+        });
+        expect(result).toMatchObject({ ok: true, status: 200, duplicate: true, attempts: 5, message: { body: `from ${runtime.name}` } });
+        expect(attempts.map((attempt) => [attempt.outcome, attempt.status, attempt.error])).toEqual([
+          ['retry', 500, null],
+          ['retry', 429, null],
+          ['retry', null, 'network'],
+          ['retry', null, 'timeout'],
+          ['duplicate', 200, null],
+        ]);
+        expect(waits).toEqual([50, 2_000, 200, 400]);
+        const keys = endpoint.seen.slice(before).map((request) => request.key);
+        expect(keys).toHaveLength(5);
+        expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+        expect(new Set(keys)).toEqual(new Set([result.idempotencyKey]));
+        expect(endpoint.store.listMessages('general').filter((message) => message.body === `from ${runtime.name}`)).toHaveLength(1);
+      });
+
+      it('does not retry a refusal, and returns the endpoint’s pointers', async () => {
+        const before = endpoint.seen.length;
+        const { result, attempts } = await runSender({ payload: { text: 'x', colour: 'red' }, idempotencyKey: 'refused-1' });
+        expect(result).toMatchObject({
+          ok: false,
+          code: 'refused',
+          status: 400,
+          attempts: 1,
+          idempotencyKey: 'refused-1',
+          problem: { code: 'invalid_payload', errors: [{ pointer: '/colour', message: 'is not an allowed property' }] },
+        });
+        expect(attempts).toHaveLength(1);
+        expect(endpoint.seen.slice(before)).toHaveLength(1);
+      });
     });
   });
 }
