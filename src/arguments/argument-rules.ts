@@ -48,7 +48,7 @@ export function required(optional: ArgumentRule): ArgumentRule {
 }
 
 /**
- * A port, checked by its shape: an object (or function) with each of `methods`. A port's type
+ * A port, checked by its shape: an object with each of `methods`. A port's type
  * cannot be tested across packages and realms, and its shape is what the factory will call.
  *
  * @example
@@ -61,7 +61,7 @@ export function port(expected: string, methods: readonly string[], hint?: string
     expected,
     hint,
     problem(value) {
-      if ((typeof value !== 'object' || value === null) && typeof value !== 'function') return got(value);
+      if (typeof value !== 'object' || value === null) return got(value);
       const missing = methods.filter((method) => typeof (value as Record<string, unknown>)[method] !== 'function');
       return missing.length === 0 ? undefined : `it has no ${missing.map((method) => `${method}()`).join(', ')}`;
     },

@@ -1,10 +1,16 @@
+import { redactWebhookUrl } from '../http/redact.js';
+
 /**
- * A value as an error message names it: a string or number as written, an object by its class
- * ("a Pool", "an object"), never its contents (it may hold a secret or a connection string).
+ * A value as an error message names it: a number as written, a string as written with any webhook
+ * secret redacted (a secret URL given to the wrong option must not reach a log), an object by its
+ * class ("a Pool", "an object"), never its contents (it may hold a password or a connection string).
  */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (typeof value === 'string') return value.length > 40 ? `${JSON.stringify(value.slice(0, 40))}…` : JSON.stringify(value);
+  if (typeof value === 'string') {
+    const shown = redactWebhookUrl(value);
+    return shown.length > 40 ? `${JSON.stringify(shown.slice(0, 40))}…` : JSON.stringify(shown);
+  }
   if (typeof value === 'symbol') return 'a symbol';
   if (typeof value === 'function') return value.name === '' ? 'a function' : `the function ${value.name}`;
   if (Array.isArray(value)) return 'an array';

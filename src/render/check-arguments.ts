@@ -1,31 +1,12 @@
-import { ChannelWebhookError } from '../errors.js';
-import type { RenderableMessage, RenderOptions } from './render-types.js';
+import { type ArgumentRule, fn, required, rule } from '../arguments/argument-rules.js';
+import { checkArgument, checkOptions, type OptionsShape } from '../arguments/check-options.js';
+import type { RenderableMessage } from './render-types.js';
 
-const RESOLVERS = ['mention', 'emoji', 'date', 'image'] as const;
+const MESSAGE = rule('a message { body, blocks }', (value) => typeof value === 'object' && value !== null);
+const BODY = rule('a string', (value) => typeof value === 'string');
+const BLOCKS = rule('an array', Array.isArray);
 
-/** Refuses what is not a message or not render options, so a wiring mistake fails loudly, once. */
-export function checkArguments(message: unknown, options: unknown): asserts message is RenderableMessage {
-  if (typeof message !== 'object' || message === null) {
-    throw new ChannelWebhookError('invalid_argument', 'message must be an object with body and blocks');
-  }
-  const { body, blocks } = message as Record<string, unknown>;
-  if (body !== undefined && typeof body !== 'string') throw new ChannelWebhookError('invalid_argument', 'message.body must be a string');
-  if (blocks !== undefined && !Array.isArray(blocks)) throw new ChannelWebhookError('invalid_argument', 'message.blocks must be an array');
-  if (options === undefined) return;
-  if (typeof options !== 'object' || options === null) throw new ChannelWebhookError('invalid_argument', 'options must be an object');
-  for (const name of RESOLVERS) {
-    const resolver = (options as RenderOptions)[name];
-    if (resolver !== undefined && typeof resolver !== 'function') {
-      throw new ChannelWebhookError('invalid_argument', `options.${name} must be a function`);
-    }
-  }
-  const { locale } = options as RenderOptions;
-  if (locale !== undefined && !isLocale(locale)) {
-    throw new ChannelWebhookError('invalid_argument', 'options.locale must be a BCP 47 language tag such as "en-US"');
-  }
-}
-
-function isLocale(locale: unknown): boolean {
+const LOCALE: ArgumentRule = rule('a BCP 47 language tag such as "en-US"', (locale) => {
   if (typeof locale !== 'string') return false;
   try {
     Intl.getCanonicalLocales(locale);
@@ -33,4 +14,24 @@ function isLocale(locale: unknown): boolean {
   } catch {
     return false;
   }
+});
+
+const OPTIONS: OptionsShape = {
+  mention: fn('a function (mention) => { text, url? } | undefined'),
+  emoji: fn('a function (name, emoji) => string | { text } | undefined'),
+  date: fn('a function (date) => string | undefined'),
+  locale: LOCALE,
+  image: fn('a function (url) => string | undefined'),
+};
+
+/**
+ * Refuses what is not a message or not render options, so a wiring mistake fails loudly, once. A
+ * message may carry more fields (a stored message does); the options may not.
+ */
+export function checkArguments(renderer: string, message: unknown, options: unknown): asserts message is RenderableMessage {
+  checkArgument(renderer, 'message', message, required(MESSAGE));
+  const { body, blocks } = message as Record<string, unknown>;
+  checkArgument(renderer, 'message.body', body, BODY);
+  checkArgument(renderer, 'message.blocks', blocks, BLOCKS);
+  checkOptions(renderer, options, OPTIONS, 'options', true);
 }

@@ -42,7 +42,7 @@ import type { RenderableMessage, RenderOptions } from './render-types.js';
  * ```
  */
 export function toHtml(message: RenderableMessage, options: RenderOptions = {}): string {
-  checkArguments(message, options);
+  checkArguments('toHtml', message, options);
   const blocks = parseBlocks(message.blocks);
   const room = createRoom(message, HTML_PER_CHARACTER, HTML_CUT_MARK.length);
   return emitHtml(blocks.length > 0 ? blocks : parseMrkdwn(message.body ?? ''), options, room);

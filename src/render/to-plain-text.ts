@@ -34,7 +34,7 @@ import type { RenderableMessage, RenderOptions } from './render-types.js';
  * ```
  */
 export function toPlainText(message: RenderableMessage, options: RenderOptions = {}): string {
-  checkArguments(message, options);
+  checkArguments('toPlainText', message, options);
   const body = message.body ?? '';
   const blocks = body.trim() !== '' ? parseMrkdwn(body) : parseBlocks(message.blocks);
   return emitText(blocks, options, createRoom(message, TEXT_PER_CHARACTER, TEXT_CUT_MARK.length)).trim();

@@ -1,5 +1,8 @@
 import { systemClock } from '../clock.js';
-import { ChannelWebhookError } from '../errors.js';
+import { type ArgumentRule, fn, integer, MILLISECONDS, required } from '../arguments/argument-rules.js';
+import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
+import { describeValue } from '../arguments/describe-value.js';
+import { CLOCK } from '../arguments/port-rules.js';
 import { redactWebhookUrl } from '../http/redact.js';
 import type { WebhookPayload } from '../validation/payload-types.js';
 import { postOnce, type AttemptResult } from './post-once.js';
@@ -36,21 +39,49 @@ type Transient = Extract<AttemptResult, { kind: 'transient' }>;
  * ```
  */
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
-  const settings = checkOptions(options);
+  const settings = checkSenderOptions(options);
   return { send: (payload, sendOptions = {}) => send(settings, payload, sendOptions) };
 }
 
-function checkOptions(options: WebhookSenderOptions): Settings {
-  if (typeof options !== 'object' || options === null) throw invalid('options must be an object with a url');
-  let url: URL;
-  try {
-    url = new URL(options.url);
-  } catch {
-    throw invalid('url must be an absolute http(s) URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(`url must be http(s), got ${url.protocol}`);
-  const settings: Settings = {
-    ...DEFAULTS,
+const FACTORY = 'createWebhookSender';
+
+// The URL carries the webhook's secret: a message says what is wrong with it, never what it is.
+const URL_RULE: ArgumentRule = required({
+  expected: 'an absolute http(s) URL',
+  problem(value) {
+    if (typeof value !== 'string') return `got ${describeValue(value)}`;
+    let protocol: string;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      return 'it is not a URL';
+    }
+    return protocol === 'http:' || protocol === 'https:' ? undefined : `its scheme is ${protocol}`;
+  },
+});
+
+const OPTIONS: OptionsShape = {
+  url: URL_RULE,
+  maxAttempts: integer(1),
+  timeoutMs: MILLISECONDS,
+  attemptTimeoutMs: MILLISECONDS,
+  baseDelayMs: MILLISECONDS,
+  maxDelayMs: MILLISECONDS,
+  fetch: fn('a function (url, init) => Promise<Response>'),
+  random: fn('a function () => number in [0, 1)'),
+  sleep: fn('a function (ms, signal) => Promise<void>'),
+  clock: CLOCK,
+  createKey: fn('a function () => string'),
+};
+
+function checkSenderOptions(options: WebhookSenderOptions): Settings {
+  checkOptions(FACTORY, options, OPTIONS);
+  return {
+    maxAttempts: options.maxAttempts ?? DEFAULTS.maxAttempts,
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    attemptTimeoutMs: options.attemptTimeoutMs ?? DEFAULTS.attemptTimeoutMs,
+    baseDelayMs: options.baseDelayMs ?? DEFAULTS.baseDelayMs,
+    maxDelayMs: options.maxDelayMs ?? DEFAULTS.maxDelayMs,
     url: options.url,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),
     random: options.random ?? Math.random,
@@ -58,17 +89,7 @@ function checkOptions(options: WebhookSenderOptions): Settings {
     clock: options.clock ?? systemClock,
     createKey: options.createKey ?? (() => crypto.randomUUID()),
   };
-  for (const name of ['maxAttempts', 'timeoutMs', 'attemptTimeoutMs', 'baseDelayMs', 'maxDelayMs'] as const) {
-    const value = options[name];
-    if (value === undefined) continue;
-    const valid = name === 'maxAttempts' ? Number.isInteger(value) && value >= 1 : Number.isFinite(value) && value > 0;
-    if (!valid) throw invalid(`${name} must be a ${name === 'maxAttempts' ? 'whole number ≥ 1' : 'positive number of ms'}, got ${String(value)}`);
-    settings[name] = value;
-  }
-  return settings;
 }
-
-const invalid = (message: string) => new ChannelWebhookError('invalid_argument', `createWebhookSender: ${message}`);
 
 async function send(settings: Settings, payload: WebhookPayload, { idempotencyKey, signal, onAttempt }: SendOptions): Promise<SendResult> {
   const { clock } = settings;

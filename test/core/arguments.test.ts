@@ -7,11 +7,15 @@ import { createRedisRateLimiter } from '../../adapters/redis/index.js';
 import { suggestOptions } from '../../src/arguments/suggest-option.js';
 import { createFakeClock } from '../../src/clock.js';
 import { createOpenApiDocument } from '../../src/openapi/index.js';
+import { toHtml, toPlainText } from '../../src/render/index.js';
+import { createWebhookSender } from '../../src/send/index.js';
 
 // Real clients, never connected: what a user holds when they pass one in the wrong place.
 const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
 const ioredis = new Redis({ lazyConnect: true });
 const nodeRedis = createClient();
+const secretUrl = 'https://chat.example.com/hooks/channels/wh_1/very-secret-value';
+const message = { body: 'Deploy finished', blocks: [] };
 
 afterAll(async () => {
   await pool.end();
@@ -149,6 +153,74 @@ describe.each<[factory: string, cases: Case[]]>([
         'a prefix without its slash',
         () => createOpenApiDocument({ pathPrefix: 'api' }),
         "options.pathPrefix must be '' or a path starting with '/', without a trailing slash, spaces, braces, '?' or '#': got \"api\".",
+      ],
+    ],
+  ],
+  [
+    'createWebhookSender',
+    [
+      [
+        'no options',
+        () => createWebhookSender(undefined as never),
+        'options must be an object { url, maxAttempts?, timeoutMs?, attemptTimeoutMs?, baseDelayMs?, maxDelayMs?, fetch?, random?, sleep?, clock?, createKey? }, got undefined',
+      ],
+      [
+        'the URL alone',
+        () => createWebhookSender(secretUrl as never),
+        'options must be an object { url, maxAttempts?, timeoutMs?, attemptTimeoutMs?, baseDelayMs?, maxDelayMs?, fetch?, random?, sleep?, clock?, createKey? }, got "https://chat.example.com/hooks/channels/"…',
+      ],
+      [
+        'a clock without now()',
+        () => createWebhookSender({ url: secretUrl, clock: Date } as never),
+        'options.clock must be a Clock: got the function Date. Pass systemClock, createFakeClock() or { now: () => epochMs }.',
+      ],
+      [
+        'retries under their name elsewhere',
+        () => createWebhookSender({ url: secretUrl, retries: 3 } as never),
+        'options has an unknown key `retries`; the options are url, maxAttempts, timeoutMs, attemptTimeoutMs, baseDelayMs, maxDelayMs, fetch, random, sleep, clock, createKey',
+      ],
+      [
+        'a typo',
+        () => createWebhookSender({ url: secretUrl, maxAttempt: 3 } as never),
+        'options has an unknown key `maxAttempt` (did you mean `maxAttempts`?); the options are url, maxAttempts, timeoutMs, attemptTimeoutMs, baseDelayMs, maxDelayMs, fetch, random, sleep, clock, createKey',
+      ],
+      [
+        'the secret URL in the wrong option',
+        () => createWebhookSender({ url: 'https://chat.example.com', createKey: 'https://x/hooks/channels/wh_1/very-secret-value' } as never),
+        'options.createKey must be a function () => string: got "https://x/hooks/channels/wh_1/[redacted]".',
+      ],
+    ],
+  ],
+  [
+    'toHtml',
+    [
+      ['no message', () => toHtml(undefined as never), 'message must be a message { body, blocks }: got undefined.'],
+      ['blocks that are not an array', () => toHtml({ body: '', blocks: {} } as never), 'message.blocks must be an array: got an object.'],
+      [
+        'an unknown option',
+        () => toHtml(message, { timeZone: 'UTC' } as never),
+        'options has an unknown key `timeZone`; the options are mention, emoji, date, locale, image',
+      ],
+      [
+        'a resolver that is not a function',
+        () => toHtml(message, { image: 'https://proxy' } as never),
+        'options.image must be a function (url) => string | undefined: got "https://proxy".',
+      ],
+    ],
+  ],
+  [
+    'toPlainText',
+    [
+      ['a string for a message', () => toPlainText('hello' as never), 'message must be a message { body, blocks }: got "hello".'],
+      [
+        'a typo',
+        () => toPlainText(message, { mentions: () => undefined } as never),
+        'options has an unknown key `mentions` (did you mean `mention`?); the options are mention, emoji, date, locale, image',
+      ],
+      [
+        'a locale that is not one',
+        () => toPlainText(message, { locale: 'not a locale!' }),
+        'options.locale must be a BCP 47 language tag such as "en-US": got "not a locale!".',
       ],
     ],
   ],
