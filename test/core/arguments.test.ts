@@ -170,7 +170,7 @@ describe.each<[factory: string, cases: Case[]]>([
         'options must be an object { url, maxAttempts?, timeoutMs?, attemptTimeoutMs?, baseDelayMs?, maxDelayMs?, fetch?, random?, sleep?, clock?, createKey? }, got "https://chat.example.com/hooks/channels/"…',
       ],
       [
-        'a clock without now()',
+        'Date as the clock',
         () => createWebhookSender({ url: secretUrl, clock: Date } as never),
         'options.clock must be a Clock: got the function Date. Pass systemClock, createFakeClock() or { now: () => epochMs }.',
       ],
