@@ -1,6 +1,5 @@
 import { ChannelWebhookError, type ChannelWebhookErrorCode } from './errors.js';
-import { isThenable } from './maybe-promise.js';
-import type { MaybePromise } from './ports.js';
+import { isThenable, type MaybePromise } from './maybe-promise.js';
 
 /**
  * Puts a port's answer under a deadline; see {@link createDeadline}. A value comes back as it is,

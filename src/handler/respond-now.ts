@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../ports.js';
+import type { MaybePromise } from '../maybe-promise.js';
 import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import type { WebhookPath } from '../http/route.js';
 import type { WebhookHandler } from './handler-types.js';

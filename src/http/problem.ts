@@ -199,11 +199,7 @@ function rateLimitOf({ remaining, resetMs }: RateLimitDecision): string {
   return `"default";r=${remaining};t=${Math.max(0, Math.ceil(resetMs / 1000))}`;
 }
 
-// A limiter's policy rarely changes: keep the last header value.
-let lastPolicy = { limit: 0, windowMs: 0, value: '' };
+// The `RateLimit-Policy` value: the quota and the window in whole seconds.
 function policyOf({ limit, windowMs }: RateLimitDecision): string {
-  if (limit !== lastPolicy.limit || windowMs !== lastPolicy.windowMs) {
-    lastPolicy = { limit, windowMs, value: `"default";q=${limit};w=${Math.ceil(windowMs / 1000)}` };
-  }
-  return lastPolicy.value;
+  return `"default";q=${limit};w=${Math.ceil(windowMs / 1000)}`;
 }
