@@ -14,7 +14,6 @@ import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
 import type { InsertMessageResult, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
 import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
 import { isoTime } from '../iso-time.js';
-import { randomMessageId } from '../secret/message-id.js';
 import { validatePayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
@@ -176,7 +175,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const { webhook } = post;
     const now = clock.now();
     const message: Message = {
-      id: randomMessageId(),
+      id: crypto.randomUUID(),
       channelId: webhook.channelId,
       body: text ?? '',
       blocks: blocks ?? [],
