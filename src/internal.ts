@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { settleWithin } from './deadline.js';
+export { checkMilliseconds, settleWithin } from './deadline.js';
 export { checkHandle } from './handler/check-handle.js';
 export { respondNowOf, type RespondNow } from './handler/respond-now.js';
 export { isThenable } from './maybe-promise.js';
