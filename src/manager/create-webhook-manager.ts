@@ -363,8 +363,7 @@ function toInfo(record: WebhookRecord): WebhookInfo {
     createdAt: record.createdAt,
     rotatedAt: record.rotatedAt,
     revokedAt: record.revokedAt,
-    // Read loosely: stores written before `lastPostAt` joined the record do not have it.
-    lastPostAt: (record as { lastPostAt?: number | null }).lastPostAt ?? null,
+    lastPostAt: record.lastPostAt,
     status: record.revokedAt === null ? 'active' : 'revoked',
   };
 }
