@@ -3,6 +3,7 @@ import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './hand
 import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
 import { registerRespondNow, type RespondNow } from './respond-now.js';
 import { systemClock } from '../clock.js';
+import { createConsoleErrorLog } from '../console-error-log.js';
 import { createDeadline } from '../deadline.js';
 import { isJsonContentType } from '../http/content-type.js';
 import type { HeaderValue, RawBody, WebhookRequest, WebhookResponse } from '../http/http-types.js';
@@ -65,8 +66,9 @@ type Step<C, T> = (context: C, value: T) => MaybePromise<WebhookResponse>;
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   checkHandlerOptions(options);
-  const { store, onMessage, onError } = options;
+  const { store, onMessage } = options;
   const clock = options.clock ?? systemClock;
+  const onError = options.onError ?? createConsoleErrorLog(clock, 'createWebhookHandler');
   const rateLimiter = options.rateLimiter ?? createMemoryRateLimiter();
   const rejectOnLimiterError = options.onRateLimiterError === 'reject';
   const fromStore = createDeadline(options.storeTimeoutMs ?? 5_000, 'store_timeout', 'the store did not answer in time');
@@ -225,7 +227,6 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   function report(error: unknown, context: ErrorContext): void {
-    if (onError === undefined) return;
     try {
       onError(error, context);
     } catch {
