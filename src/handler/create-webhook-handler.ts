@@ -1,10 +1,12 @@
 import { checkHandlerOptions } from './check-handler-options.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
+import { isFetchRequest, withLowerCaseHeaders } from './plain-request.js';
 import { registerRespondNow, type RespondNow } from './respond-now.js';
 import { systemClock } from '../clock.js';
 import { createConsoleErrorLog } from '../console-error-log.js';
 import { createDeadline } from '../deadline.js';
+import { ChannelWebhookError } from '../errors.js';
 import { isJsonContentType } from '../http/content-type.js';
 import type { HeaderValue, RawBody, WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, storedHeaders, withRateLimitHeaders } from '../http/problem.js';
@@ -19,6 +21,8 @@ import { validatePayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
 const ABSENT_HASH = hashSecret('absent');
+const FETCH_REQUEST_GIVEN =
+  'handle() was given a Fetch Request; it takes a plain { method, url, headers, body } object. Serve Fetch requests with createFetchHandler(handle) from channel-webhooks/fetch.';
 const NO_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
 
 /** A post whose URL holds well-formed credentials, while step 2 looks them up. */
@@ -269,7 +273,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   const respond: RespondNow = (request, path) => guarded(receive, request, path);
-  const handler: WebhookHandler = (request) => Promise.resolve(respond(request, null));
+  // The public function takes requests written by hand: header names in any case, and a Fetch
+  // Request told apart from a mistyped request.
+  const handler: WebhookHandler = (request) => Promise.resolve(isFetchRequest(request) ? fetchRequestGiven() : respond(withLowerCaseHeaders(request), null));
+
+  function fetchRequestGiven(): WebhookResponse {
+    const error = new ChannelWebhookError('misconfigured', FETCH_REQUEST_GIVEN);
+    report(error, { stage: 'handler' });
+    return problemResponse('misconfigured', FETCH_REQUEST_GIVEN);
+  }
+
   registerRespondNow(handler, respond);
   return handler;
 }
