@@ -1,3 +1,3 @@
 export { createFastifyPlugin } from './create-fastify-plugin.js';
 export type { FastifyAdapterOptions } from './create-fastify-plugin.js';
-export type { NodeAdapterOptions } from '../shared/node-adapter-options.js';
+export type { NodeAdapterOptions } from '../node/node-adapter.js';

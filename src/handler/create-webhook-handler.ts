@@ -2,7 +2,7 @@ import { checkHandlerOptions } from './check-handler-options.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
 import { isFetchRequest, withLowerCaseHeaders } from './plain-request.js';
-import { registerRespondNow, type RespondNow } from './respond-now.js';
+import { registerRespondNow, type RespondNow } from './adapter-entry.js';
 import { systemClock } from '../clock.js';
 import { createConsoleErrorLog } from '../console-error-log.js';
 import { createDeadline } from '../deadline.js';

@@ -142,6 +142,8 @@ function fixed(code: ProblemCode, detail?: string, errors?: FieldError[], header
 export const FIXED_PROBLEMS = {
   methodNotAllowed: fixed('method_not_allowed', undefined, undefined, { allow: 'POST' }),
   notFound: fixed('not_found'),
+  // What the Fetch adapter and the node:http listener answer on a path that is no webhook URL.
+  noWebhookHere: fixed('not_found', 'No webhook answers at this URL.'),
   unsupportedMediaType: fixed('unsupported_media_type'),
   payloadTooLarge: fixed('payload_too_large'),
   notUtf8: fixed('invalid_json', 'The body is not valid UTF-8.', [{ pointer: '', message: 'must be UTF-8' }]),
