@@ -6,7 +6,10 @@
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
 //                   min(3, BENCH_ROUNDS) rounds
 //   BENCH_PARTS     comma-separated subset of core,memory,http,backends,instrumentation (default all)
-//   BENCH_PAIRS     comma-separated subset of node-small,node-large,express,express-writehead,koa,fetch
+//   BENCH_PAIRS     comma-separated subset of the pairs in http.mjs (node-small, express, koa,
+//                   fastify, fetch, …, and with BENCH_BASELINE node-core-vs-baseline, …)
+//   BENCH_BASELINE  root of another built package (package.json and dist/): each adapter is also
+//                   measured against itself from that build
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
 
 import { execFileSync, fork, spawn } from 'node:child_process';

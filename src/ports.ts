@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { MaybePromise } from './maybe-promise.js';
 
 /**
  * A source of time. The core never reads the wall clock; it asks the clock.
@@ -38,20 +39,7 @@ export interface Channel {
   archived: boolean;
 }
 
-/**
- * A value, or a promise of it. Every port method may answer either way: a port that does its work in
- * process (the in-memory store and limiter) answers synchronously, and the handler then goes on
- * without a promise; a port over a network answers with a promise, which the handler awaits under a
- * deadline. A port may mix both, even per call.
- *
- * @example
- * ```ts
- * const counter: RateLimiter = {
- *   hit: (key, now) => (cache.has(key) ? cache.decide(key, now) : remote.hit(key, now)),
- * };
- * ```
- */
-export type MaybePromise<T> = T | Promise<T>;
+export type { MaybePromise };
 
 /**
  * A webhook as stored. It holds a hash of the secret, never the secret itself.

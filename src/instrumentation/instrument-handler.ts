@@ -14,6 +14,7 @@ import {
 } from '@opentelemetry/api';
 import type { WebhookHandler } from '../handler/handler-types.js';
 import type { WebhookResponse } from '../http/http-types.js';
+import { PROBLEMS } from '../http/problem.js';
 import { matchWebhookPath } from '../http/route.js';
 import { isWellFormedCredential } from '../secret/secret.js';
 
@@ -40,22 +41,7 @@ const SCOPE = 'channel-webhooks';
 // The HTTP semantic conventions' advised buckets for http.server.request.duration, in seconds.
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 // Attribute values come from this closed set only, so a metric's series stay bounded.
-const KNOWN_CODES = new Set([
-  'method_not_allowed',
-  'not_found',
-  'unsupported_media_type',
-  'rate_limited',
-  'payload_too_large',
-  'invalid_json',
-  'invalid_payload',
-  'key_mismatch',
-  'body_read_failed',
-  'channel_archived',
-  'store_failed',
-  'rate_limiter_failed',
-  'misconfigured',
-  'internal_error',
-]);
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.keys(PROBLEMS));
 // What the global tracer provider delegates to while no SDK is registered.
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);

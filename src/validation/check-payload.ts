@@ -1,5 +1,6 @@
 import type { WebhookPayload } from './payload-types.js';
-import { validatePayload as validateFields, type FieldError } from './validate-payload.js';
+import type { FieldError } from '../http/problem.js';
+import { validatePayload as validateFields } from './validate-payload.js';
 
 /**
  * Options of {@link validatePayload}.

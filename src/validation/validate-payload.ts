@@ -1,4 +1,5 @@
 import type { HeaderValue } from '../http/http-types.js';
+import type { FieldError } from '../http/problem.js';
 import { boundPointer, codePointLength, hasTrimmedLength } from './text.js';
 import {
   MAX_BLOCK_ID,
@@ -22,13 +23,6 @@ import {
   sectionBlock,
 } from './block-schemas.js';
 import { compile, describeError, type Checker } from './compile.js';
-
-/** One offending field: a JSON Pointer into the body, or a header name. */
-export interface FieldError {
-  pointer?: string;
-  header?: string;
-  message: string;
-}
 
 /** A payload that passed every rule. */
 export interface ValidPayload {
