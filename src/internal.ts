@@ -6,7 +6,7 @@
  */
 export { systemClock } from './clock.js';
 export { createConsoleErrorLog } from './console-error-log.js';
-export { checkMilliseconds, settleWithin } from './deadline.js';
+export { settleWithin } from './deadline.js';
 export { CORE_HEADERS, DEFAULT_BODY_TIMEOUT_MS, openAdapterEntry, type AdapterEntry, type AdapterOptions, type RespondNow } from './handler/adapter-entry.js';
 export { isThenable, type MaybePromise } from './maybe-promise.js';
 export { ChannelWebhookError, isChannelWebhookError } from './errors.js';

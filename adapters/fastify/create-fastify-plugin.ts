@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginCallback, FastifyReply, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
 import { createNodeAdapter, type NodeAdapterOptions } from '../node/node-adapter.js';
 import { nodeHeaders } from '../node/write-node-response.js';
-import { ChannelWebhookError, isThenable, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
+import { BOOLEAN, isThenable, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 import { createRedactingRequestSerializer } from './redact-request-log.js';
 
 /**
@@ -54,11 +54,8 @@ export interface FastifyAdapterOptions extends NodeAdapterOptions {
  * ```
  */
 export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAdapterOptions): FastifyPluginCallback {
-  const respond = createNodeAdapter(handle, options, 'createFastifyPlugin');
+  const respond = createNodeAdapter(handle, options, 'createFastifyPlugin', { redactLogs: BOOLEAN });
   const redactLogs = options?.redactLogs ?? true;
-  if (typeof redactLogs !== 'boolean') {
-    throw new ChannelWebhookError('invalid_argument', `createFastifyPlugin: redactLogs must be true or false, got ${String(redactLogs)}`);
-  }
   const onRequest: onRequestHookHandler = (request, reply) => {
     const req = request.raw;
     const url = req.url ?? '';

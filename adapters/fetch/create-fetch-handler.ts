@@ -1,9 +1,9 @@
 import { readFetchBody } from './read-fetch-body.js';
 import {
   CORE_HEADERS,
-  ChannelWebhookError,
   FIXED_PROBLEMS,
   answer,
+  fn,
   isThenable,
   matchWebhookPath,
   openAdapterEntry,
@@ -57,11 +57,10 @@ export interface FetchHandlerOptions extends AdapterOptions {
  * ```
  */
 export function createFetchHandler(handle: WebhookHandler, options: FetchHandlerOptions = {}): (request: Request) => Promise<Response> {
-  const { respond, coreHeadersOnly, bodyTimeoutMs } = openAdapterEntry(handle, options, 'createFetchHandler');
+  const { respond, coreHeadersOnly, bodyTimeoutMs } = openAdapterEntry(handle, options, 'createFetchHandler', {
+    fallback: fn('a function from a Request to a Response'),
+  });
   const { fallback = answerNoWebhookHere } = options;
-  if (typeof fallback !== 'function') {
-    throw new ChannelWebhookError('invalid_argument', 'createFetchHandler: fallback must be a function from a Request to a Response');
-  }
   const headersOf = coreHeadersOnly ? coreHeaders : allHeaders;
   return (request) => {
     try {

@@ -1,16 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createNodeAdapter, type NodeAdapterOptions } from './node-adapter.js';
 import { writeNodeResponse } from './write-node-response.js';
-import {
-  ChannelWebhookError,
-  FIXED_PROBLEMS,
-  answer,
-  createConsoleErrorLog,
-  isThenable,
-  matchWebhookPath,
-  systemClock,
-  type WebhookHandler,
-} from '../../src/internal.js';
+import { FIXED_PROBLEMS, answer, createConsoleErrorLog, fn, isThenable, matchWebhookPath, systemClock, type WebhookHandler } from '../../src/internal.js';
 
 /**
  * Options of {@link createNodeListener}.
@@ -64,14 +55,11 @@ const NO_WEBHOOK_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res
  * ```
  */
 export function createNodeListener(handle: WebhookHandler, options: NodeListenerOptions = {}): NodeListener {
-  const respond = createNodeAdapter(handle, options, 'createNodeListener');
+  const respond = createNodeAdapter(handle, options, 'createNodeListener', {
+    fallback: fn('a function (req, res) => void'),
+    onError: fn('a function (error) => void'),
+  });
   const { fallback = NO_WEBHOOK_HERE } = options;
-  if (typeof fallback !== 'function') {
-    throw new ChannelWebhookError('invalid_argument', 'createNodeListener: fallback must be a function (req, res) => void');
-  }
-  if (options.onError !== undefined && typeof options.onError !== 'function') {
-    throw new ChannelWebhookError('invalid_argument', 'createNodeListener: onError must be a function (error) => void');
-  }
   const log = createConsoleErrorLog(systemClock, 'createNodeListener');
   const onError = options.onError ?? ((error: unknown) => log(error, { stage: 'write' }));
 

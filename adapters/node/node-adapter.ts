@@ -1,7 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import { nodeCoreHeaders, nodeRequestHeaders } from './node-request-headers.js';
 import { readNodeBody, type ParserLeftovers } from './read-node-body.js';
-import { openAdapterEntry, type AdapterOptions, type MaybePromise, type WebhookHandler, type WebhookPath, type WebhookResponse } from '../../src/internal.js';
+import {
+  openAdapterEntry,
+  type AdapterOptions,
+  type MaybePromise,
+  type OptionsShape,
+  type WebhookHandler,
+  type WebhookPath,
+  type WebhookResponse,
+} from '../../src/internal.js';
 
 /**
  * Options of the Node adapters (`createNodeListener`, `createExpressMiddleware`,
@@ -40,14 +48,15 @@ export type NodeRespond = (req: IncomingMessage, url: string, path: WebhookPath,
  * @param handle - the core handler, from `createWebhookHandler`.
  * @param options - `bodyTimeoutMs` (default 10,000).
  * @param factory - the adapter factory's name, for error messages.
+ * @param extraOptions - the adapter's options besides `bodyTimeoutMs`, with their rules.
  * @example
  * ```ts
  * const respond = createNodeAdapter(handle, options, 'createExpressMiddleware');
  * const answer = respond(req, req.originalUrl, path, req);
  * ```
  */
-export function createNodeAdapter(handle: WebhookHandler, options: NodeAdapterOptions | undefined, factory: string): NodeRespond {
-  const { respond, coreHeadersOnly, bodyTimeoutMs } = openAdapterEntry(handle, options, factory);
+export function createNodeAdapter(handle: WebhookHandler, options: NodeAdapterOptions | undefined, factory: string, extraOptions?: OptionsShape): NodeRespond {
+  const { respond, coreHeadersOnly, bodyTimeoutMs } = openAdapterEntry(handle, options, factory, extraOptions);
   const headersOf = coreHeadersOnly ? nodeCoreHeaders : nodeRequestHeaders;
   return (req, url, path, leftovers) =>
     respond({ method: req.method ?? 'GET', url, headers: headersOf(req), body: (maxBytes) => readNodeBody(req, leftovers, bodyTimeoutMs, maxBytes) }, path);

@@ -122,3 +122,26 @@ export const MILLISECONDS: ArgumentRule = rule(
   `a number of ms above 0 and at most ${MAX_TIMEOUT_MS}`,
   (value) => typeof value === 'number' && value > 0 && value <= MAX_TIMEOUT_MS,
 );
+
+/**
+ * An absolute http(s) URL. The message says what is wrong with it, never what it is: a webhook's
+ * URL carries its secret.
+ *
+ * @example
+ * ```ts
+ * const shape = { url: required(HTTP_URL) };
+ * ```
+ */
+export const HTTP_URL: ArgumentRule = {
+  expected: 'an absolute http(s) URL',
+  problem(value) {
+    if (typeof value !== 'string') return got(value);
+    let protocol: string;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      return 'it is not a URL';
+    }
+    return protocol === 'http:' || protocol === 'https:' ? undefined : `its scheme is ${protocol}`;
+  },
+};

@@ -65,14 +65,18 @@ export function checkOptions(factory: string, options: unknown, shape: OptionsSh
   }
   const keys = Object.keys(options);
   const unknown = keys.filter((key) => !Object.hasOwn(shape, key));
-  if (unknown.length > 0 && className(options) !== undefined && !keys.some((key) => Object.hasOwn(shape, key))) {
-    throw invalidArgument(factory, `${where} must be an object { ${listed} }, got ${describeValue(options)}`);
+  const meant = unknown.map((key) => suggestOptions(key, names));
+  // Several keys and not one is, or looks like, an option (or an instance of a class): it is
+  // something else (a store, a pool) given in place of the options, and listing its keys as typos
+  // would send the reader the wrong way.
+  const somethingElse = className(options) !== undefined || (unknown.length >= 2 && meant.every((names) => names.length === 0));
+  if (unknown.length > 0 && unknown.length === keys.length && somethingElse) {
+    const shown = unknown.length > 4 ? `${unknown.slice(0, 4).join(', ')}, …` : unknown.join(', ');
+    const got = className(options) === undefined ? `an object of ${shown}` : describeValue(options);
+    throw invalidArgument(factory, `${where} must be an object { ${listed} }, got ${got}`);
   }
   if (unknown.length > 0) {
-    const refused = unknown.map((key) => {
-      const meant = suggestOptions(key, names);
-      return meant.length === 0 ? `\`${key}\`` : `\`${key}\` (did you mean \`${meant.join('` or `')}\`?)`;
-    });
+    const refused = unknown.map((key, i) => (meant[i]!.length === 0 ? `\`${key}\`` : `\`${key}\` (did you mean \`${meant[i]!.join('` or `')}\`?)`));
     const what = unknown.length === 1 ? `${where} has an unknown key` : `${where} has unknown keys`;
     throw invalidArgument(factory, `${what} ${refused.join(', ')}; the options are ${names.join(', ')}`);
   }

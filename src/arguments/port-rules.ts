@@ -10,7 +10,7 @@ import { type ArgumentRule, fn, port } from './argument-rules.js';
  */
 export const HANDLER_STORE: ArgumentRule = port(
   'a WebhookStore',
-  ['getWebhook', 'getChannel', 'insertMessage'],
+  ['getWebhook', 'insertMessage'],
   'Pass createMemoryStore(), createPostgresStore({ pool }) or a store of your own.',
 );
 

@@ -1,5 +1,6 @@
-import { checkMilliseconds } from '../deadline.js';
-import { ChannelWebhookError } from '../errors.js';
+import { MILLISECONDS, required } from '../arguments/argument-rules.js';
+import { checkArgument, checkOptions, type OptionsShape } from '../arguments/check-options.js';
+import { HANDLE } from '../arguments/port-rules.js';
 import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import type { WebhookPath } from '../http/route.js';
 import type { MaybePromise } from '../maybe-promise.js';
@@ -53,8 +54,9 @@ export function registerRespondNow(handler: WebhookHandler, respond: RespondNow)
 /**
  * The one way an adapter enters the core. It checks the factory's arguments, so that a mistake
  * fails when the app is built rather than on the first post: `handle` must be a function and
- * `options` an object, with a `bodyTimeoutMs` that {@link checkMilliseconds} accepts; anything else
- * throws a `ChannelWebhookError` with code `invalid_argument` naming the factory. It then finds
+ * `options` an object of `bodyTimeoutMs` (a delay a timer can hold) and the adapter's own
+ * `extraOptions`, and of nothing else; anything else throws a `ChannelWebhookError` with code
+ * `invalid_argument` naming the factory (and, for an unknown option, the one meant). It then finds
  * the fast entry of a handler `createWebhookHandler` made, which answers with a value when nothing
  * had to wait; a handler the app wrote around it is called as it is, with every header.
  *
@@ -71,23 +73,17 @@ export function registerRespondNow(handler: WebhookHandler, respond: RespondNow)
  * @param handle - what the adapter factory was given as the core handler.
  * @param options - what it was given as options, possibly nothing.
  * @param factory - the factory's name, for error messages.
+ * @param extraOptions - the adapter's options besides `bodyTimeoutMs`, with their rules.
  * @example
  * ```ts
- * const { respond, coreHeadersOnly, bodyTimeoutMs } = openAdapterEntry(handle, options, 'createFetchHandler');
+ * const { respond, coreHeadersOnly, bodyTimeoutMs } = openAdapterEntry(handle, options, 'createFetchHandler', { fallback: fn() });
  * const answer = respond({ method, url, headers, body: (maxBytes) => readBody(maxBytes, bodyTimeoutMs) });
  * ```
  */
-export function openAdapterEntry(handle: WebhookHandler, options: AdapterOptions | undefined, factory: string): AdapterEntry {
-  if (typeof handle !== 'function') {
-    throw new ChannelWebhookError(
-      'invalid_argument',
-      `${factory} needs the handler from createWebhookHandler(), got ${handle === null ? 'null' : typeof handle}`,
-    );
-  }
-  if (options !== undefined && (typeof options !== 'object' || options === null)) {
-    throw new ChannelWebhookError('invalid_argument', `${factory}: options must be an object, got ${String(options)}`);
-  }
-  const bodyTimeoutMs = checkMilliseconds(options?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, 'bodyTimeoutMs', factory);
+export function openAdapterEntry(handle: WebhookHandler, options: AdapterOptions | undefined, factory: string, extraOptions: OptionsShape = {}): AdapterEntry {
+  checkArgument(factory, 'handle', handle, required(HANDLE));
+  checkOptions(factory, options, { bodyTimeoutMs: MILLISECONDS, ...extraOptions }, 'options', true);
+  const bodyTimeoutMs = options?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const own = entries.get(handle);
   return own === undefined ? { respond: handle, coreHeadersOnly: false, bodyTimeoutMs } : { respond: own, coreHeadersOnly: true, bodyTimeoutMs };
 }

@@ -12,6 +12,9 @@ import {
   type Span,
   type TracerProvider,
 } from '@opentelemetry/api';
+import { port, required } from '../arguments/argument-rules.js';
+import { checkArgument, checkOptions, type OptionsShape } from '../arguments/check-options.js';
+import { HANDLE } from '../arguments/port-rules.js';
 import type { WebhookHandler } from '../handler/handler-types.js';
 import type { WebhookResponse } from '../http/http-types.js';
 import { PROBLEMS } from '../http/problem.js';
@@ -33,6 +36,11 @@ export interface InstrumentationOptions {
   /** Where the spans go. Default: the global provider of `@opentelemetry/api` (a no-op until an SDK registers one). */
   tracerProvider?: TracerProvider;
 }
+
+const OPTIONS: OptionsShape = {
+  meterProvider: port('a MeterProvider', ['getMeter']),
+  tracerProvider: port('a TracerProvider', ['getTracer']),
+};
 
 /** The route template: the secret never appears in a span name or an attribute. */
 const WEBHOOK_ROUTE = '/hooks/channels/{webhook_id}/{secret}';
@@ -75,6 +83,8 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT'
  * ```
  */
 export function instrumentHandler(handle: WebhookHandler, options: InstrumentationOptions = {}): WebhookHandler {
+  checkArgument('instrumentHandler', 'handle', handle, required(HANDLE));
+  checkOptions('instrumentHandler', options, OPTIONS);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE);
   const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
   const tracer = tracerProvider.getTracer(SCOPE);

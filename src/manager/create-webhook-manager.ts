@@ -1,3 +1,6 @@
+import { fn, HTTP_URL, required } from '../arguments/argument-rules.js';
+import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
+import { CLOCK, MANAGER_STORE } from '../arguments/port-rules.js';
 import { systemClock } from '../clock.js';
 import { createConsoleErrorLog } from '../console-error-log.js';
 import { ChannelWebhookError } from '../errors.js';
@@ -176,7 +179,7 @@ const ROLES = new Set(['owner', 'admin', 'member']);
  * ```
  */
 export function createWebhookManager(options: WebhookManagerOptions): WebhookManager {
-  checkOptions(options);
+  checkOptions('createWebhookManager', options, OPTIONS);
   const { store, onAudit } = options;
   const clock = options.clock ?? systemClock;
   const log = createConsoleErrorLog(clock, 'createWebhookManager');
@@ -315,27 +318,13 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
   };
 }
 
-function checkOptions(options: WebhookManagerOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new ChannelWebhookError('invalid_argument', 'createWebhookManager needs an options object: { store, baseUrl }');
-  }
-  const { store, clock, onAudit, onError } = options;
-  if (typeof store !== 'object' || store === null) {
-    throw new ChannelWebhookError('invalid_argument', 'store must be a WebhookStore');
-  }
-  if (clock !== undefined && (typeof clock !== 'object' || clock === null || typeof clock.now !== 'function')) {
-    throw new ChannelWebhookError('invalid_argument', 'clock must be an object with a now() method');
-  }
-  if (onAudit !== undefined && typeof onAudit !== 'function') {
-    throw new ChannelWebhookError('invalid_argument', 'onAudit must be a function');
-  }
-  if (onError !== undefined && typeof onError !== 'function') {
-    throw new ChannelWebhookError('invalid_argument', 'onError must be a function');
-  }
-  if (typeof options.baseUrl !== 'string') {
-    throw new ChannelWebhookError('invalid_argument', `baseUrl must be an absolute URL string, got ${typeof options.baseUrl}`);
-  }
-}
+const OPTIONS: OptionsShape = {
+  store: required(MANAGER_STORE),
+  baseUrl: required(HTTP_URL),
+  clock: CLOCK,
+  onAudit: fn('a function (event) => void'),
+  onError: fn('a function (error, context) => void'),
+};
 
 function revokedError(webhookId: string): ChannelWebhookError {
   return new ChannelWebhookError('webhook_revoked', `webhook ${webhookId} is revoked; create a new one to resume the integration`);
@@ -347,16 +336,9 @@ function checkActor(actor: Actor): void {
   }
 }
 
+// `baseUrl` is checked: an absolute http(s) URL.
 function normalizeBaseUrl(baseUrl: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(baseUrl);
-  } catch (cause) {
-    throw new ChannelWebhookError('invalid_argument', `baseUrl must be an absolute URL, got ${JSON.stringify(baseUrl)}`, { cause });
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new ChannelWebhookError('invalid_argument', `baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
-  }
+  const parsed = new URL(baseUrl);
   return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
 }
 

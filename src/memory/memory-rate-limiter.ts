@@ -1,4 +1,5 @@
-import { ChannelWebhookError } from '../errors.js';
+import { integer, rule } from '../arguments/argument-rules.js';
+import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../limits.js';
 import type { RateLimitDecision, RateLimiter } from '../ports.js';
 
@@ -44,6 +45,12 @@ interface Log {
   count: number;
 }
 
+const OPTIONS: OptionsShape = {
+  limit: integer(1),
+  // Times here are only compared, never given to a timer, so any positive span will do.
+  windowMs: rule('a positive number of ms', (value) => typeof value === 'number' && Number.isFinite(value) && value > 0),
+};
+
 /**
  * An exact sliding-window {@link RateLimiter} in this process's memory: a request is allowed when
  * fewer than `limit` requests were allowed in the trailing `windowMs`. Memory is O(limit) per active
@@ -62,17 +69,9 @@ interface Log {
  * ```
  */
 export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): MemoryRateLimiter {
-  if (typeof options !== 'object' || options === null) {
-    throw new ChannelWebhookError('invalid_argument', `createMemoryRateLimiter: options must be an object, got ${String(options)}`);
-  }
+  checkOptions('createMemoryRateLimiter', options, OPTIONS);
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
-  if (!Number.isSafeInteger(limit) || limit < 1) {
-    throw new ChannelWebhookError('invalid_argument', `createMemoryRateLimiter: limit must be a positive integer, got ${String(limit)}`);
-  }
-  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) {
-    throw new ChannelWebhookError('invalid_argument', `createMemoryRateLimiter: windowMs must be a positive number of ms, got ${String(windowMs)}`);
-  }
 
   const logs = new Map<string, Log>();
 

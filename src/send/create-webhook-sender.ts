@@ -1,7 +1,6 @@
 import { systemClock } from '../clock.js';
-import { type ArgumentRule, fn, integer, MILLISECONDS, required } from '../arguments/argument-rules.js';
+import { fn, HTTP_URL, integer, MILLISECONDS, required } from '../arguments/argument-rules.js';
 import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
-import { describeValue } from '../arguments/describe-value.js';
 import { CLOCK } from '../arguments/port-rules.js';
 import { redactWebhookUrl } from '../http/redact.js';
 import type { WebhookPayload } from '../validation/payload-types.js';
@@ -45,23 +44,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
 
 const FACTORY = 'createWebhookSender';
 
-// The URL carries the webhook's secret: a message says what is wrong with it, never what it is.
-const URL_RULE: ArgumentRule = required({
-  expected: 'an absolute http(s) URL',
-  problem(value) {
-    if (typeof value !== 'string') return `got ${describeValue(value)}`;
-    let protocol: string;
-    try {
-      protocol = new URL(value).protocol;
-    } catch {
-      return 'it is not a URL';
-    }
-    return protocol === 'http:' || protocol === 'https:' ? undefined : `its scheme is ${protocol}`;
-  },
-});
-
 const OPTIONS: OptionsShape = {
-  url: URL_RULE,
+  url: required(HTTP_URL),
   maxAttempts: integer(1),
   timeoutMs: MILLISECONDS,
   attemptTimeoutMs: MILLISECONDS,

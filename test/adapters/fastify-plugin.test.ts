@@ -153,7 +153,7 @@ describe.each<[string, CreateFastify]>([
       expect.objectContaining({
         name: 'ChannelWebhookError',
         code: 'invalid_argument',
-        message: 'createFastifyPlugin needs the handler from createWebhookHandler(), got undefined',
+        message: 'createFastifyPlugin: handle must be the handler from createWebhookHandler(): got undefined. Pass createWebhookHandler({ store }).',
       }),
     );
   });

@@ -70,12 +70,25 @@ describe('openAdapterEntry', () => {
   });
 
   it.each([
-    ['a handler that is not a function', { handle: {}, options: undefined }, 'createTestAdapter needs the handler from createWebhookHandler(), got object'],
-    ['options that are not an object', { handle: () => Promise.resolve(), options: 5 }, 'createTestAdapter: options must be an object, got 5'],
+    [
+      'a handler that is not a function',
+      { handle: {}, options: undefined },
+      'createTestAdapter: handle must be the handler from createWebhookHandler(): got an object. Pass createWebhookHandler({ store }).',
+    ],
+    [
+      'options that are not an object',
+      { handle: () => Promise.resolve(), options: 5 },
+      'createTestAdapter: options must be an object { bodyTimeoutMs? }, got 5',
+    ],
     [
       'a bodyTimeoutMs out of range',
       { handle: () => Promise.resolve(), options: { bodyTimeoutMs: 0 } },
-      'createTestAdapter: bodyTimeoutMs must be a number of ms above 0 and at most 2147483647, got 0',
+      'createTestAdapter: options.bodyTimeoutMs must be a number of ms above 0 and at most 2147483647: got 0.',
+    ],
+    [
+      'an option the adapter does not have',
+      { handle: () => Promise.resolve(), options: { bodyTimeout: 5_000 } },
+      'createTestAdapter: options has an unknown key `bodyTimeout` (did you mean `bodyTimeoutMs`?); the options are bodyTimeoutMs',
     ],
   ])('refuses %s with invalid_argument naming the factory', (_, { handle, options }, message) => {
     expect(() => openAdapterEntry(handle as never, options as never, 'createTestAdapter')).toThrow(

@@ -2,10 +2,17 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createExpressMiddleware } from '../../adapters/express/index.js';
+import { createFastifyPlugin } from '../../adapters/fastify/index.js';
+import { createFetchHandler } from '../../adapters/fetch/index.js';
+import { createKoaMiddleware } from '../../adapters/koa/index.js';
+import { createNodeListener } from '../../adapters/node/index.js';
 import { createPostgresStore, postgresSchema } from '../../adapters/postgres/index.js';
 import { createRedisRateLimiter } from '../../adapters/redis/index.js';
 import { suggestOptions } from '../../src/arguments/suggest-option.js';
 import { createFakeClock } from '../../src/clock.js';
+import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } from '../../src/index.js';
+import { instrumentHandler } from '../../src/instrumentation/index.js';
 import { createOpenApiDocument } from '../../src/openapi/index.js';
 import { toHtml, toPlainText } from '../../src/render/index.js';
 import { createWebhookSender } from '../../src/send/index.js';
@@ -16,6 +23,12 @@ const ioredis = new Redis({ lazyConnect: true });
 const nodeRedis = createClient();
 const secretUrl = 'https://chat.example.com/hooks/channels/wh_1/very-secret-value';
 const message = { body: 'Deploy finished', blocks: [] };
+const store = createMemoryStore();
+const rateLimiter = createMemoryRateLimiter();
+const handle = createWebhookHandler({ store });
+const baseUrl = 'https://chat.example.com';
+const STORE_HINT = 'Pass createMemoryStore(), createPostgresStore({ pool }) or a store of your own.';
+const HANDLE_HINT = 'Pass createWebhookHandler({ store }).';
 
 afterAll(async () => {
   await pool.end();
@@ -33,13 +46,151 @@ function refusal(build: () => unknown): string {
   throw new Error('no error thrown');
 }
 
-type Case = [what: string, build: () => unknown, message: string];
+type Case = [what: string, build: () => unknown, message: string | ReturnType<typeof expect.stringMatching>];
 
 // Rule: every factory checks its arguments with the one check when it is called: a missing or
 // wrongly shaped argument, or an option it does not have, is a ChannelWebhookError
 // `invalid_argument` whose message starts with the factory's name, says what was expected and what
 // was given, and for an unknown option names the option meant when one is close.
 describe.each<[factory: string, cases: Case[]]>([
+  [
+    'createWebhookHandler',
+    [
+      [
+        'no options',
+        () => createWebhookHandler(undefined as never),
+        'options must be an object { store, rateLimiter?, clock?, onMessage?, onError?, onRateLimiterError?, storeTimeoutMs?, rateLimiterTimeoutMs? }, got undefined',
+      ],
+      [
+        'the store itself as options',
+        () => createWebhookHandler(store as never),
+        'options must be an object { store, rateLimiter?, clock?, onMessage?, onError?, onRateLimiterError?, storeTimeoutMs?, rateLimiterTimeoutMs? }, got an object of putChannel, listMessages, getChannel, insertWebhook, …',
+      ],
+      [
+        'a pg pool as the store',
+        () => createWebhookHandler({ store: pool as never }),
+        `options.store must be a WebhookStore: it has no getWebhook(), insertMessage(). ${STORE_HINT}`,
+      ],
+      [
+        'a limiter without hit()',
+        () => createWebhookHandler({ store, rateLimiter: { check: () => true } as never }),
+        'options.rateLimiter must be a RateLimiter: it has no hit(). Pass createMemoryRateLimiter(), createRedisRateLimiter({ client }) or a limiter of your own.',
+      ],
+      [
+        'rateLimit for rateLimiter',
+        () => createWebhookHandler({ store, rateLimit: rateLimiter } as never),
+        'options has an unknown key `rateLimit` (did you mean `rateLimiter`?); the options are store, rateLimiter, clock, onMessage, onError, onRateLimiterError, storeTimeoutMs, rateLimiterTimeoutMs',
+      ],
+      [
+        'a timeout without its unit',
+        () => createWebhookHandler({ store, storeTimeout: 2_000 } as never),
+        'options has an unknown key `storeTimeout` (did you mean `storeTimeoutMs`?); the options are store, rateLimiter, clock, onMessage, onError, onRateLimiterError, storeTimeoutMs, rateLimiterTimeoutMs',
+      ],
+      [
+        'an unknown onRateLimiterError',
+        () => createWebhookHandler({ store, onRateLimiterError: 'ignore' } as never),
+        "options.onRateLimiterError must be 'allow' or 'reject': got \"ignore\".",
+      ],
+    ],
+  ],
+  [
+    'createWebhookManager',
+    [
+      ['no options', () => createWebhookManager(undefined as never), 'options must be an object { store, baseUrl, clock?, onAudit?, onError? }, got undefined'],
+      [
+        'a pg pool as the store',
+        () => createWebhookManager({ store: pool as never, baseUrl }),
+        `options.store must be a WebhookStore: it has no getWebhook(), getChannel(), insertWebhook(), listWebhooks(), updateWebhookSecret(), revokeWebhook(). ${STORE_HINT}`,
+      ],
+      [
+        'a store that only serves posts',
+        () => createWebhookManager({ store: { getWebhook: () => null, insertMessage: () => null } as never, baseUrl }),
+        `options.store must be a WebhookStore: it has no getChannel(), insertWebhook(), listWebhooks(), updateWebhookSecret(), revokeWebhook(). ${STORE_HINT}`,
+      ],
+      ['no baseUrl', () => createWebhookManager({ store } as never), 'options.baseUrl must be an absolute http(s) URL: got undefined.'],
+      [
+        'baseURL in capitals',
+        () => createWebhookManager({ store, baseURL: baseUrl } as never),
+        'options has an unknown key `baseURL` (did you mean `baseUrl`?); the options are store, baseUrl, clock, onAudit, onError',
+      ],
+      ['a relative baseUrl', () => createWebhookManager({ store, baseUrl: '/api' }), 'options.baseUrl must be an absolute http(s) URL: it is not a URL.'],
+    ],
+  ],
+  [
+    'createMemoryRateLimiter',
+    [
+      [
+        "express-rate-limit's max",
+        () => createMemoryRateLimiter({ max: 10 } as never),
+        'options has an unknown key `max` (did you mean `limit`?); the options are limit, windowMs',
+      ],
+      [
+        "rate-limiter-flexible's duration",
+        () => createMemoryRateLimiter({ limit: 10, duration: 60 } as never),
+        'options has an unknown key `duration` (did you mean `windowMs`?); the options are limit, windowMs',
+      ],
+      ['a limit as text', () => createMemoryRateLimiter({ limit: '60' } as never), 'options.limit must be an integer of at least 1: got "60".'],
+    ],
+  ],
+  ...(['createExpressMiddleware', 'createKoaMiddleware', 'createFastifyPlugin', 'createNodeListener', 'createFetchHandler'] as const).map(
+    (factory): [string, Case[]] => {
+      const create = { createExpressMiddleware, createKoaMiddleware, createFastifyPlugin, createNodeListener, createFetchHandler }[factory] as (
+        h: unknown,
+        o?: unknown,
+      ) => unknown;
+      return [
+        factory,
+        [
+          ['no handler', () => create(undefined), `handle must be the handler from createWebhookHandler(): got undefined. ${HANDLE_HINT}`],
+          [
+            'the handler options for the handler',
+            () => create({ store }),
+            `handle must be the handler from createWebhookHandler(): got an object. ${HANDLE_HINT}`,
+          ],
+          [
+            'a timeout without its unit',
+            () => create(handle, { bodyTimeout: 5_000 }),
+            expect.stringMatching(/^options has an unknown key `bodyTimeout` \(did you mean `bodyTimeoutMs`\?\); the options are bodyTimeoutMs/),
+          ],
+        ],
+      ];
+    },
+  ),
+  [
+    'createNodeListener',
+    [
+      [
+        'a fallback that is not a function',
+        () => createNodeListener(handle, { fallback: 'https://example.com' as never }),
+        'options.fallback must be a function (req, res) => void: got "https://example.com".',
+      ],
+    ],
+  ],
+  [
+    'createFastifyPlugin',
+    [['redactLogs as text', () => createFastifyPlugin(handle, { redactLogs: 'yes' as never }), 'options.redactLogs must be true or false: got "yes".']],
+  ],
+  [
+    'instrumentHandler',
+    [
+      ['no handler', () => instrumentHandler(undefined as never), `handle must be the handler from createWebhookHandler(): got undefined. ${HANDLE_HINT}`],
+      [
+        'a provider without getMeter()',
+        () => instrumentHandler(handle, { meterProvider: {} as never }),
+        'options.meterProvider must be a MeterProvider: it has no getMeter().',
+      ],
+      [
+        'a shortened name',
+        () => instrumentHandler(handle, { tracer: {} } as never),
+        'options has an unknown key `tracer` (did you mean `tracerProvider`?); the options are meterProvider, tracerProvider',
+      ],
+      [
+        'an option it does not have',
+        () => instrumentHandler(handle, { logger: console } as never),
+        'options has an unknown key `logger`; the options are meterProvider, tracerProvider',
+      ],
+    ],
+  ],
   [
     'createPostgresStore',
     [
@@ -230,7 +381,9 @@ describe.each<[factory: string, cases: Case[]]>([
   ],
 ])('%s refuses bad arguments with one check', (factory, cases) => {
   it.each(cases)('%s', (_, build, message) => {
-    expect(refusal(build)).toBe(`${factory}: ${message}`);
+    const refused = refusal(build);
+    expect(refused.startsWith(`${factory}: `)).toBe(true);
+    expect(refused.slice(factory.length + 2)).toEqual(message);
   });
 });
 

@@ -31,7 +31,7 @@ function telemetry() {
       metric.dataPointType === DataPointType.HISTOGRAM ? (point.value as Histogram).count : point.value,
     ]);
   };
-  return { meterProvider, tracerProvider, exporter, points, reader };
+  return { providers: { meterProvider, tracerProvider }, exporter, points, reader };
 }
 
 /** Every string a span carries: its name and attribute values. */
@@ -43,7 +43,7 @@ describe('instrumentHandler', () => {
   it('a created post: counted by status and code, timed, and one server span without secret, key or text', async () => {
     const t = telemetry();
     const s = await setup();
-    const handle = instrumentHandler(s.handle, t);
+    const handle = instrumentHandler(s.handle, t.providers);
     const answer = await handle(request(s.url, { text: 'deploy finished: secret-ish text' }, { idempotencyKey: 'key-123456' }));
     expect(answer.status).toBe(201);
     expect(await t.points('channel_webhooks.posts')).toEqual([[{ 'http.response.status_code': 201, 'channel_webhooks.code': 'created' }, 1]]);
@@ -72,7 +72,7 @@ describe('instrumentHandler', () => {
   it('a duplicate is counted with code duplicate and marked on the span', async () => {
     const t = telemetry();
     const s = await setup();
-    const handle = instrumentHandler(s.handle, t);
+    const handle = instrumentHandler(s.handle, t.providers);
     await handle(request(s.url, { text: 'x' }, { idempotencyKey: 'retry-1' }));
     const again = await handle(request(s.url, { text: 'x' }, { idempotencyKey: 'retry-1' }));
     expect(again.status).toBe(200);
@@ -86,7 +86,7 @@ describe('instrumentHandler', () => {
   it('rate-limit refusals are counted, with code rate_limited', async () => {
     const t = telemetry();
     const s = await setup({ rateLimiter: createMemoryRateLimiter({ limit: 1 }) });
-    const handle = instrumentHandler(s.handle, t);
+    const handle = instrumentHandler(s.handle, t.providers);
     expect((await handle(request(s.url, { text: 'a' }))).status).toBe(201);
     expect((await handle(request(s.url, { text: 'b' }))).status).toBe(429);
     expect((await handle(request(s.url, { text: 'c' }))).status).toBe(429);
@@ -106,7 +106,7 @@ describe('instrumentHandler', () => {
   ])('a %s failure is a backend failure, an error.type and an error span', async (_, options, code) => {
     const t = telemetry();
     const s = await setup(options);
-    const handle = instrumentHandler(s.handle, t);
+    const handle = instrumentHandler(s.handle, t.providers);
     expect((await handle(request(s.url, { text: 'x' }))).status).toBe(500);
     expect(await t.points('channel_webhooks.backend_failures')).toEqual([[{ 'channel_webhooks.code': code }, 1]]);
     expect(await t.points('http.server.request.duration')).toEqual([
@@ -120,7 +120,7 @@ describe('instrumentHandler', () => {
   it('a 4xx answer is counted by its problem code and is not a span error', async () => {
     const t = telemetry();
     const s = await setup();
-    const handle = instrumentHandler(s.handle, t);
+    const handle = instrumentHandler(s.handle, t.providers);
     const unknown = s.url.replace(s.webhookId, `wh_${'Z'.repeat(22)}`);
     expect((await handle(request(unknown, { text: 'x' }))).status).toBe(404);
     expect((await handle(request(s.url, null, { raw: '{nope' }))).status).toBe(400);
@@ -135,7 +135,7 @@ describe('instrumentHandler', () => {
   it('records the webhook id only when the URL has the shape the library gives, never text the sender chose', async () => {
     const t = telemetry();
     const s = await setup();
-    const handle = instrumentHandler(s.handle, t);
+    const handle = instrumentHandler(s.handle, t.providers);
     const { webhookId, secret } = splitUrl(s.url);
     const chosen = `wh_${'\u202e<script>alert(1)</script>'.repeat(400)}`.slice(0, 8_060);
     const posts: Array<[string, string | undefined]> = [
@@ -157,7 +157,7 @@ describe('instrumentHandler', () => {
     const t = telemetry();
     const answer: WebhookResponse = { status: 418, headers: { 'x-a': 'b' }, body: { code: 'made up by someone', detail: 'free text' } };
     const inner: WebhookHandler = async () => answer;
-    const handle = instrumentHandler(inner, t);
+    const handle = instrumentHandler(inner, t.providers);
     expect(await handle({ method: 'BREW', url: '/elsewhere', headers: {} })).toBe(answer);
     expect(await t.points('channel_webhooks.posts')).toEqual([[{ 'http.response.status_code': 418, 'channel_webhooks.code': 'other' }, 1]]);
     expect(t.exporter.getFinishedSpans()[0]!.attributes).toEqual({
@@ -171,7 +171,7 @@ describe('instrumentHandler', () => {
 
   it('a handler that rejects still ends its span, as an error, and the rejection passes through', async () => {
     const t = telemetry();
-    const handle = instrumentHandler(() => Promise.reject(new Error('boom')), t);
+    const handle = instrumentHandler(() => Promise.reject(new Error('boom')), t.providers);
     await expect(handle({ method: 'POST', url: '/hooks/channels/wh_x/s', headers: {} })).rejects.toThrow('boom');
     const [span] = t.exporter.getFinishedSpans();
     expect(span!.status.code).toBe(SpanStatusCode.ERROR);
@@ -201,8 +201,8 @@ describe('instrumentHandler', () => {
       context.setGlobalContextManager(manager);
       const t = telemetry();
       const s = await setup();
-      const handle = instrumentHandler(s.handle, t);
-      const parent = t.tracerProvider.getTracer('http').startSpan('POST', { kind: SpanKind.SERVER });
+      const handle = instrumentHandler(s.handle, t.providers);
+      const parent = t.providers.tracerProvider.getTracer('http').startSpan('POST', { kind: SpanKind.SERVER });
       await context.with(trace.setSpan(context.active(), parent), () => handle(request(s.url, { text: 'x' })));
       parent.end();
       const [ours] = t.exporter.getFinishedSpans();
@@ -216,7 +216,7 @@ describe('instrumentHandler', () => {
     const s = await setup();
     const handle = instrumentHandler(s.handle);
     await handle(request(s.url, { text: 'before' }));
-    trace.setGlobalTracerProvider(t.tracerProvider);
+    trace.setGlobalTracerProvider(t.providers.tracerProvider);
     try {
       expect((await handle(request(s.url, { text: 'after' }))).status).toBe(201);
     } finally {
