@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { Block } from './validation/payload-types.js';
 
 /**
  * A source of time. The core never reads the wall clock; it asks the clock.
@@ -120,7 +121,7 @@ export interface Message {
   /** The request's `text`, as sent; `""` when absent. */
   body: string;
   /** The request's `blocks`, as sent; `[]` when absent. */
-  blocks: unknown[];
+  blocks: Block[];
   author: WebhookAuthor;
   /** Creation time as an ISO 8601 string (UTC). */
   createdAt: string;

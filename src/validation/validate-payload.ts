@@ -22,6 +22,7 @@ import {
   sectionBlock,
 } from './block-schemas.js';
 import { compile, describeError, type Checker } from './compile.js';
+import type { Block } from './payload-types.js';
 
 /** One offending field: a JSON Pointer into the body, or a header name. */
 export interface FieldError {
@@ -33,7 +34,7 @@ export interface FieldError {
 /** A payload that passed every rule. */
 export interface ValidPayload {
   text: string | undefined;
-  blocks: unknown[] | undefined;
+  blocks: Block[] | undefined;
   /** The idempotency key: `eventId`, the header, or both when equal; `null` when neither was sent. */
   key: string | null;
 }
@@ -299,7 +300,7 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     ok: true,
     payload: {
       text: text as string | undefined,
-      blocks: blocks as unknown[] | undefined,
+      blocks: blocks as Block[] | undefined,
       key: (eventId as string | undefined) ?? header ?? null,
     },
   };
