@@ -1,6 +1,8 @@
 // `npm run bench`: builds, then measures the core in process, memory, HTTP A/B pairs and the
-// PostgreSQL + Redis backends; prints the tables and writes bench/results.json, bench/results.md
-// and bench/ratios.svg. Loopback only. Settings (environment):
+// PostgreSQL + Redis backends; prints the tables and writes results.json, results.md and
+// ratios.svg to the git-ignored bench/.tmp/ (to bench/ itself, the published figures, with
+// BENCH_SAVE=1). Loopback only. Settings (environment):
+//   BENCH_SAVE      1: write the results over the tracked bench/results.* and bench/ratios.svg
 //   BENCH_SECONDS   seconds of each HTTP round (default 1.5)
 //   BENCH_WARMUP    warm-up seconds before each HTTP run (default 1)
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
@@ -13,7 +15,7 @@
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
 
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,10 +124,12 @@ async function main() {
   );
   console.log(table);
 
-  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.md'), `Measured ${results.date.slice(0, 10)} at ${results.revision} on ${machineLine}.\n\n${table}`);
-  if (results.http?.length) writeFileSync(join(ROOT, 'bench', 'ratios.svg'), chartOf(results));
-  log(`wrote bench/results.json, bench/results.md${results.http?.length ? ', bench/ratios.svg' : ''} (${elapsed()})`);
+  const dir = process.env.BENCH_SAVE === '1' ? 'bench' : join('bench', '.tmp');
+  mkdirSync(join(ROOT, dir), { recursive: true });
+  writeFileSync(join(ROOT, dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(ROOT, dir, 'results.md'), `Measured ${results.date.slice(0, 10)} at ${results.revision} on ${machineLine}.\n\n${table}`);
+  if (results.http?.length) writeFileSync(join(ROOT, dir, 'ratios.svg'), chartOf(results));
+  log(`wrote ${dir}/results.json, results.md${results.http?.length ? ', ratios.svg' : ''} (${elapsed()})`);
 }
 
 // A build started elsewhere in the working tree (tsup empties dist/ first) must neither break nor

@@ -8,6 +8,7 @@
  * @module
  */
 import type { MaybePromise } from './maybe-promise.js';
+import type { Block } from './validation/payload-types.js';
 
 /**
  * A source of time. The core never reads the wall clock; it asks the clock.
@@ -108,7 +109,7 @@ export interface Message {
   /** The request's `text`, as sent; `""` when absent. */
   body: string;
   /** The request's `blocks`, as sent; `[]` when absent. */
-  blocks: unknown[];
+  blocks: Block[];
   author: WebhookAuthor;
   /** Creation time as an ISO 8601 string (UTC). */
   createdAt: string;

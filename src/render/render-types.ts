@@ -1,14 +1,19 @@
 import type { Message } from '../ports.js';
 
 /**
- * What `toHtml` and `toPlainText` read from a message: its text and its blocks, as stored.
+ * What `toHtml` and `toPlainText` read from a message: its text and its blocks, as stored. A
+ * {@link Message} is one; the blocks are typed loosely on purpose, since a renderer reads what a
+ * store hands back and treats any block it does not know as nothing to show.
  *
  * @example
  * ```ts
  * const message: RenderableMessage = { body: 'Deploy *done*', blocks: [] };
  * ```
  */
-export type RenderableMessage = Pick<Message, 'body' | 'blocks'>;
+export interface RenderableMessage {
+  readonly body: string;
+  readonly blocks: readonly unknown[];
+}
 
 /**
  * A mention in a message: `<@U1>`, `<#C1|general>`, `<!subteam^S1|@ops>`, `<!here>` or a rich_text one.

@@ -23,11 +23,12 @@ import {
   sectionBlock,
 } from './block-schemas.js';
 import { compile, describeError, type Checker } from './compile.js';
+import type { Block } from './payload-types.js';
 
 /** A payload that passed every rule. */
 export interface ValidPayload {
   text: string | undefined;
-  blocks: unknown[] | undefined;
+  blocks: Block[] | undefined;
   /** The idempotency key: `eventId`, the header, or both when equal; `null` when neither was sent. */
   key: string | null;
 }
@@ -293,7 +294,7 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     ok: true,
     payload: {
       text: text as string | undefined,
-      blocks: blocks as unknown[] | undefined,
+      blocks: blocks as Block[] | undefined,
       key: (eventId as string | undefined) ?? header ?? null,
     },
   };
