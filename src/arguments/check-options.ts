@@ -50,10 +50,11 @@ export function checkArgument(factory: string, name: string, value: unknown, rul
  * @param options - what the caller passed. `undefined` is refused unless `optional` is set.
  * @param shape - the options and their rules.
  * @param where - how messages name the object: `'options'`, or `'options.channels'` for a nested one.
+ * @param optional - whether leaving the whole object out is allowed (every option then takes its default).
  * @example
  * ```ts
- * checkOptions('createWebhookManager', options, { store: required(STORE), baseUrl: required(BASE_URL), clock: CLOCK });
- * // { store, baseUrl, rateLimit: 30 } → createWebhookManager: options.rateLimit is not an option …
+ * checkOptions('createWebhookManager', options, { store: required(MANAGER_STORE), baseUrl: required(HTTP_URL), clock: CLOCK });
+ * // { store, baseUrl, rateLimit: 30 } → "createWebhookManager: options has an unknown key `rateLimit`; the options are …"
  * ```
  */
 export function checkOptions(factory: string, options: unknown, shape: OptionsShape, where = 'options', optional = false): void {
@@ -66,11 +67,11 @@ export function checkOptions(factory: string, options: unknown, shape: OptionsSh
   const keys = Object.keys(options);
   const unknown = keys.filter((key) => !Object.hasOwn(shape, key));
   const meant = unknown.map((key) => suggestOptions(key, names));
-  // Several keys and not one is, or looks like, an option (or an instance of a class): it is
-  // something else (a store, a pool) given in place of the options, and listing its keys as typos
-  // would send the reader the wrong way.
+  // An instance of a class, or several keys of which not one is or looks like an option, and no
+  // option: something else (a store, a pool) was given in place of the options, and listing its
+  // keys as typos would send the reader the wrong way.
   const somethingElse = className(options) !== undefined || (unknown.length >= 2 && meant.every((names) => names.length === 0));
-  if (unknown.length > 0 && unknown.length === keys.length && somethingElse) {
+  if (unknown.length === keys.length && somethingElse && (keys.length > 0 || className(options) !== undefined)) {
     const shown = unknown.length > 4 ? `${unknown.slice(0, 4).join(', ')}, …` : unknown.join(', ');
     const got = className(options) === undefined ? `an object of ${shown}` : describeValue(options);
     throw invalidArgument(factory, `${where} must be an object { ${listed} }, got ${got}`);

@@ -67,6 +67,11 @@ describe.each<[factory: string, cases: Case[]]>([
         'options must be an object { store, rateLimiter?, clock?, onMessage?, onError?, onRateLimiterError?, storeTimeoutMs?, rateLimiterTimeoutMs? }, got an object of putChannel, listMessages, getChannel, insertWebhook, …',
       ],
       [
+        'a store of a class as options',
+        () => createWebhookHandler(new (class SqlStore {})() as never),
+        'options must be an object { store, rateLimiter?, clock?, onMessage?, onError?, onRateLimiterError?, storeTimeoutMs?, rateLimiterTimeoutMs? }, got a SqlStore',
+      ],
+      [
         'a pg pool as the store',
         () => createWebhookHandler({ store: pool as never }),
         `options.store must be a WebhookStore: it has no getWebhook(), insertMessage(). ${STORE_HINT}`,
