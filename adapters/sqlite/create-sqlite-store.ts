@@ -219,7 +219,16 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         statement(
           `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(message.id, message.channelId, webhookId, message.author.name, JSON.stringify(message.body), JSON.stringify(message.blocks), message.createdAt, key);
+        ).run(
+          message.id,
+          message.channelId,
+          webhookId,
+          message.author.name,
+          JSON.stringify(message.body),
+          JSON.stringify(message.blocks),
+          message.createdAt,
+          key,
+        );
         statement(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`).run(postedAt, webhookId);
         return { outcome: 'created', message };
       });

@@ -28,7 +28,7 @@ describe('SQLite store and rate limiter (better-sqlite3)', () => {
     name: 'store conformance, two connections on one file',
     createStore: () => createSqliteStore({ database: open() }),
     createPeer: () => createSqliteStore({ database: open() }),
-    deleteChannel: (store, channelId) => {
+    deleteChannel: (_store, channelId) => {
       open().prepare('DELETE FROM channel_webhooks_channels WHERE id = ?').run(channelId);
     },
   });
