@@ -1,19 +1,9 @@
 import { ChannelWebhookError, isChannelWebhookError, type ChannelWebhookErrorCode } from '../../src/internal.js';
 
 /**
- * A value bound to a statement's `?` placeholders. Booleans are not among them: better-sqlite3
- * refuses them, so the store binds `0` and `1`.
- *
- * @example
- * ```ts
- * const params: SqliteValue[] = ['general', 'u1', 0];
- * ```
- */
-export type SqliteValue = string | number | bigint | null | Uint8Array;
-
-/**
- * A prepared statement, as every synchronous SQLite driver has it. Rows are plain objects keyed by
- * column name; a `get` that finds no row answers `undefined` (better-sqlite3, node:sqlite) or
+ * A prepared statement, as every synchronous SQLite driver has it. The store binds strings,
+ * numbers and `null` to its `?` placeholders (booleans as `0` and `1`, since better-sqlite3 refuses
+ * them). Rows are plain objects keyed by column name; a `get` that finds no row answers `undefined` (better-sqlite3, node:sqlite) or
  * `null` (bun:sqlite), and both are read as "no row".
  *
  * @example
@@ -23,9 +13,9 @@ export type SqliteValue = string | number | bigint | null | Uint8Array;
  * ```
  */
 export interface SqliteStatement {
-  run(...params: SqliteValue[]): unknown;
-  get(...params: SqliteValue[]): unknown;
-  all(...params: SqliteValue[]): unknown[];
+  run(...params: unknown[]): unknown;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
 }
 
 /**

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../adapters/sqlite/index.js';
-import { freshFile, seed, spawnChild, type Child, type ChildLine } from './sqlite-support.js';
+import { freshFile, seed, spawnChild, type Child } from './sqlite-support.js';
 
 // Real processes on one database file, on the built package (`npm test` builds it first). Few and
 // short: the machine running the suite may have two cores.
-const answers = (child: Child) => child.lines.filter((line): line is Required<ChildLine> => line.status !== undefined);
+type Answer = { i: number; key: string; status: number; id: string };
+const answers = (child: Child) => child.lines.filter((line) => line.status !== undefined) as Answer[];
 const startAll = async (children: Child[]) => {
   await Promise.all(children.map((child) => child.waitFor((lines) => lines.some((line) => line.ready))));
 };
