@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteStore } from '../../adapters/sqlite/index.js';
+import { send } from '../support/http.js';
+import { freePort } from '../support/servers.js';
+import { freshFile } from './sqlite-support.js';
+
+// `npm start` (examples/express/server.js) on SQLite, on a file of its own (STORE_FILE), run as a
+// process and restarted.
+const stops: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(stops.splice(0).map((stop) => stop()));
+});
+
+async function startDemo(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['examples/express/server.js'], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port), DEMO: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    await exited;
+  };
+  stops.push(stop);
+  for (let i = 0; i < 400 && !/curl .* (\S+)\n/.test(stdout); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  const url = /curl .* (\S+)\n/.exec(stdout)?.[1];
+  if (url === undefined) throw new Error(`the demo did not start:\n${stdout}\n${stderr}`);
+  return { url, stdout: () => stdout, stderr: () => stderr, stop };
+}
+
+const postText = (url: string, text: string) => send(url, { body: { text } });
+
+describe('npm start on SQLite', () => {
+  it('says where its data is first, and keeps its channel, webhooks and messages across a restart', async () => {
+    const file = freshFile();
+    const first = await startDemo({ STORE_FILE: file });
+    expect(first.stdout().split('\n')[0]).toBe(`Data: SQLite file ${file}, kept across restarts (STORE=memory keeps nothing).`);
+    expect((await postText(first.url, 'before the restart')).status).toBe(201);
+    await first.stop();
+
+    const second = await startDemo({ STORE_FILE: file });
+    // The webhook made before the restart still posts into the same channel (on the new port).
+    const oldHook = (demo: { url: string }) => new URL(new URL(first.url).pathname, demo.url).href;
+    expect(new URL(second.url).pathname).not.toBe(new URL(first.url).pathname);
+    expect((await postText(oldHook(second), 'after the restart')).status).toBe(201);
+    await second.stop();
+
+    const store = createSqliteStore({ database: new Database(file) });
+    expect(store.listMessages('general').map((message) => message.body)).toEqual(['before the restart', 'after the restart']);
+    expect(store.listWebhooks('general')).toHaveLength(2);
+
+    // The demo makes its channel active at each start (it creates a webhook there); what the file
+    // holds stays.
+    store.putChannel({ id: 'general', ownerId: 'u-demo', archived: true });
+    const third = await startDemo({ STORE_FILE: file });
+    expect((await postText(oldHook(third), 'third run')).status).toBe(201);
+    expect(store.listMessages('general')).toHaveLength(3);
+    expect(second.stderr()).toBe('');
+  }, 60_000);
+
+  it('with STORE=memory keeps nothing and writes no file', async () => {
+    const file = freshFile();
+    const demo = await startDemo({ STORE: 'memory', STORE_FILE: file });
+    expect(demo.stdout().split('\n')[0]).toBe('Data: in memory (STORE=memory), gone when the process stops.');
+    expect((await postText(demo.url, 'kept in memory')).status).toBe(201);
+    await demo.stop();
+    expect(existsSync(file)).toBe(false);
+  }, 30_000);
+});
