@@ -70,13 +70,17 @@ export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): Sqli
   setUpConnection(resolved, runner, party);
 
   let nextSweepAt = -Infinity;
+  // Tells apart rows of one key and one time, from any process: random per limiter, then counted.
+  const instance = crypto.getRandomValues(new Uint32Array(1))[0]! * 2 ** 20;
+  let counter = 0;
 
   return {
     hit(key, now) {
       if (!Number.isFinite(now)) throw new ChannelWebhookError('invalid_argument', `now must be a finite number, got ${now}`);
       return transaction('hit', (): RateLimitDecision => {
         // Each row keeps the time its request leaves the window, not the time it came: limiters with
-        // other windows may share the table, and each sweep then deletes only what has expired.
+        // other windows may share the table, and each sweep then deletes only what has expired. The
+        // sweep reads the whole table, once per window, so that no other index costs every hit a write.
         if (now >= nextSweepAt) {
           statement(`DELETE FROM ${table} WHERE expires_at <= ?`).run(now);
           nextSweepAt = now + windowMs;
@@ -92,7 +96,7 @@ export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): Sqli
         const allowed = count < limit;
         if (allowed) {
           const expiresAt = now + windowMs;
-          statement(`INSERT INTO ${table} (key, expires_at) VALUES (?, ?)`).run(key, expiresAt);
+          statement(`INSERT INTO ${table} (key, expires_at, tag) VALUES (?, ?, ?)`).run(key, expiresAt, instance + (counter++ % 2 ** 20));
           count++;
           if (first === null || expiresAt < first) first = expiresAt;
         }

@@ -49,26 +49,25 @@ CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id,
 
 CREATE TABLE IF NOT EXISTS ${p}messages (
   seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
+  id TEXT NOT NULL,
   channel_id TEXT NOT NULL,
   webhook_id TEXT NOT NULL,
   author_name TEXT NOT NULL,
   body TEXT NOT NULL,
   blocks TEXT NOT NULL,
   created_at TEXT NOT NULL,
-  idempotency_key TEXT,
-  UNIQUE (webhook_id, idempotency_key)
+  idempotency_key TEXT
 );
 
+CREATE UNIQUE INDEX IF NOT EXISTS ${p}messages_key_idx ON ${p}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 CREATE INDEX IF NOT EXISTS ${p}messages_channel_idx ON ${p}messages (channel_id, seq);
 
 CREATE TABLE IF NOT EXISTS ${p}rate_hits (
   key TEXT NOT NULL,
-  expires_at REAL NOT NULL
-);
-
-CREATE INDEX IF NOT EXISTS ${p}rate_hits_key_idx ON ${p}rate_hits (key, expires_at);
-CREATE INDEX IF NOT EXISTS ${p}rate_hits_expiry_idx ON ${p}rate_hits (expires_at);
+  expires_at REAL NOT NULL,
+  tag INTEGER NOT NULL,
+  PRIMARY KEY (key, expires_at, tag)
+) WITHOUT ROWID;
 `,
   },
 ];
@@ -96,7 +95,12 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  *   escapes U+0000 and lone surrogates: any JavaScript string comes back exactly, and keys compare
  *   exactly. Read a body with `body ->> '$'`.
  * - Webhook times are epoch ms (`INTEGER`); a message's `created_at` is its ISO 8601 string.
- * - `rate_hits` holds one row per allowed request still in its window, with the time it leaves it.
+ * - Each post writes as few pages as it can, since a commit writes every page it changed to the
+ *   log: the messages table, its channel index, and the key index only for a post with a key (a
+ *   partial index); message ids are random UUIDs made by the handler, so they have no index.
+ * - `rate_hits` holds one row per allowed request still in its window, with the time it leaves it,
+ *   in one B-tree ordered by key (`WITHOUT ROWID`); `tag` tells apart requests of one key at one
+ *   millisecond.
  * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
  *
  * @example
