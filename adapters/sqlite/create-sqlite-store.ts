@@ -1,6 +1,7 @@
 import { migrate, resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
-import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../src/internal.js';
+import type { MemoryStore } from '../../src/memory/memory-store.js';
+import type { InsertMessageResult, Message, WebhookRecord } from '../../src/internal.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -13,8 +14,8 @@ import type { Channel, InsertMessageInput, InsertMessageResult, Message, Webhook
 export type SqliteStoreOptions = SqliteConnectionOptions;
 
 /**
- * The SQLite store, with the extra methods of the reference stores and its migration. Every method
- * answers synchronously, as the drivers do.
+ * The SQLite store: the memory store's synchronous methods (the port's, `putChannel` and
+ * `listMessages`), and its migration.
  *
  * @example
  * ```ts
@@ -23,20 +24,9 @@ export type SqliteStoreOptions = SqliteConnectionOptions;
  * const messages = store.listMessages('general');
  * ```
  */
-export interface SqliteStore extends WebhookStore {
+export interface SqliteStore extends MemoryStore {
   /** Creates or upgrades the tables (safe to run on every start, from any number of processes). */
   migrate(): void;
-  /** Creates or replaces a channel in the store's channels table. */
-  putChannel(channel: Channel): void;
-  /** The channel's messages, oldest first. */
-  listMessages(channelId: string): Message[];
-  getChannel(channelId: string): Channel | null;
-  insertWebhook(webhook: WebhookRecord): void;
-  getWebhook(webhookId: string): WebhookRecord | null;
-  listWebhooks(channelId: string): WebhookRecord[];
-  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): WebhookRecord | null;
-  revokeWebhook(webhookId: string, revokedAt: number): WebhookRecord | null;
-  insertMessage(input: InsertMessageInput): InsertMessageResult;
 }
 
 interface WebhookRow {

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSqliteStore } from '../../adapters/sqlite/index.js';
 import { send } from '../support/http.js';
 import { freePort } from '../support/servers.js';
-import { freshFile } from './sqlite-support.js';
+import { freshFile, startApp } from './sqlite-support.js';
 
 // `npm start` (examples/express/server.js) on SQLite, on a file of its own (STORE_FILE), run as a
 // process and restarted.
@@ -14,27 +13,7 @@ afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()));
 });
 
-async function startDemo(env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['examples/express/server.js'], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port), DEMO: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-    await exited;
-  };
-  stops.push(stop);
-  for (let i = 0; i < 400 && !/curl .* (\S+)\n/.test(stdout); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-  const url = /curl .* (\S+)\n/.exec(stdout)?.[1];
-  if (url === undefined) throw new Error(`the demo did not start:\n${stdout}\n${stderr}`);
-  return { url, stdout: () => stdout, stderr: () => stderr, stop };
-}
+const startDemo = async (env: Record<string, string>) => startApp('examples/express/server.js', { PORT: String(await freePort()), DEMO: 'off', ...env }, stops);
 
 const postText = (url: string, text: string) => send(url, { body: { text } });
 

@@ -37,6 +37,28 @@ export function post(handle: WebhookHandler, path: string, text: string, key: st
 
 export { createWebhookHandler };
 
+/**
+ * Runs an example app (`script`) as a process with `env` until it prints its curl line; answers the
+ * webhook URL it printed, its output so far, and `stop`, also called after the test.
+ */
+export async function startApp(script: string, env: Record<string, string>, stops: Array<() => Promise<void>>) {
+  const child = spawn(process.execPath, [script], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    await exited;
+  };
+  stops.push(stop);
+  for (let i = 0; i < 400 && !/curl .* (\S+)\n/.test(stdout); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  const url = /curl .* (\S+)\n/.exec(stdout)?.[1];
+  if (url === undefined) throw new Error(`${script} did not start:\n${stdout}\n${stderr}`);
+  return { url, stdout: () => stdout, stderr: () => stderr, stop };
+}
+
 /** One line a child wrote (see sqlite-child.mjs). */
 export interface ChildLine {
   ready?: true;
