@@ -182,6 +182,23 @@ describe.skipIf(!existsSync(runtimes[0]!.binary))('the packed SQLite store on Bu
   }, 60_000);
 });
 
+// The packed SQLite store on node:sqlite, which Deno has (Node only from 22.5): both conformance suites.
+describe.skipIf(!existsSync(runtimes[1]!.binary))('the packed SQLite store on Deno (node:sqlite)', () => {
+  it('passes both conformance suites', async () => {
+    const { code, output } = await runToEnd(runtimes[1]!.binary, [
+      'run',
+      '--quiet',
+      '--allow-read',
+      '--allow-write',
+      '--allow-env',
+      './sqlite-node-sqlite.mjs',
+    ]);
+    expect(output, output).toMatch(/^\d+ passed, 0 failed$/m);
+    expect(Number(/^(\d+) passed/m.exec(output)?.[1])).toBeGreaterThanOrEqual(35);
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
 // The runtime examples in examples/, run as their comments say, on the installed package.
 const [bun, deno, workerd] = runtimes;
 const exampleRuns: Array<{
