@@ -5,8 +5,9 @@
 //   SOAK_SECONDS=120 npm run soak     # 2 minutes
 //   SOAK_CONCURRENCY=32 SOAK_WEBHOOKS=2000 npm run soak
 //
-// The store keeps the newest 10,000 messages (a real database would grow on disk, not in this
-// process), so memory that keeps climbing once warm is the library's, not the data's.
+// The store keeps the idempotency keys of the newest 10,000 messages and no message (a real database
+// would grow on disk, not in this process), so memory that keeps climbing once warm is the
+// library's, not the data's.
 import express from 'express';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,23 +20,32 @@ const webhookCount = Number(process.env.SOAK_WEBHOOKS ?? 1000);
 const sampleEvery = Number(process.env.SOAK_SAMPLE_SECONDS ?? Math.max(5, Math.round(seconds / 20)));
 const KEPT = 10_000;
 
-/** A memory store that forgets all but the newest messages and keys, and counts what it created. */
+/**
+ * A memory store that forgets all but the newest keys and keeps no messages, and counts what it
+ * created. Its insert is guarded like any store's: the webhook must be active under the secret hash
+ * the post matched, in a channel that exists and is not archived.
+ */
 function boundedStore(): { store: WebhookStore; created: () => number; seed: ReturnType<typeof createMemoryStore> } {
   const seed = createMemoryStore();
   const byKey = new Map<string, Message>();
   let created = 0;
   const store: WebhookStore = {
     ...seed,
-    async insertMessage(message, key) {
-      const scoped = key === null ? null : `${message.author.id}\n${key}`;
+    insertMessage({ message, idempotencyKey, secretHash }) {
+      const webhook = seed.getWebhook(message.author.id);
+      if (webhook === null || webhook.revokedAt !== null || webhook.secretHash !== secretHash) return { outcome: 'webhook_inactive' };
+      const channel = seed.getChannel(webhook.channelId);
+      if (channel === null) return { outcome: 'channel_not_found' };
+      if (channel.archived) return { outcome: 'channel_archived' };
+      const scoped = idempotencyKey === null ? null : `${webhook.id}\n${idempotencyKey}`;
       const earlier = scoped === null ? undefined : byKey.get(scoped);
-      if (earlier !== undefined) return { message: earlier, created: false };
+      if (earlier !== undefined) return { outcome: 'duplicate', message: earlier };
       created++;
       if (scoped !== null) {
         byKey.set(scoped, message);
         if (byKey.size > KEPT) byKey.delete(byKey.keys().next().value!);
       }
-      return { message, created: true };
+      return { outcome: 'created', message };
     },
   };
   return { store, created: () => created, seed };

@@ -208,8 +208,13 @@ export interface WebhookStore {
   getChannel(channelId: string): MaybePromise<Channel | null>;
   /** Stores a new webhook. Fails if the id is already taken. */
   insertWebhook(webhook: WebhookRecord): MaybePromise<void>;
-  /** The webhook (active, rotated or revoked), or `null` when there is none with that id. */
-  getWebhook(webhookId: string): MaybePromise<WebhookRecord | null>;
+  /**
+   * The webhook (active, rotated or revoked), or `null` when there is none with that id.
+   * `presentedSecretHash`, given on a post, is the hash of the secret in its URL: a hint a store may
+   * use to schedule the lookup (the PostgreSQL store serves credentials it saw accepted first), never
+   * to decide what it returns.
+   */
+  getWebhook(webhookId: string, presentedSecretHash?: string): MaybePromise<WebhookRecord | null>;
   /** Every webhook of the channel, revoked ones included, oldest first. */
   listWebhooks(channelId: string): MaybePromise<WebhookRecord[]>;
   /**

@@ -6,6 +6,7 @@ import express from 'express';
 import { createWebhookHandler, createWebhookManager } from 'channel-webhooks';
 import { createExpressMiddleware } from 'channel-webhooks/express';
 import { createMapStore } from './map-store.js';
+import { logMessage } from '../shared/log-message.js';
 
 export const DEMO_ACTOR = { userId: 'u-demo', role: 'member' };
 export const DEMO_CHANNEL_ID = 'general';
@@ -30,17 +31,6 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage =
   const app = express();
   app.use(createExpressMiddleware(createWebhookHandler({ store, onMessage })));
   return { app, store, manager };
-}
-
-// Message text and webhook names are untrusted: printed raw, a newline or a terminal escape in them
-// forges log lines. JSON.stringify escapes C0 controls, quotes and backslashes; the rest that a
-// terminal or log viewer acts on (DEL, C1 controls such as U+009B CSI, line separators, bidi
-// overrides) is escaped here.
-const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const quote = (text) => JSON.stringify(text).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-function logMessage(message) {
-  console.log(`#${message.channelId} ${quote(message.author.name)}: ${message.body === '' ? '(blocks only)' : quote(message.body)}`);
 }
 
 /**

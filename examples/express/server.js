@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { createWebhookHandler, createWebhookManager } from 'channel-webhooks';
 import { createExpressMiddleware } from 'channel-webhooks/express';
-import { createDemo, isLoopback } from './demo/create-demo.js';
+import { answerWithoutInternals, createDemo, isLoopback } from './demo/create-demo.js';
+import { logMessage } from '../shared/log-message.js';
 import { openStore } from './store.js';
 
 /** The demo user: owner of the demo channel, so allowed to manage its webhooks. */
@@ -48,18 +49,8 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage =
   app.use(createExpressMiddleware(handle));
   if (page !== null) app.use(page.router);
   app.use(express.json());
+  app.use(answerWithoutInternals);
   return { app, store, manager, where };
-}
-
-// Message text and webhook names are untrusted: printed raw, a newline or a terminal escape in them
-// forges log lines. JSON.stringify escapes C0 controls, quotes and backslashes; the rest that a
-// terminal or log viewer acts on (DEL, C1 controls such as U+009B CSI, line separators, bidi
-// overrides) is escaped here.
-const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const quote = (text) => JSON.stringify(text).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-function logMessage(message) {
-  console.log(`#${message.channelId} ${quote(message.author.name)}: ${message.body === '' ? '(blocks only)' : quote(message.body)}`);
 }
 
 /**

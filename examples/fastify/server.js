@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
 import { createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
 import { createFastifyPlugin } from 'channel-webhooks/fastify';
+import { logMessage } from '../shared/log-message.js';
 
 /** The demo user: owner of the demo channel, so allowed to manage its webhooks. */
 export const DEMO_ACTOR = { userId: 'u-demo', role: 'member' };
@@ -30,10 +31,6 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000/api', onMessa
   await app.register(createFastifyPlugin(handle, { bodyTimeoutMs: 5_000 }), { prefix: '/api' });
   app.get('/channels/:id/messages', async (request) => store.listMessages(request.params.id));
   return { app, store, manager };
-}
-
-function logMessage(message) {
-  console.log(`#${message.channelId} ${message.author.name}: ${message.body || '(blocks only)'}`);
 }
 
 async function main() {

@@ -81,7 +81,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) return answer(FIXED.notFound);
     let found: MaybePromise<WebhookRecord | null>;
     try {
-      found = fromStore(store.getWebhook(path.webhookId));
+      found = fromStore(store.getWebhook(path.webhookId, hashSecret(path.secret)));
     } catch (error) {
       return storeFailed(error, path.webhookId);
     }

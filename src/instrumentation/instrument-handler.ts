@@ -15,6 +15,7 @@ import {
 import type { WebhookHandler } from '../handler/handler-types.js';
 import type { WebhookResponse } from '../http/http-types.js';
 import { matchWebhookPath } from '../http/route.js';
+import { isWellFormedCredential } from '../secret/secret.js';
 
 /**
  * Options of {@link instrumentHandler}.
@@ -72,7 +73,9 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT'
  *   `rate_limiter_failed`, by `channel_webhooks.code`;
  * - a span `POST /hooks/channels/{webhook_id}/{secret}` (server kind, or internal inside an
  *   existing span such as the HTTP server's) with the attributes above plus
- *   `channel_webhooks.webhook_id` and `channel_webhooks.duplicate`; status error on 5xx.
+ *   `channel_webhooks.webhook_id` (only for a URL of the shape the library gives, `wh_` and 22
+ *   base64url characters and a 43-character secret; never the sender's text otherwise) and
+ *   `channel_webhooks.duplicate`; status error on 5xx.
  *
  * Never the secret, the URL, the idempotency key or the message. Limiter failures let through
  * under `onRateLimiterError: 'allow'` do not show in the answer: count them from `onError`.
@@ -154,7 +157,9 @@ export function instrumentHandler(handle: WebhookHandler, options: Instrumentati
 }
 
 function describeSpan(span: Span, url: string, status: number, code: string): void {
-  const webhookId = matchWebhookPath(url)?.webhookId;
+  const path = matchWebhookPath(url);
+  // Only the shape the handler looks up: anything else is text of the sender's choosing, of any length.
+  const webhookId = path !== null && isWellFormedCredential(path.webhookId, path.secret) ? path.webhookId : undefined;
   span.setAttributes({
     'http.response.status_code': status,
     'channel_webhooks.code': code,

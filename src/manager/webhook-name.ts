@@ -15,6 +15,12 @@ export const MAX_NAME_INPUT_LENGTH = 1_024;
 // something else; and, with the `u` flag, only lone surrogates (a pair is one code point).
 const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDFFF]/u;
 
+// One code point that draws something. Not: spaces, default-ignorable code points (zero-width
+// spaces and joiners, U+2060, U+FEFF, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, variation
+// selectors), combining marks on nothing, format characters, or the blank Braille pattern U+2800: a
+// name made only of these shows as nothing, so its messages would look authorless.
+const VISIBLE = /[^\p{White_Space}\p{Default_Ignorable_Code_Point}\p{M}\p{Cc}\p{Cf}\u2800]/u;
+
 /**
  * Checks a webhook name and returns it trimmed, the form it is stored and shown in.
  * Throws `invalid_name` for anything else.
@@ -33,6 +39,7 @@ export function cleanWebhookName(name: unknown): string {
     const codeUnit = unsafe[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
     throw invalidName(`a webhook name must not contain control characters, lone surrogates or bidirectional formatting characters (found U+${codeUnit})`);
   }
+  if (!VISIBLE.test(trimmed)) throw invalidName('a webhook name must have at least one visible character');
   return trimmed;
 }
 

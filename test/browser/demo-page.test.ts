@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../support/http.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
-import { startDemo } from './demo-server.js';
+import { createWebhookFromPage, startDemo } from './demo-server.js';
 
 const missing = chromiumMissing();
 
@@ -89,7 +89,7 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
     await expect.poll(() => page.textContent('#result')).toBe('201 Created');
   });
 
-  it('revokes only after a confirmation, and the URL then answers 404', async () => {
+  it('revokes only after a confirmation; the URL then answers 404 and leaves the screen with its sample button', async () => {
     const url = await page.inputValue('#secret-url');
     const row = page.locator('.webhook', { hasText: 'Deploys' });
     await row.locator('button.revoke').click();
@@ -101,6 +101,40 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
     expect(await row.locator('button').count()).toBe(0);
     const refused = await send(url, { body: { text: 'after revoke' } });
     expect([refused.status, (refused.json as { code: string }).code]).toEqual([404, 'not_found']);
+
+    expect(await page.locator('#secret').isVisible()).toBe(false);
+    expect(await page.locator('#sample').isVisible()).toBe(false);
+    expect(await page.locator('body').textContent()).not.toContain(url);
+    expect(await page.inputValue('#secret-url')).toBe('');
+    expect(await page.textContent('#notice')).toBe('“Deploys” is revoked: its URL now answers 404.');
+  });
+
+  it('shows :tada: and other common emoji names as emoji', async () => {
+    const { url } = await createWebhookFromPage(page, 'Party');
+    const text = 'Release :tada: :rocket: :white_check_mark: :thumbsup: :no_such_emoji:';
+    await arrival('Release', () => send(url, { body: { text: 'Release', blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] } }));
+    const content = page.locator('#messages .message', { hasText: 'Release' }).locator('.content');
+    expect(await content.textContent()).toBe('Release 🎉 🚀 ✅ 👍 :no_such_emoji:');
+  });
+
+  it('wraps an 80-character name without spaces instead of widening the page', async () => {
+    const name = 'W'.repeat(80);
+    await page.fill('#name', name);
+    await page.click('#create button[type=submit]');
+    await expect.poll(() => page.textContent('#secret-name')).toBe(name);
+    const url = await page.inputValue('#secret-url');
+    await arrival('from the long name', () => send(url, { body: { text: 'from the long name' } }));
+    const row = page.locator('.webhook', { hasText: name });
+    await row.locator('button.revoke').click();
+
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    for (const selector of ['#secret-name', '.webhook-name', '.confirm span', '#messages .message:last-child .author']) {
+      const box = await page.locator(selector).last().boundingBox();
+      expect(box!.x + box!.width, selector).toBeLessThanOrEqual(widths.viewport);
+    }
+    await row.locator('button.confirm-revoke').click();
+    await expect.poll(() => page.locator('#secret').isVisible()).toBe(false);
   });
 
   it('shows the history again, oldest first, after a reload', async () => {
@@ -108,7 +142,52 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
     await page.locator('#messages .message', { hasText: 'still active' }).waitFor({ timeout: 1_000 });
     const texts = await page.locator('#messages .message .content').allTextContents();
     expect(texts[0]).toContain('Sent with Slack’s own client');
-    expect(texts.at(-1)).toContain('still active');
+    const later = ['still active', 'Release', 'from the long name'].map((text) => texts.findIndex((shown) => shown.includes(text)));
+    expect(later).toEqual([...later].sort((a, b) => a - b));
+    expect(later[0]).toBeGreaterThan(0);
+    expect(texts.at(-1)).toContain('from the long name');
+  });
+
+  it('refuses every management route to a client on this machine that is not the page (as through a same-host proxy)', async () => {
+    const { url, webhook } = await createWebhookFromPage(page, 'Kept');
+    // What curl sends through nginx on the same machine: a loopback peer, a loopback Host, no Origin
+    // and no Sec-Fetch-Site.
+    const api = `${demo.origin}/demo/api`;
+    const attempts = [
+      send(`${api}/state`, { method: 'GET' }),
+      send(`${api}/events`, { method: 'GET' }),
+      send(`${api}/webhooks`, { body: { name: 'curl' } }),
+      send(`${api}/webhooks/${webhook.id}/rotate`, { body: {} }),
+      send(`${api}/webhooks/${webhook.id}/revoke`, { body: {} }),
+      send(`${api}/channel`, { body: { archived: true } }),
+      send(`${api}/state`, { method: 'GET', headers: { 'sec-fetch-site': 'same-site' } }),
+      send(`${api}/webhooks`, { body: { name: 'curl' }, headers: { origin: 'http://localhost:1' } }),
+    ];
+    for (const answer of await Promise.all(attempts)) expect([answer.status, (answer.json as { code: string }).code]).toEqual([403, 'forbidden']);
+    expect((await send(url, { body: { text: 'still works' } })).status).toBe(201);
+    expect(await page.evaluate(async () => (await fetch('/demo/api/state')).status)).toBe(200);
+    const state = (await send(`${api}/state`, { method: 'GET', headers: { 'sec-fetch-site': 'same-origin' } })).json as {
+      channel: { archived: boolean };
+      webhooks: { name: string; status: string }[];
+    };
+    expect(state.channel.archived).toBe(false);
+    expect(state.webhooks.filter((hook) => hook.name === 'curl')).toEqual([]);
+    expect(state.webhooks.find((hook) => hook.name === 'Kept')?.status).toBe('active');
+  });
+
+  it('answers a bad Host header, or a body that is not JSON, with a 4xx that shows no internals', async () => {
+    const answers = await Promise.all([
+      ...['[', 'a b', '[::1', 'localhost:99999x', 'local\\host'].flatMap((host) =>
+        ['/', '/demo/api/state', '/demo/assets/demo.js'].map((path) => send(`${demo.origin}${path}`, { method: 'GET', headers: { host } })),
+      ),
+      send(`${demo.origin}/demo/api/webhooks`, { body: '{', headers: { 'sec-fetch-site': 'same-origin' } }),
+      send(`${demo.origin}/anything`, { body: '{' }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      expect(answer.text).not.toMatch(/ at |\/work\/|node_modules|\.js:\d|Error/);
+    }
   });
 
   it('refuses the demo routes to a foreign Host name and to cross-site requests', async () => {

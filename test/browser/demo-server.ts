@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
+import type { Page } from 'playwright-core';
 import { vi } from 'vitest';
 
 type Express = { start(options: { port: number }): Promise<Server> };
@@ -26,4 +27,15 @@ export async function startDemo(): Promise<{ origin: string; logs: string[]; clo
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * Creates a webhook through the demo API from the open page, as the page's own script does: the API
+ * answers nothing else.
+ */
+export function createWebhookFromPage(page: Page, name: string): Promise<{ url: string; webhook: { id: string } }> {
+  return page.evaluate(async (name) => {
+    const created = await fetch('/demo/api/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    return (await created.json()) as { url: string; webhook: { id: string } };
+  }, name);
 }

@@ -3,7 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../support/http.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
-import { startDemo } from './demo-server.js';
+import { createWebhookFromPage, startDemo } from './demo-server.js';
 
 const missing = chromiumMissing();
 
@@ -98,12 +98,7 @@ describe.skipIf(missing !== null)(`the demo page's picture${missing ? ` (SKIPPED
     await expect.poll(() => page.textContent('#live')).toBe('live');
 
     for (const { from, payload } of MESSAGES) {
-      const created = await fetch(`${demo.origin}/demo/api/webhooks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: from }),
-      });
-      const { url } = (await created.json()) as { url: string };
+      const { url } = await createWebhookFromPage(page, from);
       expect((await send(url, { body: payload })).status).toBe(201);
     }
     await page.fill('#name', 'Deploys');

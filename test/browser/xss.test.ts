@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XSS_VECTORS } from '../render/xss-vectors.js';
 import { send } from '../support/http.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
-import { startDemo } from './demo-server.js';
+import { createWebhookFromPage, startDemo } from './demo-server.js';
 
 const missing = chromiumMissing();
 
@@ -71,21 +71,12 @@ describe.skipIf(missing !== null)(`the demo page against hostile messages${missi
   it('shows every vector as inert text: no script runs, nothing is fetched elsewhere, only allowed elements', async () => {
     await page.goto(demo.origin);
     await expect.poll(() => page.textContent('#live')).toBe('live');
-    const createWebhook = async (name: string) => {
-      const created = await fetch(`${demo.origin}/demo/api/webhooks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name }),
-      });
-      return ((await created.json()) as { url: string }).url;
-    };
-
     const vectors = [...OWN, ...XSS_VECTORS];
     let stored = 0;
     let url = '';
     for (const [index, vector] of vectors.entries()) {
       // A fresh webhook every 50 posts keeps clear of the limit of 60 a minute.
-      if (index % 50 === 0) url = await createWebhook(index === 0 ? '<img src=x onerror="window.pwned=1">' : `Vectors ${index}`);
+      if (index % 50 === 0) ({ url } = await createWebhookFromPage(page, index === 0 ? '<img src=x onerror="window.pwned=1">' : `Vectors ${index}`));
       const answer = await send(url, { body: vector.body });
       // Some vectors are refused by validation (a javascript: link, an image without visible text).
       expect([201, 400], vector.name).toContain(answer.status);

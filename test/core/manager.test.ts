@@ -117,6 +117,11 @@ describe('create', () => {
     ['80 code points with whitespace around', `  ${'n'.repeat(80)}  `],
     ['1,024 characters, most of them padding', `${' '.repeat(511)}${'n'.repeat(2)}${' '.repeat(511)}`],
     ['letters, digits, punctuation and emoji', 'Déploiement 🚀 (prod) #2'],
+    ['a letter with a combining accent', 'Re\u0301sume\u0301'],
+    ['an emoji ZWJ sequence', '👩\u200D💻'],
+    ['an emoji with a variation selector', '❤\uFE0F'],
+    ['Hangul syllables', '배포 알림'],
+    ['Devanagari with vowel signs', 'तैनाती'],
   ])('a name of %s is accepted and stored trimmed', async (_, name) => {
     const w = await world();
     const { webhook, url } = await w.manager.create(ORG_OWNER, { channelId: 'ops', name });
@@ -144,11 +149,29 @@ describe('create', () => {
     ['with a right-to-left mark', 'CI\u200F'],
     ['with a left-to-right mark', '\u200ECI'],
     ['with an Arabic letter mark', 'CI\u061C'],
+    ['made only of U+3164 HANGUL FILLER', '\u3164'],
+    ['made only of U+3164 repeated', '\u3164\u3164\u3164'],
+    ['made only of U+200B ZERO WIDTH SPACE', '\u200B'],
+    ['made only of U+2060 WORD JOINER', '\u2060\u2060'],
+    ['made only of U+FEFF between zero-width spaces', '\u200B\uFEFF\u200B'],
+    ['made only of U+115F and U+1160 HANGUL CHOSEONG/JUNGSEONG FILLER', '\u115F\u1160'],
+    ['made only of U+FFA0 HALFWIDTH HANGUL FILLER', '\uFFA0'],
+    ['made only of U+200C and U+200D joiners', '\u200C\u200D'],
+    ['made only of U+180E MONGOLIAN VOWEL SEPARATOR', '\u180E'],
+    ['made only of U+034F COMBINING GRAPHEME JOINER', '\u034F'],
+    ['made only of variation selectors', '\uFE0F\uFE0E'],
+    ['made only of combining marks', '\u0301\u0308\u20DD'],
+    ['made only of U+00AD SOFT HYPHEN', '\u00AD'],
+    ['made only of U+2800 BRAILLE PATTERN BLANK', '\u2800\u2800'],
+    ['made only of tag characters', '\u{E0041}\u{E0042}'],
+    ['made only of invisible characters and spaces', ' \u200B \u3164 '],
   ])('a name %s is refused with invalid_name and a clear message, and nothing is stored', async (_, name) => {
     const w = await world();
     const error = await rejection(w.manager.create(ORG_OWNER, { channelId: 'ops', name }));
     expectCode(error, 'invalid_name');
-    expect(error.message).toMatch(/1,?024 characters|control characters, lone surrogates or bidirectional formatting characters \(found U\+[0-9A-F]{4}\)/);
+    expect(error.message).toMatch(
+      /1,?024 characters|control characters, lone surrogates or bidirectional formatting characters \(found U\+[0-9A-F]{4}\)|at least one visible character/,
+    );
     expect(await w.store.listWebhooks('ops')).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -210,16 +210,13 @@ const exampleRuns: Array<{
   {
     name: 'examples/bun/server.js',
     runtime: bun!,
-    start: async () => (copyFileSync(join(root, 'examples/bun/server.js'), join(app, 'bun-example.js')), ['bun-example.js']),
+    start: async () => (copyExample('bun/server.js'), ['bun/server.js']),
     webhookUrl: async (_, output) => printedUrl(output),
   },
   {
     name: 'examples/deno/server.js',
     runtime: deno!,
-    start: async () => (
-      copyFileSync(join(root, 'examples/deno/server.js'), join(app, 'deno-example.js')),
-      ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', 'deno-example.js']
-    ),
+    start: async () => (copyExample('deno/server.js'), ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', 'deno/server.js']),
     webhookUrl: async (_, output) => printedUrl(output),
   },
   {
@@ -241,15 +238,24 @@ for (const example of exampleRuns) {
       const { child, base } = await serve(example.runtime.binary, await example.start(port), port, output);
       try {
         const url = await example.webhookUrl(base, output);
-        const answer = await send(`${base}${new URL(url).pathname}`, { body: { text: 'line one\n\u001b[31mFAKE' } });
+        const forged = 'line one\n\u001b[31mFAKE\u009b2J\u2028\u202eevil';
+        const answer = await send(`${base}${new URL(url).pathname}`, { body: { text: forged } });
         expect(answer.status, output.join('')).toBe(201);
-        expect(answer.json).toMatchObject({ duplicate: false, message: { body: 'line one\n\u001b[31mFAKE', author: { name: 'Demo' } } });
-        expect(output.join('')).not.toContain('\u001b[31m');
+        expect(answer.json).toMatchObject({ duplicate: false, message: { body: forged, author: { name: 'Demo' } } });
+        expect(output.join('')).not.toMatch(/[\u001b\u009b\u2028\u202e]/);
       } finally {
         child.kill('SIGKILL');
       }
     }, 60_000);
   });
+}
+
+/** Copies an example into the app as its comment says, with the log helper it imports beside it. */
+function copyExample(path: string): void {
+  for (const file of [path, 'shared/log-message.js']) {
+    mkdirSync(dirname(join(app, file)), { recursive: true });
+    copyFileSync(join(root, 'examples', file), join(app, file));
+  }
 }
 
 async function printedUrl(output: string[]): Promise<string> {

@@ -1,10 +1,13 @@
 // DEMO ONLY. The page `npm start` serves at `/`: a live view of one channel and the owner's webhook
 // controls. Its routes have no sign-in, so they are refused unless the request comes over loopback
-// to a loopback host name, and state changes must be same-origin JSON. A real app puts webhook
-// management behind its own sign-in and permission checks instead (see examples/multi-instance).
+// to a loopback host name, and every API call must come from the page itself (same-origin JSON). A
+// real app puts webhook management behind its own sign-in and permission checks instead (see
+// examples/multi-instance).
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { toHtml } from 'channel-webhooks/render';
+import { escapeForLog } from '../../shared/log-message.js';
+import { emojiByName } from './emoji.js';
 
 const PUBLIC = fileURLToPath(new URL('./public/', import.meta.url));
 const STATUS = { forbidden: 403, channel_not_found: 404, webhook_not_found: 404, webhook_revoked: 409, channel_archived: 409 };
@@ -40,11 +43,12 @@ export function isLoopback(host) {
  * @param {import('channel-webhooks').WebhookManager} options.manager
  * @param {import('channel-webhooks').Actor} options.actor - who the page acts as.
  * @param {string} options.channelId - the one channel the page shows.
+ * @param {typeof toHtml} [options.render] - renders a message to HTML; `toHtml` unless a test swaps it.
  */
-export function createDemo({ store, manager, actor, channelId }) {
+export function createDemo({ store, manager, actor, channelId, render = toHtml }) {
   /** @type {Set<import('express').Response>} */
   const listeners = new Set();
-  const event = (message) => `event: message\ndata: ${JSON.stringify(toEvent(message))}\n\n`;
+  const event = (message) => `event: message\ndata: ${JSON.stringify(toEvent(message, render))}\n\n`;
 
   const router = express.Router();
   router.get('/', loopbackOnly, securityHeaders, (_req, res) => res.sendFile('index.html', { root: PUBLIC }));
@@ -52,7 +56,7 @@ export function createDemo({ store, manager, actor, channelId }) {
   router.use('/demo/assets', express.static(PUBLIC, { index: false, fallthrough: false }));
 
   const api = express.Router();
-  api.use(sameOriginJson, express.json({ limit: '4kb' }));
+  api.use(fromThePage, express.json({ limit: '4kb' }));
   api.get(
     '/state',
     answer(async () => state()),
@@ -87,6 +91,7 @@ export function createDemo({ store, manager, actor, channelId }) {
     for (const message of await store.listMessages(channelId)) res.write(event(message));
   });
   router.use('/demo/api', api);
+  router.use(answerWithoutInternals);
 
   async function state() {
     const channel = await store.getChannel(channelId);
@@ -104,13 +109,21 @@ export function createDemo({ store, manager, actor, channelId }) {
   };
 }
 
-// A few emoji by name for the samples; others show as `:name:` unless the sender gave their code points.
-const EMOJI = { rocket: '🚀', white_check_mark: '✅', tada: '🎉', warning: '⚠️', wave: '👋', fire: '🔥' };
-const renderOptions = { emoji: ({ name }) => (name in EMOJI ? { text: EMOJI[name] } : undefined) };
+const renderOptions = { emoji: emojiByName };
 
-/** What the page needs of a message. It is rendered here, so the page never parses message text. */
-function toEvent(message) {
-  return { id: message.id, author: message.author, createdAt: message.createdAt, html: toHtml(message, renderOptions) };
+/**
+ * What the page needs of a message. It is rendered here, so the page never parses message text.
+ * A message that fails to render gets `html: null` (the page shows a placeholder) instead of
+ * stopping the history or the live stream at it.
+ */
+function toEvent(message, render) {
+  let html = null;
+  try {
+    html = String(render(message, renderOptions));
+  } catch (error) {
+    console.error(`demo: message ${message.id} could not be rendered: ${escapeForLog(error?.message ?? error)}`);
+  }
+  return { id: message.id, author: message.author, createdAt: message.createdAt, html };
 }
 
 function answer(work) {
@@ -128,17 +141,50 @@ function answer(work) {
 // (cross-site requests) or a DNS name rebound to 127.0.0.1. So the peer and the Host header must be
 // loopback, and every API call must be JSON from this very origin.
 function loopbackOnly(req, res, next) {
-  const hostname = new URL(`http://${req.headers.host ?? 'invalid'}`).hostname.replace(/^\[|\]$/g, '');
+  const hostname = hostnameOf(req.headers.host);
+  if (hostname === null) return res.status(400).type('text/plain').send('Bad Host header.');
   if (isLoopback(req.socket.remoteAddress ?? '') && isLoopback(hostname)) return next();
   res.status(403).type('text/plain').send('The demo page is served to loopback only.');
 }
 
-function sameOriginJson(req, res, next) {
+/** The host name of a Host header, without brackets; null when it is missing or not a host. */
+function hostnameOf(host) {
+  if (typeof host !== 'string' || host === '') return null;
+  try {
+    return new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return null;
+  }
+}
+
+// A proxy on the same machine (nginx's default `Host $proxy_host`) makes both peer and Host
+// loopback for anyone who reaches the proxy. So an API call must also show that the page made it:
+// browsers send `Sec-Fetch-Site: same-origin` on the page's own fetches and EventSource, and
+// `Origin` on its POSTs; a plain HTTP client sends neither. Either one present must say this origin.
+function fromThePage(req, res, next) {
   const origin = req.headers.origin;
-  const sameOrigin = origin === undefined || origin === `http://${req.headers.host}`;
+  const site = req.headers['sec-fetch-site'];
+  const sameOrigin = (origin === undefined || origin === `http://${req.headers.host}`) && (site === undefined || site === 'same-origin');
   const json = req.method === 'GET' || req.is('application/json') === 'application/json';
-  if (sameOrigin && json && req.headers['sec-fetch-site'] !== 'cross-site') return next();
-  res.status(403).json({ code: 'forbidden', message: 'The demo API takes same-origin JSON requests only.' });
+  if (sameOrigin && (origin !== undefined || site !== undefined) && json) return next();
+  res.status(403).json({ code: 'forbidden', message: 'The demo API answers its own page only: same-origin JSON requests from the browser.' });
+}
+
+/**
+ * Express error handler: a route that fails (a body that is not JSON, a store that throws) answers
+ * its status without internals. Express's default error page shows the stack, with absolute paths,
+ * outside production.
+ *
+ * @param {any} error
+ * @param {import('express').Request} _req
+ * @param {import('express').Response} res
+ * @param {import('express').NextFunction} _next
+ */
+export function answerWithoutInternals(error, _req, res, _next) {
+  const status = Number.isInteger(error?.status) && error.status >= 400 && error.status < 500 ? error.status : 500;
+  if (status === 500) console.error(`request failed: ${escapeForLog(error?.message ?? error)}`);
+  if (res.headersSent) return res.end();
+  res.status(status).json({ code: status === 500 ? 'internal' : 'bad_request', message: status === 500 ? 'The demo failed.' : 'Bad request.' });
 }
 
 function securityHeaders(_req, res, next) {

@@ -1,10 +1,12 @@
 // The webhook endpoint of a Next.js app, built once per server process. Route handlers import it.
+// In your app, copy examples/shared/log-message.js into lib/ and import it from './log-message.js'.
 //
 // The memory store lives in one server process (and, in `next dev`, survives hot reloads through
 // globalThis). On serverless hosting every function instance has its own: use
 // channel-webhooks/postgres and channel-webhooks/redis there, created here the same way.
 import { createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
 import { createFetchHandler } from 'channel-webhooks/fetch';
+import { logMessage } from '../../shared/log-message.js';
 
 function build() {
   const store = createMemoryStore();
@@ -12,8 +14,7 @@ function build() {
   const manager = createWebhookManager({ store, baseUrl: process.env.PUBLIC_BASE_URL ?? 'http://localhost:3000' });
   const handle = createWebhookHandler({
     store,
-    // JSON.stringify escapes newlines and terminal escapes, so posted text cannot forge log lines.
-    onMessage: (message) => console.log(`#${message.channelId} ${JSON.stringify(message.author.name)}: ${JSON.stringify(message.body)}`),
+    onMessage: logMessage,
   });
   return { store, manager, fetchHandler: createFetchHandler(handle, { bodyTimeoutMs: 10_000 }) };
 }

@@ -3,7 +3,8 @@
 
 const $ = (id) => document.getElementById(id);
 const shown = new Set();
-let secretUrl = null;
+/** The webhook whose secret URL the page shows, if any. */
+let secret = null;
 
 const SAMPLE = {
   text: 'Deploy 142 finished: checkout-service is live',
@@ -32,6 +33,15 @@ function element(tag, className, text) {
 function addMessage(message) {
   if (shown.has(message.id)) return;
   shown.add(message.id);
+  const item = messageItem(message);
+  const list = $('messages');
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  list.append(item);
+  $('empty').hidden = true;
+  if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+function messageItem(message) {
   const item = element('li', 'message');
   item.dataset.id = message.id;
   const name = message.author.name;
@@ -43,21 +53,19 @@ function addMessage(message) {
   time.dateTime = message.createdAt;
   meta.append(time);
   const content = element('div', 'content');
-  // toHtml's output, made on the server from allow-listed elements only, with every string escaped.
-  content.innerHTML = message.html;
+  // toHtml's output, made on the server from allow-listed elements only, with every string escaped;
+  // null when the server could not render this message.
+  if (typeof message.html === 'string') content.innerHTML = message.html;
+  else content.append(element('p', 'unrenderable', 'This message could not be shown.'));
   main.append(meta, content);
   item.append(main);
-  const list = $('messages');
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-  list.append(item);
-  $('empty').hidden = true;
-  if (atBottom) list.scrollTop = list.scrollHeight;
+  return item;
 }
 
-function showSecret(name, url) {
-  secretUrl = url;
+function showSecret(webhook, url) {
+  secret = { id: webhook.id, url };
   $('secret').hidden = false;
-  $('secret-name').textContent = name;
+  $('secret-name').textContent = webhook.name;
   $('secret-url').value = url;
   $('curl').textContent = `curl -i -X POST \\\n  -H 'Content-Type: application/json' \\\n  -d '{"text":"Hello from curl"}' \\\n  '${url}'`;
   $('result').textContent = '';
@@ -74,6 +82,20 @@ function renderState({ channel, webhooks }) {
   list.replaceChildren();
   $('no-webhooks').hidden = webhooks.length > 0;
   for (const webhook of webhooks) list.append(webhookRow(webhook));
+  // A revoked URL is dead: it leaves the screen, and its sample button with it.
+  const shownHook = webhooks.find((webhook) => webhook.id === secret?.id);
+  if (secret !== null && shownHook?.status !== 'active') {
+    $('notice').textContent = `“${shownHook?.name ?? 'The webhook'}” is revoked: its URL now answers 404.`;
+    hideSecret();
+  }
+}
+
+function hideSecret() {
+  secret = null;
+  $('secret').hidden = true;
+  $('secret-url').value = '';
+  $('curl').textContent = '';
+  $('result').textContent = '';
 }
 
 function webhookRow(webhook) {
@@ -93,7 +115,7 @@ function webhookRow(webhook) {
   rotate.addEventListener('click', () =>
     act(async () => {
       const { webhook: rotated, url } = await api(`/webhooks/${encodeURIComponent(webhook.id)}/rotate`, {});
-      showSecret(rotated.name, url);
+      showSecret(rotated, url);
     }),
   );
   const revoke = element('button', 'revoke danger', 'Revoke');
@@ -105,12 +127,7 @@ function webhookRow(webhook) {
     const yes = element('button', 'confirm-revoke danger', 'Yes, revoke');
     const no = element('button', '', 'Cancel');
     yes.type = no.type = 'button';
-    yes.addEventListener('click', () =>
-      act(async () => {
-        await api(`/webhooks/${encodeURIComponent(webhook.id)}/revoke`, {});
-        if (secretUrl?.includes(`/${webhook.id}/`)) $('result').textContent = 'This webhook is revoked: its URL now answers 404.';
-      }),
-    );
+    yes.addEventListener('click', () => act(() => api(`/webhooks/${encodeURIComponent(webhook.id)}/revoke`, {})));
     no.addEventListener('click', () => confirm.replaceWith(actions));
     confirm.append(yes, no);
     actions.replaceWith(confirm);
@@ -122,6 +139,7 @@ function webhookRow(webhook) {
 
 async function act(work) {
   $('error').textContent = '';
+  $('notice').textContent = '';
   try {
     await work();
   } catch (error) {
@@ -133,7 +151,7 @@ async function act(work) {
 async function sendSample() {
   // Post through the real webhook URL, as any sender would; only its path is used so that the
   // request goes to this page's origin (the Content-Security-Policy allows no other).
-  const { pathname } = new URL(secretUrl);
+  const { pathname } = new URL(secret.url);
   const response = await fetch(pathname, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SAMPLE) });
   const body = await response.json();
   const ok = response.status === 201 || response.status === 200;
@@ -146,11 +164,11 @@ $('create').addEventListener('submit', (event) => {
   act(async () => {
     const { webhook, url } = await api('/webhooks', { name: $('name').value });
     $('name').value = '';
-    showSecret(webhook.name, url);
+    showSecret(webhook, url);
   });
 });
 $('copy').addEventListener('click', async () => {
-  await navigator.clipboard.writeText(secretUrl);
+  await navigator.clipboard.writeText(secret.url);
   $('copy').textContent = 'Copied';
   setTimeout(() => ($('copy').textContent = 'Copy'), 1500);
 });
