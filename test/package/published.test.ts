@@ -49,8 +49,7 @@ describe('the published package', () => {
 
   // The render entry imports markdown-it at its top; a user installs only this package.
   it('after installing the package alone, channel-webhooks/render loads from ESM and CJS and renders markdown', async () => {
-    const script = (load: string) =>
-      `${load}.then(({ toHtml }) => console.log(toHtml({ body: '', blocks: [{ type: 'markdown', text: '**ok**' }] })))`;
+    const script = (load: string) => `${load}.then(({ toHtml }) => console.log(toHtml({ body: '', blocks: [{ type: 'markdown', text: '**ok**' }] })))`;
     const esm = await run(process.execPath, ['--input-type=module', '-e', script(`import('${manifest.name}/render')`)], { cwd: app });
     const cjs = await run(process.execPath, ['-e', script(`Promise.resolve(require('${manifest.name}/render'))`)], { cwd: app });
     for (const { stdout } of [esm, cjs]) expect(stdout).toContain('<strong>ok</strong>');
