@@ -12,6 +12,7 @@ export default defineConfig({
     fetch: 'adapters/fetch/index.ts',
     postgres: 'adapters/postgres/index.ts',
     redis: 'adapters/redis/index.ts',
+    sqlite: 'adapters/sqlite/index.ts',
     render: 'src/render/index.ts',
     otel: 'src/instrumentation/index.ts',
     send: 'src/send/index.ts',

@@ -7,7 +7,8 @@
 //   BENCH_WARMUP    warm-up seconds before each HTTP run (default 1)
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
 //                   min(3, BENCH_ROUNDS) rounds
-//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,instrumentation (default all)
+//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,sqlite,instrumentation
+//                   (default all)
 //   BENCH_PAIRS     comma-separated subset of the pairs in http.mjs (node-small, express, koa,
 //                   fastify, fetch, …, and with BENCH_BASELINE node-core-vs-baseline, …)
 //   BENCH_BASELINE  root of another built package (package.json and dist/): each adapter is also
@@ -35,7 +36,7 @@ const options = {
   webhooks: Number(env('BENCH_WEBHOOKS', 10_000)),
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
-const parts = env('BENCH_PARTS', 'core,memory,http,backends,instrumentation').split(',');
+const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation').split(',');
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function machine() {
@@ -108,6 +109,10 @@ async function main() {
     results.backends = await child('./backends.mjs');
     if (results.backends.skipped) log(`  skipped: ${results.backends.skipped}`);
   }
+  if (parts.includes('sqlite')) {
+    log(`SQLite against memory … (${elapsed()})`);
+    results.sqlite = await child('./sqlite.mjs');
+  }
   if (parts.includes('instrumentation')) {
     log(`instrumentation … (${elapsed()})`);
     results.instrumentation = await child('./instrumentation.mjs', [], { BENCH_INSTRUMENTATION_ROUNDS: String(Math.max(options.rounds, 7)) });
@@ -118,7 +123,7 @@ async function main() {
 
   const m = results.machine;
   const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
-  const table = markdown(results);
+  const table = `${markdown(results)}${results.sqlite === undefined ? '' : `\n${results.sqlite.table}`}`;
   console.log(
     `\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`,
   );

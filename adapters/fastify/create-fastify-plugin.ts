@@ -45,10 +45,11 @@ export interface FastifyAdapterOptions extends NodeAdapterOptions {
  * ```ts
  * import Fastify from 'fastify';
  * import { createMemoryStore, createWebhookHandler } from 'channel-webhooks';
- * import { createFastifyPlugin } from 'channel-webhooks/fastify';
+ * import { createFastifyPlugin, createRedactingLogMethod } from 'channel-webhooks/fastify';
  *
  * const handle = createWebhookHandler({ store: createMemoryStore() });
- * const app = Fastify({ logger: true });
+ * // The hook also redacts the 404s Fastify answers itself for near-miss webhook URLs.
+ * const app = Fastify({ logger: { hooks: { logMethod: createRedactingLogMethod() } } });
  * app.register(createFastifyPlugin(handle, { bodyTimeoutMs: 5_000 }), { prefix: '/api' });
  * // POST /api/hooks/channels/{webhook_id}/{secret}; logged as …/{webhook_id}/[redacted]
  * ```

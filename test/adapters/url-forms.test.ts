@@ -103,7 +103,11 @@ for (const runtime of runtimes) {
         format: 'esm',
         platform: 'neutral',
         mainFields: ['module', 'main'],
-        alias: { 'channel-webhooks/fetch': join(root, 'adapters/fetch/index.ts'), 'channel-webhooks': join(root, 'src/index.ts') },
+        alias: {
+          'channel-webhooks/fetch': join(root, 'adapters/fetch/index.ts'),
+          'channel-webhooks/send': join(root, 'src/send/index.ts'),
+          'channel-webhooks': join(root, 'src/index.ts'),
+        },
         outfile: join(dir, entry),
         logLevel: 'warning',
       });

@@ -55,12 +55,13 @@ describe('the published package', () => {
     for (const { stdout } of [esm, cjs]) expect(stdout).toContain('<strong>ok</strong>');
   }, 60_000);
 
-  it('ships no source maps and stays under 200 kB packed and 800 kB unpacked', async () => {
+  // The /sqlite entry (store, limiter, schema and their declarations) added about 21 kB packed, 75 kB unpacked.
+  it('ships no source maps and stays under 225 kB packed and 875 kB unpacked', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root });
     const [pack] = JSON.parse(stdout) as [{ size: number; unpackedSize: number; files: { path: string }[] }];
     expect(pack.files.filter((file) => file.path.endsWith('.map'))).toEqual([]);
-    expect(pack.size).toBeLessThan(200_000);
-    expect(pack.unpackedSize).toBeLessThan(800_000);
+    expect(pack.size).toBeLessThan(225_000);
+    expect(pack.unpackedSize).toBeLessThan(875_000);
   }, 60_000);
 
   it('passes publint --strict', async () => {

@@ -227,6 +227,33 @@ for (const runtime of runtimes) {
   });
 }
 
+// The packed SQLite store on bun:sqlite: both conformance suites and a round of posts, as `bun test` runs them.
+describe.skipIf(!existsSync(runtimes[0]!.binary))('the packed SQLite store on Bun (bun:sqlite)', () => {
+  it('passes both conformance suites and stores, deduplicates and refuses posts', async () => {
+    const { code, output } = await runToEnd(runtimes[0]!.binary, ['test', './sqlite.test.mjs']);
+    expect(output, output).toMatch(/\b0 fail\b/);
+    expect(Number(/(\d+) pass\b/.exec(output)?.[1])).toBeGreaterThanOrEqual(38);
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
+// The packed SQLite store on node:sqlite, which Deno has (Node only from 22.5): both conformance suites.
+describe.skipIf(!existsSync(runtimes[1]!.binary))('the packed SQLite store on Deno (node:sqlite)', () => {
+  it('passes both conformance suites', async () => {
+    const { code, output } = await runToEnd(runtimes[1]!.binary, [
+      'run',
+      '--quiet',
+      '--allow-read',
+      '--allow-write',
+      '--allow-env',
+      './sqlite-node-sqlite.mjs',
+    ]);
+    expect(output, output).toMatch(/^\d+ passed, 0 failed$/m);
+    expect(Number(/^(\d+) passed/m.exec(output)?.[1])).toBeGreaterThanOrEqual(35);
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
 // The runtime examples in examples/, run as their comments say, on the installed package.
 const [bun, deno, workerd] = runtimes;
 const exampleRuns: Array<{
@@ -314,6 +341,18 @@ function trickle(url: string, body: string): Promise<{ status: number; json: unk
     });
     req.flushHeaders();
     req.write(body.slice(0, 1));
+  });
+}
+
+/** Runs `binary args` in the app directory to its end; answers its exit code and everything it wrote. */
+function runToEnd(binary: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { cwd: app, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, output }));
   });
 }
 
