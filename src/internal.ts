@@ -6,7 +6,7 @@
  */
 export { systemClock } from './clock.js';
 export { createConsoleErrorLog } from './console-error-log.js';
-export { settleWithin } from './deadline.js';
+export { MAX_TIMEOUT_MS, settleWithin } from './deadline.js';
 export { CORE_HEADERS, DEFAULT_BODY_TIMEOUT_MS, openAdapterEntry, type AdapterEntry, type AdapterOptions, type RespondNow } from './handler/adapter-entry.js';
 export { isThenable, type MaybePromise } from './maybe-promise.js';
 export { ChannelWebhookError, isChannelWebhookError } from './errors.js';
@@ -18,6 +18,6 @@ export { FIXED_PROBLEMS, answer, problemResponse } from './http/problem.js';
 export { matchWebhookPath, type WebhookPath } from './http/route.js';
 export { redactWebhookUrl } from './http/redact.js';
 export type * from './ports.js';
-export { BOOLEAN, MILLISECONDS, fn, integer, oneOf, port, required, rule, type ArgumentRule } from './arguments/argument-rules.js';
+export { BOOLEAN, HTTP_URL, MILLISECONDS, POSITIVE_MS, fn, integer, oneOf, port, required, rule, type ArgumentRule } from './arguments/argument-rules.js';
 export { checkArgument, checkOptions, invalidArgument, type OptionsShape } from './arguments/check-options.js';
 export { CLOCK, HANDLE, HANDLER_STORE, MANAGER_STORE, RATE_LIMITER } from './arguments/port-rules.js';

@@ -1,6 +1,14 @@
 import { resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
-import { ChannelWebhookError, DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, type RateLimitDecision, type RateLimiter } from '../../src/internal.js';
+import {
+  ChannelWebhookError,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
+  integer,
+  POSITIVE_MS,
+  type RateLimitDecision,
+  type RateLimiter,
+} from '../../src/internal.js';
 
 /**
  * Options of {@link createSqliteRateLimiter}: the connection's (see {@link SqliteConnectionOptions})
@@ -56,13 +64,9 @@ export interface SqliteRateLimiter extends RateLimiter {
  * ```
  */
 export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): SqliteRateLimiter {
-  const resolved = resolveSqliteOptions('createSqliteRateLimiter', options);
+  const resolved = resolveSqliteOptions('createSqliteRateLimiter', options, { limit: integer(1), windowMs: POSITIVE_MS });
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new ChannelWebhookError('invalid_argument', `limit must be a positive integer, got ${String(limit)}`);
-  if (typeof windowMs !== 'number' || !Number.isFinite(windowMs) || windowMs <= 0) {
-    throw new ChannelWebhookError('invalid_argument', `windowMs must be a positive number of ms, got ${String(windowMs)}`);
-  }
   const party: SqliteParty = { name: 'SQLite rate limiter', code: 'rate_limiter_failed', busyTimeoutMs: resolved.busyTimeoutMs };
   const runner = createSqliteRunner(resolved.database, party);
   const { statement, transaction } = runner;

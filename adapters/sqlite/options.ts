@@ -1,5 +1,5 @@
-import { checkTablePrefix } from '../postgres/schema.js';
-import { ChannelWebhookError } from '../../src/internal.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../postgres/schema.js';
+import { BOOLEAN, ChannelWebhookError, checkOptions, integer, MAX_TIMEOUT_MS, oneOf, type OptionsShape, port, required } from '../../src/internal.js';
 import { migrationsAfter, SQLITE_SCHEMA_VERSION } from './schema.js';
 import type { SqliteDatabase, SqliteParty, SqliteRunner } from './sqlite-database.js';
 
@@ -51,25 +51,34 @@ export interface ResolvedSqliteOptions {
   migrate: boolean;
 }
 
-export function resolveSqliteOptions(factory: string, options: unknown): ResolvedSqliteOptions {
-  if (typeof options !== 'object' || options === null) invalid(`${factory} needs an options object: { database }`);
-  const given = options as Partial<Record<keyof SqliteConnectionOptions, unknown>>;
-  const database = given.database as Partial<SqliteDatabase> | null | undefined;
-  if (typeof database?.prepare !== 'function' || typeof database.exec !== 'function') {
-    invalid(
-      `${factory} needs { database }: a better-sqlite3 Database, a bun:sqlite Database or a node:sqlite DatabaseSync (anything with prepare() and exec())`,
-    );
-  }
-  const prefix = checkTablePrefix(given.tablePrefix as string | undefined);
-  const busyTimeoutMs = given.busyTimeoutMs ?? 2_000;
-  if (typeof busyTimeoutMs !== 'number' || !Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0 || busyTimeoutMs > 2_147_483_647) {
-    invalid(`busyTimeoutMs must be a whole number of ms from 0 to 2147483647, got ${String(busyTimeoutMs)}`);
-  }
-  const synchronous = given.synchronous ?? 'normal';
-  if (synchronous !== 'normal' && synchronous !== 'full') invalid(`synchronous must be 'normal' or 'full', got ${JSON.stringify(synchronous)}`);
-  const migrate = given.migrate ?? true;
-  if (typeof migrate !== 'boolean') invalid(`migrate must be true or false, got ${String(migrate)}`);
-  return { database: database as SqliteDatabase, prefix, busyTimeoutMs, synchronous, migrate };
+const CONNECTION_OPTIONS: OptionsShape = {
+  database: required(
+    port(
+      'a SQLite Database',
+      ['prepare', 'exec'],
+      'Pass a better-sqlite3 Database, a bun:sqlite Database or a node:sqlite DatabaseSync (anything with prepare() and exec()).',
+    ),
+  ),
+  tablePrefix: TABLE_PREFIX,
+  // A busy_timeout of 0 is SQLite's own "fail at once".
+  busyTimeoutMs: integer(0, MAX_TIMEOUT_MS),
+  synchronous: oneOf('normal', 'full'),
+  migrate: BOOLEAN,
+};
+
+/**
+ * Checks the options of a SQLite factory (the connection's, and the factory's own `extraOptions`)
+ * and fills in the connection's defaults.
+ */
+export function resolveSqliteOptions(factory: string, options: SqliteConnectionOptions, extraOptions: OptionsShape = {}): ResolvedSqliteOptions {
+  checkOptions(factory, options, { ...CONNECTION_OPTIONS, ...extraOptions });
+  return {
+    database: options.database,
+    prefix: options.tablePrefix ?? DEFAULT_TABLE_PREFIX,
+    busyTimeoutMs: options.busyTimeoutMs ?? 2_000,
+    synchronous: options.synchronous ?? 'normal',
+    migrate: options.migrate ?? true,
+  };
 }
 
 /**
@@ -112,8 +121,4 @@ export function migrate(options: ResolvedSqliteOptions, runner: SqliteRunner, pa
       runner.statement(`INSERT INTO ${p}migrations (version) VALUES (?)`).run(step.version);
     }
   });
-}
-
-function invalid(message: string): never {
-  throw new ChannelWebhookError('invalid_argument', message);
 }

@@ -1,4 +1,5 @@
-import { checkTablePrefix } from '../postgres/schema.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../postgres/schema.js';
+import { checkOptions } from '../../src/internal.js';
 
 /**
  * Options of {@link sqliteSchema}.
@@ -110,7 +111,8 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  * ```
  */
 export function sqliteSchema(options: SqliteSchemaOptions = {}): string {
-  const p = checkTablePrefix(options.tablePrefix);
+  checkOptions('sqliteSchema', options, { tablePrefix: TABLE_PREFIX });
+  const p = options.tablePrefix ?? DEFAULT_TABLE_PREFIX;
   return MIGRATIONS.map((migration) => migration.sql(p)).join('\n');
 }
 

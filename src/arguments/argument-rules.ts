@@ -124,6 +124,16 @@ export const MILLISECONDS: ArgumentRule = rule(
 );
 
 /**
+ * A span of time in milliseconds that is only compared, never given to a timer: any positive number.
+ *
+ * @example
+ * ```ts
+ * const shape = { windowMs: POSITIVE_MS };
+ * ```
+ */
+export const POSITIVE_MS: ArgumentRule = rule('a positive number of ms', (value) => typeof value === 'number' && Number.isFinite(value) && value > 0);
+
+/**
  * An absolute http(s) URL. The message says what is wrong with it, never what it is: a webhook's
  * URL carries its secret.
  *

@@ -1,4 +1,4 @@
-import { integer, rule } from '../arguments/argument-rules.js';
+import { integer, POSITIVE_MS } from '../arguments/argument-rules.js';
 import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../limits.js';
 import type { RateLimitDecision, RateLimiter } from '../ports.js';
@@ -47,8 +47,7 @@ interface Log {
 
 const OPTIONS: OptionsShape = {
   limit: integer(1),
-  // Times here are only compared, never given to a timer, so any positive span will do.
-  windowMs: rule('a positive number of ms', (value) => typeof value === 'number' && Number.isFinite(value) && value > 0),
+  windowMs: POSITIVE_MS,
 };
 
 /**

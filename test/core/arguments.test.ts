@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createClient } from 'redis';
@@ -9,6 +10,7 @@ import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import { createNodeListener } from '../../adapters/node/index.js';
 import { createPostgresStore, postgresSchema } from '../../adapters/postgres/index.js';
 import { createRedisRateLimiter } from '../../adapters/redis/index.js';
+import { createSqliteRateLimiter, createSqliteStore, sqliteSchema } from '../../adapters/sqlite/index.js';
 import { suggestOptions } from '../../src/arguments/suggest-option.js';
 import { createFakeClock } from '../../src/clock.js';
 import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } from '../../src/index.js';
@@ -21,6 +23,7 @@ import { createWebhookSender } from '../../src/send/index.js';
 const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
 const ioredis = new Redis({ lazyConnect: true });
 const nodeRedis = createClient();
+const database = new Database(':memory:');
 const secretUrl = 'https://chat.example.com/hooks/channels/wh_1/very-secret-value';
 const message = { body: 'Deploy finished', blocks: [] };
 const store = createMemoryStore();
@@ -33,6 +36,7 @@ const HANDLE_HINT = 'Pass createWebhookHandler({ store }).';
 afterAll(async () => {
   await pool.end();
   ioredis.disconnect();
+  database.close();
 });
 
 /** The message of the ChannelWebhookError `invalid_argument` that `build` threw. */
@@ -193,6 +197,56 @@ describe.each<[factory: string, cases: Case[]]>([
         'an option it does not have',
         () => instrumentHandler(handle, { logger: console } as never),
         'options has an unknown key `logger`; the options are meterProvider, tracerProvider',
+      ],
+    ],
+  ],
+  [
+    'createSqliteStore',
+    [
+      [
+        'no options',
+        () => createSqliteStore(undefined as never),
+        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate? }, got undefined',
+      ],
+      [
+        'the database itself as options',
+        () => createSqliteStore(database as never),
+        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate? }, got a Database',
+      ],
+      [
+        'a pg pool as the database',
+        () => createSqliteStore({ database: pool as never }),
+        'options.database must be a SQLite Database: it has no prepare(), exec(). Pass a better-sqlite3 Database, a bun:sqlite Database or a node:sqlite DatabaseSync (anything with prepare() and exec()).',
+      ],
+      [
+        'a typo',
+        () => createSqliteStore({ database, busyTimeout: 100 } as never),
+        'options has an unknown key `busyTimeout` (did you mean `busyTimeoutMs`?); the options are database, tablePrefix, busyTimeoutMs, synchronous, migrate',
+      ],
+    ],
+  ],
+  [
+    'createSqliteRateLimiter',
+    [
+      [
+        "express-rate-limit's max",
+        () => createSqliteRateLimiter({ database, max: 5 } as never),
+        'options has an unknown key `max` (did you mean `limit`?); the options are database, tablePrefix, busyTimeoutMs, synchronous, migrate, limit, windowMs',
+      ],
+      [
+        'an unknown synchronous',
+        () => createSqliteRateLimiter({ database, synchronous: 'off' } as never),
+        "options.synchronous must be 'normal' or 'full': got \"off\".",
+      ],
+    ],
+  ],
+  [
+    'sqliteSchema',
+    [
+      [
+        'an unknown key',
+        () => sqliteSchema({ prefix: 'hooks_' } as never),
+        'options has an unknown key `prefix` (did you mean `tablePrefix`?); the options are tablePrefix',
       ],
     ],
   ],
