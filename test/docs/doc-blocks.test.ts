@@ -18,10 +18,7 @@ import { type CodeBlock, codeBlocks, docPages, root } from './doc-files.js';
 //
 // A block that cannot run alone carries `<!-- not run: why -->` just above it. The list below is
 // every such block: keep it short, and each reason names the test that runs the block's lines.
-const NOT_RUN = [
-  'docs/frameworks.md: // main.ts, on @nestjs/platform-express (the default)',
-  'docs/frameworks.md: // main.ts, on @nestjs/platform-fastify',
-];
+const NOT_RUN = ['docs/frameworks.md: // main.ts, on @nestjs/platform-express (the default)', 'docs/frameworks.md: // main.ts, on @nestjs/platform-fastify'];
 
 const pages = docPages();
 const blocks = pages.flatMap(codeBlocks);
@@ -153,6 +150,11 @@ function importedPackages(code: string): string[] {
   return [...code.matchAll(/(?:from|import)\s*\(?\s*'([^'.][^']*)'/g)]
     .map((match) => match[1]!)
     .filter((specifier) => !specifier.startsWith('node:') && !/^channel-webhooks(\/|$)/.test(specifier))
-    .map((specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'))
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    )
     .concat(/from 'vitest'/.test(code) ? ['vitest'] : []);
 }

@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 /** The repository's root. */
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The pages a reader reads: the README and every Markdown page under docs/ (not the generated API reference). */
+/** The pages a reader reads: the README, the benchmarks' and every Markdown page under docs/ (not the generated API reference). */
 export function docPages(): { path: string; text: string }[] {
-  const pages = ['README.md'];
+  const pages = ['README.md', 'bench/README.md'];
   const walk = (dir: string) => {
     for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
       const path = `${dir}/${entry.name}`;
@@ -46,3 +46,13 @@ export function codeBlocks(page: { path: string; text: string }): CodeBlock[] {
 
 /** Relative path of `file` from the root, with forward slashes. */
 export const fromRoot = (file: string): string => relative(root, file).split('\\').join('/');
+
+/** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens. */
+export const anchorOf = (heading: string): string =>
+  heading
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
+
+/** The anchors of a page's headings. */
+export const anchorsOf = (text: string): Set<string> => new Set([...text.matchAll(/^#+ (.+)$/gm)].map((match) => anchorOf(match[1]!)));
