@@ -41,7 +41,7 @@ async function expectBoth(server: Listening, fixture: WebhookFixture) {
   expect([own.status, own.json]).toEqual([200, { received: { name: 'parsed by Nest' } }]);
 }
 
-describe("the NestJS recipes of docs/frameworks.md", () => {
+describe('the NestJS recipes of docs/frameworks.md', () => {
   it('on Express: the middleware line, then the JSON parser Nest adds when it initializes', async () => {
     const [onExpress] = await nestLines();
     const fixture = await createWebhookFixture();
