@@ -12,7 +12,13 @@ const entries = [...(/entry:\s*\{([^}]*)\}/.exec(tsup)?.[1] ?? '').matchAll(/(\w
   name: name === 'index' ? 'channel-webhooks' : `channel-webhooks/${name}`,
   path: resolve(path),
 }));
-if (entries.length === 0) throw new Error('typedoc.config.mjs: no entry points found in tsup.config.ts');
+const manifest = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const exported = Object.keys(manifest.exports)
+  .filter((subpath) => subpath.startsWith('./') || subpath === '.')
+  .filter((subpath) => subpath !== './package.json')
+  .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
+const missing = exported.filter((name) => !entries.some((entry) => entry.name === name));
+if (missing.length > 0) throw new Error(`typedoc.config.mjs: no entry in tsup.config.ts for ${missing.join(', ')}`);
 
 /**
  * Names each entry point's module by its import path instead of its source folder.
