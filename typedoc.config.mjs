@@ -14,7 +14,6 @@ const entries = [...(/entry:\s*\{([^}]*)\}/.exec(tsup)?.[1] ?? '').matchAll(/(\w
 }));
 const manifest = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const exported = Object.keys(manifest.exports)
-  .filter((subpath) => subpath.startsWith('./') || subpath === '.')
   .filter((subpath) => subpath !== './package.json')
   .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
 const missing = exported.filter((name) => !entries.some((entry) => entry.name === name));
@@ -37,7 +36,8 @@ export function load(app) {
 /** @type {Partial<import('typedoc').TypeDocOptions>} */
 export default {
   name: 'channel-webhooks',
-  entryPoints: entries.map(({ path }) => path),
+  // Only what the package exports is its API: a built file that is not exported (the command) is not.
+  entryPoints: entries.filter(({ name }) => exported.includes(name)).map(({ path }) => path),
   plugin: [fileURLToPath(import.meta.url)],
   out: 'docs/api',
   highlightLanguages: ['bash', 'console', 'css', 'html', 'http', 'javascript', 'json', 'jsonc', 'json5', 'sh', 'sql', 'tsx', 'typescript', 'yaml'],
