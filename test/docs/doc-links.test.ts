@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorsOf, docPages, root } from './doc-files.js';
+import { anchorsOf, docPages, LANDING, root } from './doc-files.js';
 
 // Every link of the README and the docs leads somewhere. The README is also the package's page on
 // npm, where a relative link leads nowhere: its links are absolute or anchors of the page itself.
@@ -12,9 +12,6 @@ const [, owner, name] = /github\.com\/([^/]+)\/([^/.]+)/.exec(manifest.repositor
 const ownFile = new RegExp(
   `^https://(?:github\\.com/${owner}/${name}/(?:blob|tree)/main|raw\\.githubusercontent\\.com/${owner}/${name}/main)/([^#?]+)(?:#(.*))?`,
 );
-
-// Pages written in parallel on other branches, linked before they land: remove each once it exists.
-const LANDING = new Set(['docs/sqlite.md', 'docs/sending.md', 'docs/scaling.md']);
 
 const pages = docPages();
 const links = pages.flatMap((page) =>
