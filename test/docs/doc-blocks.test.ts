@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createNodeListener } from '../../adapters/node/index.js';
+import { createMemoryStore, createWebhookHandler, createWebhookManager, type WebhookManager } from '../../src/index.js';
 import { backends } from '../support/backends.js';
+import { listen, type Listening } from '../support/http.js';
 import { installPackedLibrary } from '../support/pack.js';
 import { type CodeBlock, codeBlocks, docPages, root } from './doc-files.js';
 
@@ -14,7 +18,9 @@ import { type CodeBlock, codeBlocks, docPages, root } from './doc-files.js';
 // sends as curl would, and the answer is 201 for a post (200 for a GET); apart from that line, the
 // URL's secret appears nowhere in what it prints. A block that imports vitest is a test file and
 // must pass under vitest. PostgreSQL and Redis are the run's own (DATABASE_URL, REDIS_URL,
-// REDIS_CLUSTER_NODES), and PORT=0 lets each server pick a free port.
+// REDIS_CLUSTER_NODES), a block that sends posts to a fresh webhook of a receiver the test runs
+// (CHANNEL_WEBHOOK_URL), and PORT=0 lets each server pick a free port. A block that writes to
+// stderr itself may, but never the library's own failure line.
 //
 // A block that cannot run alone carries `<!-- not run: why -->` just above it. The list below is
 // every such block: keep it short, and each reason names the test that runs the block's lines.
@@ -27,7 +33,12 @@ const redisClusterNodes = inject('redisClusterNodes');
 const SERVING_TIMEOUT_MS = 20_000;
 
 let app: string;
+let receiver: { server: Listening; manager: WebhookManager };
 beforeAll(async () => {
+  const store = createMemoryStore();
+  await store.putChannel({ id: 'deploys', ownerId: 'u1', archived: false });
+  const server = await listen(createServer(createNodeListener(createWebhookHandler({ store }))));
+  receiver = { server, manager: createWebhookManager({ store, baseUrl: server.origin }) };
   if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('build the package first: npm run build');
   ({ app } = await installPackedLibrary(root));
   // What the reader installs beside the library: each package a block imports, from this repository's tree.
@@ -39,8 +50,9 @@ beforeAll(async () => {
   }
   writeFileSync(join(app, 'vitest.config.mjs'), 'export default {};\n');
 }, 180_000);
-afterAll(() => {
+afterAll(async () => {
   if (app !== undefined) rmSync(app, { recursive: true, force: true });
+  await receiver?.server.close();
 });
 
 describe(title('README and docs code blocks', 'both'), () => {
@@ -69,12 +81,21 @@ async function runBlock(block: CodeBlock): Promise<void> {
   const file = join(app, `${name}${isTest ? '.test' : ''}.mjs`);
   const code = block.lang === 'ts' ? (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code : block.code;
   writeFileSync(file, code);
-  const env = { DATABASE_URL: databaseUrl!, REDIS_URL: redisUrl!, REDIS_CLUSTER_NODES: (redisClusterNodes ?? []).join(','), PORT: '0' };
+  const { url } = await receiver.manager.create({ userId: 'u1', role: 'member' }, { channelId: 'deploys', name: block.where });
+  const env = {
+    DATABASE_URL: databaseUrl!,
+    REDIS_URL: redisUrl!,
+    REDIS_CLUSTER_NODES: (redisClusterNodes ?? []).join(','),
+    PORT: '0',
+    CHANNEL_WEBHOOK_URL: url,
+  };
   const args = isTest ? [join(app, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', app, '--config', join(app, 'vitest.config.mjs'), file] : [file];
   const run = await runProgram(args, env);
   const report = `${block.where}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
   if (run.outcome === 'exited 0') {
-    if (!isTest) expect(run.stderr, report).toBe('');
+    if (isTest) return;
+    if (writesToStderr(block.code)) expect(run.stderr, report).not.toMatch(/^channel-webhooks: /m);
+    else expect(run.stderr, report).toBe('');
     return;
   }
   expect(run.outcome, report).toBe('serving');
@@ -126,6 +147,9 @@ function runProgram(args: string[], env: Record<string, string>): Promise<Runnin
     child.on('exit', (code, signal) => settle(`exited ${code ?? signal}`));
   });
 }
+
+/** Whether a block writes to stderr itself (progress, its own error reports). */
+const writesToStderr = (code: string): boolean => /\bconsole\.(error|warn)\(|\bprocess\.stderr\b/.test(code);
 
 /** The request a curl line sends: its URL, `-X`, `-H` headers and `-d` body (POST when there is one). */
 function parseCurl(line: string): { url: string; method: string; headers: Record<string, string>; body?: string } {
