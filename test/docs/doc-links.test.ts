@@ -36,9 +36,8 @@ function resolveLink(page: string, target: string): { file: string; anchor: stri
 }
 
 describe('README and docs links', () => {
-  it('there are links on every page', () => {
-    for (const page of pages.filter((candidate) => candidate.path !== 'bench/README.md'))
-      expect(links.filter((link) => link.page === page.path).length, page.path).toBeGreaterThan(0);
+  it('are found on the README and the guides index', () => {
+    for (const page of ['README.md', 'docs/README.md']) expect(links.filter((link) => link.page === page).length, page).toBeGreaterThan(5);
   });
 
   it('in the README are absolute or anchors of the page', () => {
