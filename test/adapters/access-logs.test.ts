@@ -232,7 +232,7 @@ describe('the recipes of docs/security.md keep webhook secrets out of access log
       }
     });
 
-    it("the nginx and Caddy blocks of docs/security.md have the shape these recipes take", () => {
+    it('the nginx and Caddy blocks of docs/security.md have the shape these recipes take', () => {
       const nginx = block(section, 'nginx', 'map $request_uri');
       expect(nginx).toMatch(/^\s*'~\^\(\?<before>\.\*\?\)\(\?<kept>[^']+\(\?<after>\.\*\)\$'\s+'\$\{before\}\$\{kept\}\[redacted\]\$\{after\}';$/m);
       expect(nginx).toMatch(/log_format redacted '[^']*\$webhook_redacted_uri[^']*'/);
