@@ -45,12 +45,17 @@ export default {
   excludePrivate: true,
   excludeInternal: true,
   requiredToBeDocumented: ['Enum', 'Variable', 'Function', 'Class', 'Interface', 'TypeAlias'],
-  // Call members of the shapes a client library already has (node-postgres, ioredis, a Koa context):
-  // the interface's own comment says what is expected of them.
+  // Call members of the shapes a client library or driver already has (node-postgres, ioredis, a Koa
+  // context, a synchronous SQLite driver): the interface's own comment says what is expected of them.
   intentionallyNotDocumented: [
     'channel-webhooks/koa.KoaLikeContext.set',
     'channel-webhooks/postgres.PostgresQueryable.query',
     'channel-webhooks/redis.RedisCallClient.call',
+    'channel-webhooks/sqlite.SqliteDatabase.prepare',
+    'channel-webhooks/sqlite.SqliteDatabase.exec',
+    'channel-webhooks/sqlite.SqliteStatement.run',
+    'channel-webhooks/sqlite.SqliteStatement.get',
+    'channel-webhooks/sqlite.SqliteStatement.all',
   ],
   // A type may name an internal one (`Static<typeof schema>`): the reference shows its name, which
   // is not a broken link, so only missing documentation and links that lead nowhere fail.
