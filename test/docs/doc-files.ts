@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
  * Pages written in parallel on other branches and linked before they land: links to them may dangle
  * until then. Remove each once it exists.
  */
-export const LANDING: ReadonlySet<string> = new Set(['docs/sqlite.md', 'docs/scaling.md']);
+export const LANDING: ReadonlySet<string> = new Set(['docs/scaling.md']);
 
 /** The repository's root. */
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
