@@ -1,4 +1,4 @@
-// The results as Markdown tables (printed, and written to bench/results.md for the README), and
+// The results as Markdown tables (printed, and written to bench/results.md for bench/README.md), and
 // the targets of the benchmark, each checked against the results.
 
 const int = (value) => Math.round(value).toLocaleString('en-US');

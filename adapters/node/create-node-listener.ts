@@ -36,8 +36,8 @@ const NO_WEBHOOK_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res
  * it) go to the core, every other request to `options.fallback`, or gets a 404 problem. The answer
  * is written with one `writeHead` and one `end`, and without a promise when nothing had to wait.
  *
- * It is the base of the Express, Koa and Fastify adapters ({@link createNodeAdapter} says what they
- * all guarantee).
+ * It is the base of the Express, Koa and Fastify adapters (`createNodeAdapter` in
+ * adapters/node/node-adapter.ts says what they all guarantee).
  *
  * @param handle - the core handler, from `createWebhookHandler`.
  * @param options - see {@link NodeListenerOptions}. A handler, `fallback` or `onError` that is not a

@@ -5,7 +5,7 @@ import { CORE_HEADERS, type HeaderValue } from '../../src/internal.js';
  * The headers of a Node request for the core, with a repeated `Idempotency-Key` kept as its separate
  * values. Node joins the lines of a repeated header into one string (`"evt-1, evt-2"`), which the core
  * would take as one key, so that a retry carrying `evt-1` alone would be stored again; as a list, the
- * core refuses it (400, see the README's statuses). Only a value holding a comma can be a join, so
+ * core refuses it (400, see docs/design.md). Only a value holding a comma can be a join, so
  * other requests pass their headers as they are.
  *
  * @param req - the Node request.

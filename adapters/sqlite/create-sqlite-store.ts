@@ -60,7 +60,7 @@ const WEBHOOK_COLUMNS = 'id, channel_id, name, secret_hash, created_by, created_
 const MESSAGE_COLUMNS = 'id, channel_id, webhook_id, author_name, body, blocks, created_at';
 
 /**
- * A {@link WebhookStore} in a SQLite database file: durable, with no server to run, for one process
+ * A {@link channel-webhooks!WebhookStore} in a SQLite database file: durable, with no server to run, for one process
  * or several processes on one machine sharing the file (Node's `cluster`, PM2). It runs on any
  * synchronous driver, better-sqlite3 on Node, `bun:sqlite` on Bun or `node:sqlite` where the
  * runtime has it, over a connection you open and pass in (no driver is bundled).

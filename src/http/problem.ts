@@ -89,8 +89,8 @@ export const PROBLEMS = {
 } as const satisfies Record<string, { readonly status: number; readonly title: string; readonly detail: string }>;
 
 /**
- * Stable codes of the problem bodies the handler answers with. Each goes with one status; the
- * README's "Statuses" section lists them.
+ * Stable codes of the problem bodies the handler answers with. Each goes with one status;
+ * docs/design.md ("The order of the checks") lists them.
  *
  * @example
  * ```ts

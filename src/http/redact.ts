@@ -92,7 +92,7 @@ const EVERY_WEBHOOK_PATH = new RegExp(webhookPathPatternSource, 'g');
  * // '/api/hooks/channels/wh_1/[redacted]?source=ci'
  * redactWebhookUrl('https://chat.example.com/hooks/channels/wh_1/s3cret/');
  * // 'https://chat.example.com/hooks/channels/wh_1/[redacted]'
- * app.use(morgan(':method :redacted-url :status')); // see the README, "Secrets out of logs"
+ * app.use(morgan(':method :redacted-url :status')); // see docs/security.md, "Secrets out of logs"
  * ```
  */
 export function redactWebhookUrl(url: string): string {

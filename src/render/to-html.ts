@@ -23,7 +23,7 @@ import type { RenderableMessage, RenderOptions } from './render-types.js';
  * HTML has at most 16 characters per character of the message (its body and its blocks as JSON)
  * plus 8,192; what would pass that ends in `<p class="cw-truncated">…</p>`.
  *
- * @param message - `body` and `blocks` of a stored {@link Message}.
+ * @param message - `body` and `blocks` of a stored {@link channel-webhooks!Message}.
  * @param options - resolvers for mentions, emoji, dates and images, and the locale of dates; all optional.
  * @returns The HTML fragment; `""` for a message with nothing to show.
  * @throws ChannelWebhookError `invalid_argument` when `message` or `options` has the wrong shape.

@@ -20,7 +20,7 @@ import type { RenderableMessage, RenderOptions } from './render-types.js';
  * characters per character of the message (its body and its blocks as JSON) plus 8,192; what would
  * pass that ends in `…`.
  *
- * @param message - `body` and `blocks` of a stored {@link Message}.
+ * @param message - `body` and `blocks` of a stored {@link channel-webhooks!Message}.
  * @param options - resolvers for mentions, emoji and dates, and the locale of dates; all optional (`image` is not used).
  * @returns The text, trimmed; `""` for a message with nothing to show.
  * @throws ChannelWebhookError `invalid_argument` when `message` or `options` has the wrong shape.

@@ -13,7 +13,7 @@ import {
   type TProperties,
 } from '@sinclair/typebox';
 
-// Shapes follow the contract, plus what DESIGN.md adds from Slack Block Kit (the fields of Slack's
+// Shapes follow docs/design.md ("Field rules"), with what it takes from Slack Block Kit (the fields of Slack's
 // current element reference). These schemas are compiled by the validator and published, as they are,
 // in the OpenAPI document. Lengths counted in code points and "after trimming" are checked in
 // validate-payload.ts, because TypeBox counts UTF-16 units: such a string carries `maxCodePoints`,

@@ -15,11 +15,11 @@ import { captureLogLines } from './log-lines.js';
 import { post } from './raw-post.js';
 import { ACCEPTED_FORMS, NEAR_MISSES } from './url-forms.js';
 
-/** The README's "Secrets out of logs" section. */
+/** The "Secrets out of logs" section of docs/security.md. */
 async function secretsSection(): Promise<string> {
-  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = await readFile(new URL('../../docs/security.md', import.meta.url), 'utf8');
   const start = readme.indexOf('## Secrets out of logs');
-  if (start === -1) throw new Error('README.md has no "## Secrets out of logs" section');
+  if (start === -1) throw new Error('docs/security.md has no "## Secrets out of logs" section');
   return readme.slice(start, readme.indexOf('\n## ', start + 1));
 }
 
@@ -34,11 +34,16 @@ function block(section: string, language: string, marker: string): string {
 type Modules = Record<string, Record<string, unknown>>;
 
 /**
- * Runs a README recipe as written, its imports bound to `modules` and `app` and `console` given:
- * only where the loggers write to is redirected, into the test's capture.
+ * Runs the recipe of a whole program as written: its imports of `modules`, and its lines that use
+ * the logger those imports name, with `app` and `console` given (the test's own app, and only where
+ * the loggers write to redirected into the test's capture).
  */
 async function runRecipe(code: string, modules: Modules, app: unknown, console: { log: (...args: unknown[]) => void }) {
-  const source = code
+  const imports = code.split('\n').filter((line) => Object.keys(modules).some((from) => line.startsWith('import ') && line.endsWith(` from '${from}';`)));
+  const loggers = imports.flatMap((line) => /^import (\w+) from/.exec(line)?.[1] ?? []);
+  const uses = code.split('\n').filter((line) => !line.startsWith('import ') && loggers.some((name) => new RegExp(`\\b${name}\\b`).test(line)));
+  const source = [...imports, ...uses]
+    .join('\n')
     .replace(/^import (\w+) from '([^']+)';$/gm, (_line, name: string, from: string) => `const ${name} = modules[${JSON.stringify(from)}].default;`)
     .replace(/^import \{([^}]*)\} from '([^']+)';$/gm, (_line, names: string, from: string) => `const {${names}} = modules[${JSON.stringify(from)}];`);
   expect(source).not.toMatch(/^import /m);
@@ -46,7 +51,7 @@ async function runRecipe(code: string, modules: Modules, app: unknown, console: 
   await new AsyncFunction('modules', 'app', 'console', source)(modules, app, console);
 }
 
-describe('README recipes keep webhook secrets out of access logs', () => {
+describe('the recipes of docs/security.md keep webhook secrets out of access logs', () => {
   let section: string;
   let fixture: WebhookFixture;
   let server: Listening | undefined;
@@ -182,7 +187,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
     });
   });
 
-  // The two proxy recipes, as the README should give them: the library's string form in nginx's map
+  // The two proxy recipes, as docs/security.md gives them: the library's string form in nginx's map
   // (group 1 named `kept`) and in Caddy's regexp filter.
   describe('nginx and Caddy', () => {
     const ID = 'wh_cqqeMVCSuvFkjdQ_waJspw';
@@ -227,7 +232,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
       }
     });
 
-    it("the README's nginx and Caddy blocks have the shape these recipes take", () => {
+    it('the nginx and Caddy blocks of docs/security.md have the shape these recipes take', () => {
       const nginx = block(section, 'nginx', 'map $request_uri');
       expect(nginx).toMatch(/^\s*'~\^\(\?<before>\.\*\?\)\(\?<kept>[^']+\(\?<after>\.\*\)\$'\s+'\$\{before\}\$\{kept\}\[redacted\]\$\{after\}';$/m);
       expect(nginx).toMatch(/log_format redacted '[^']*\$webhook_redacted_uri[^']*'/);

@@ -8,11 +8,11 @@ import { createFastifyPlugin } from '../../adapters/fastify/index.js';
 import { listen, listenFastify, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
-/** The lines of the README's NestJS recipes that touch the underlying instance, block by block. */
+/** The lines of the NestJS recipes (docs/frameworks.md) that touch the underlying instance, block by block. */
 async function nestLines(): Promise<string[]> {
-  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('### NestJS');
-  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+  const readme = await readFile(new URL('../../docs/frameworks.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('## NestJS');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
   return blocks.map((code) => {
     const lines = code.split('\n').filter((line) => line.includes('getInstance()'));
@@ -41,7 +41,7 @@ async function expectBoth(server: Listening, fixture: WebhookFixture) {
   expect([own.status, own.json]).toEqual([200, { received: { name: 'parsed by Nest' } }]);
 }
 
-describe("the README's NestJS recipes", () => {
+describe('the NestJS recipes of docs/frameworks.md', () => {
   it('on Express: the middleware line, then the JSON parser Nest adds when it initializes', async () => {
     const [onExpress] = await nestLines();
     const fixture = await createWebhookFixture();

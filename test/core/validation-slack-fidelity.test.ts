@@ -143,7 +143,7 @@ describe('block_id counts code points', () => {
   });
 });
 
-// Payloads of the corpus that the contract and DESIGN.md allow, as written by their authors.
+// Payloads of the corpus that the field rules of docs/design.md allow, as written by their authors.
 const CONTRACT_VALID = [
   'slackdocs-richtext-1.json',
   'slackdocs-richtext-2.json',

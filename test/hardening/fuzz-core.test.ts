@@ -305,7 +305,7 @@ interface Case {
   at?: string;
 }
 
-/** Named hostile inputs from the issue, each with the exact answer the contract and DESIGN.md settle. */
+/** Named hostile inputs from the issue, each with the exact answer docs/design.md settles. */
 const CASES: Case[] = [
   { name: 'text of 10,000 code points', body: JSON.stringify({ text: '😀'.repeat(10_000) }), status: 201 },
   { name: 'text of 10,001 code points', body: JSON.stringify({ text: '😀'.repeat(10_001) }), status: 400, code: 'invalid_payload', at: '/text' },

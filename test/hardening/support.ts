@@ -3,7 +3,7 @@ import type { WebhookResponse } from '../../src/http/http-types.js';
 import { PROBLEMS } from '../../src/http/problem.js';
 import type { Message } from '../../src/ports.js';
 
-/** Every status the contract (and DESIGN.md's 405) allows a post to be answered with. */
+/** Every status a post may be answered with (docs/design.md, "The order of the checks"). */
 export const CONTRACT_STATUSES = [200, 201, 400, 404, 405, 409, 413, 415, 429, 500] as const;
 
 /** The status each stable problem code goes with. */

@@ -2,16 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { toHtml, toPlainText } from '../../src/render/index.js';
 
-// The README's "Rendering messages" section shows messages (```json) each followed by the exact HTML
-// it renders as (```html): render them and compare, so the README stays true.
+// docs/rendering.md shows messages (```json) each followed by the exact HTML it renders as
+// (```html): render them and compare, so the page stays true.
 async function examples(): Promise<{ json: string; html: string }[]> {
-  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('## Rendering messages');
+  const readme = await readFile(new URL('../../docs/rendering.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('## What each block renders as');
   const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   return [...section.matchAll(/```json\n([\s\S]*?)```\s*```html\n([\s\S]*?)\n```/g)].map(([, json, html]) => ({ json: json!, html: html! }));
 }
 
-describe('README rendering examples', () => {
+describe('docs/rendering.md examples', () => {
   it('shows every block type', async () => {
     const types = (await examples()).flatMap(({ json }) => (JSON.parse(json) as { blocks: { type: string }[] }).blocks.map((block) => block.type));
     expect(new Set(types)).toEqual(new Set(['header', 'section', 'markdown', 'divider', 'context', 'rich_text']));

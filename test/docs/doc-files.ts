@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Pages written in parallel on other branches and linked before they land: links to them may dangle
+ * until then. Remove each once it exists.
+ */
+export const LANDING: ReadonlySet<string> = new Set(['docs/scaling.md']);
+
+/** The repository's root. */
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The pages a reader reads: the README, the benchmarks' and every Markdown page under docs/ (not the generated API reference). */
+export function docPages(): { path: string; text: string }[] {
+  const pages = ['README.md', 'bench/README.md'];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory() && path !== 'docs/api') walk(path);
+      else if (entry.name.endsWith('.md')) pages.push(path);
+    }
+  };
+  walk('docs');
+  return pages.map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
+}
+
+/** A JavaScript or TypeScript block of a page, and what the comment just above it says. */
+export interface CodeBlock {
+  /** `docs/stores.md:42`: the page and the line of the opening fence. */
+  where: string;
+  lang: 'js' | 'ts';
+  code: string;
+  /** `<!-- not run: why -->` just above the block: the reason; null for a block that runs alone. */
+  notRun: string | null;
+}
+
+/** Every JavaScript and TypeScript block of `page`, dedented when it sits in a list item. */
+export function codeBlocks(page: { path: string; text: string }): CodeBlock[] {
+  const pattern = /(?:^<!-- not run: (.+?) -->\n)?^( *)```(js|ts|javascript|typescript)\n([\s\S]*?)^\2```$/gm;
+  return [...page.text.matchAll(pattern)].map((match) => {
+    const [all, notRun, indent, lang, code] = match as unknown as [string, string | undefined, string, string, string];
+    const fence = match.index + all.indexOf('```');
+    return {
+      where: `${page.path}:${page.text.slice(0, fence).split('\n').length}`,
+      lang: lang.startsWith('t') ? 'ts' : 'js',
+      code: indent === '' ? code : code.replace(new RegExp(`^${indent}`, 'gm'), ''),
+      notRun: notRun ?? null,
+    };
+  });
+}
+
+/** Relative path of `file` from the root, with forward slashes. */
+export const fromRoot = (file: string): string => relative(root, file).split('\\').join('/');
+
+/** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens. */
+export const anchorOf = (heading: string): string =>
+  heading
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
+
+/** The anchors of a page's headings. */
+export const anchorsOf = (text: string): Set<string> => new Set([...text.matchAll(/^#+ (.+)$/gm)].map((match) => anchorOf(match[1]!)));
