@@ -60,7 +60,7 @@ type Step<C, T> = (context: C, value: T) => MaybePromise<WebhookResponse>;
  * @example
  * ```ts
  * const store = createMemoryStore();
- * const handle = createWebhookHandler({ store, onMessage: (message) => broadcast(message) });
+ * const handle = createWebhookHandler({ store, onMessage: (message) => console.log(message.id) });
  * const res = await handle({
  *   method: 'POST',
  *   url: '/hooks/channels/wh_abc/secret',
