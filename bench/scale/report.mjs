@@ -51,16 +51,17 @@ export function printReport(results) {
     }
     out.push(
       '',
-      'Growth, smallest → largest world (cost ratio; target ≤ 1.3)',
+      'Growth, smallest → largest world (largest / smallest; target ≤ 1.3). Medians of alternating rounds; on a shared machine throughput swings 2-4× between rounds, CPU per post much less.',
       table(
-        ['store, world', 'in-process cost', 'node:http cost', 'CPU µs/post'],
+        ['store, world', 'in-process time per post', 'node:http time per post', 'CPU per post (Node + PostgreSQL)'],
         Object.entries(groups).map(([name, rows]) => {
           const [first, last] = [rows[0], rows.at(-1)];
+          const cpu = (r) => r.inprocCpuUsPerPost + (r.postgresCpuUsPerPost ?? 0);
           return [
             `${name} ${n(first.size)} → ${n(last.size)}`,
             ratio(first.inprocPerSecond, last.inprocPerSecond),
             ratio(first.httpPerSecond, last.httpPerSecond),
-            ratio(last.inprocCpuUsPerPost, first.inprocCpuUsPerPost),
+            ratio(cpu(last), cpu(first)),
           ];
         }),
       ),
@@ -71,10 +72,11 @@ export function printReport(results) {
       '',
       'PostgreSQL per post (in-process runs) and the message table per stored message',
       table(
-        ['world', 'size', 'WAL B/post', 'blocks read/post', 'blocks hit/post', 'heap B/message', 'index B/message'],
+        ['world', 'size', 'PostgreSQL CPU µs/post', 'WAL B/post', 'blocks read/post', 'blocks hit/post', 'heap B/message', 'index B/message'],
         results.postgresWorlds.map((r) => [
           r.dimension,
           n(r.size),
+          r.postgresCpuUsPerPost,
           n(r.walBytesPerPost),
           r.blocksReadPerPost,
           r.blocksHitPerPost,
@@ -146,7 +148,7 @@ export function printReport(results) {
           r.p50Ms,
           r.p99Ms,
           r.checks.exactlyOnce ? 'yes' : 'NO',
-          r.checks.sixtyPerMinute ? 'yes' : 'NO',
+          { true: 'yes', false: 'NO', null: 'too few posts' }[r.checks.sixtyPerMinute],
           r.perPost.nodeCpuUs,
           r.perPost.postgresCpuUs,
           r.perPost.redisCpuUs,
