@@ -17,7 +17,7 @@ import { round } from './drive.mjs';
 import { httpLoad } from './http-load.mjs';
 import { postgresCpuUs } from './postgres-cpu.mjs';
 import { measureLimiter } from './redis-limiter.mjs';
-import { random, seedMessages, seedWebhooks, webhookPath } from './world.mjs';
+import { seedMessages, seedWebhooks, webhookPath } from './world.mjs';
 import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 
@@ -71,9 +71,8 @@ async function measureWorlds(worlds, observe = async (_world, run) => run()) {
     for (const world of worlds) servers.push(await startWorld(world));
     const runs = worlds.map(() => ({ inproc: [], http: [] }));
     const loads = worlds.map((world) => {
-      const pick = random(world.webhooks);
       let keyed = 0;
-      return () => ({ path: webhookPath(Math.floor(pick() * world.webhooks)), key: pick() < KEY_SHARE ? `h-${keyed++}` : undefined });
+      return () => ({ path: webhookPath(Math.floor(Math.random() * world.webhooks)), key: Math.random() < KEY_SHARE ? `h-${keyed++}` : undefined });
     });
     const http = async (i, length) => {
       const before = await servers[i].ask({ run: 'cpu' });
@@ -339,19 +338,18 @@ async function measureInstances({ count, prefix, webhooks, postgres, redis, admi
   const report = () => new Promise((resolve) => (child.once('message', resolve), child.send({ report: true })));
   const redisClient = new Redis(redis.url, { maxRetriesPerRequest: 1 });
   try {
-    const pick = random(count);
     const hotIds = hot.map((i) => webhookPath(i).split('/')[3]);
     const next = () => {
-      const r = pick();
+      const r = Math.random();
       if (r < 0.2) {
-        const h = Math.floor(pick() * hot.length);
+        const h = Math.floor(Math.random() * hot.length);
         return { path: webhookPath(hot[h]), kind: 'hot', webhook: hotIds[h] };
       }
       if (r < 0.3) {
-        const key = Math.floor(pick() * 500);
+        const key = Math.floor(Math.random() * 500);
         return { path: webhookPath(normalFrom + (key % 50)), key: `${run}-key-${key}`, kind: 'keyed' };
       }
-      return { path: webhookPath(normalFrom + Math.floor(pick() * (webhooks - normalFrom))), kind: 'plain' };
+      return { path: webhookPath(normalFrom + Math.floor(Math.random() * (webhooks - normalFrom))), kind: 'plain' };
     };
     const statuses = {};
     const keysAnswered = new Map();

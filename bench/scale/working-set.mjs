@@ -9,33 +9,19 @@ import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler } from
 import { SMALL } from '../payloads.mjs';
 import { TMP } from '../internal.mjs';
 import { drive, round } from './drive.mjs';
-import { CHANNELS, channelOf, random, webhookId, webhookPath, webhookSecret } from './world.mjs';
+import { fillMemoryStore, webhookPath } from './world.mjs';
 
 const stored = Number(process.argv[2] ?? 1_000_000);
 const active = Number(process.argv[3] ?? stored);
 const { hashSecret } = await import(`${TMP}scale-core.mjs`);
 const store = createMemoryStore();
-for (let c = 0; c < CHANNELS; c++) store.putChannel({ id: `ch-${c}`, ownerId: 'u1', archived: false });
-for (let i = 0; i < stored; i++) {
-  store.insertWebhook({
-    id: webhookId(i),
-    channelId: channelOf(i),
-    name: `bench ${i}`,
-    secretHash: hashSecret(webhookSecret(i)),
-    createdBy: 'u1',
-    createdAt: 1764000000000 + i,
-    rotatedAt: null,
-    revokedAt: null,
-    lastPostAt: null,
-  });
-}
+fillMemoryStore(store, stored, hashSecret);
 const handle = createWebhookHandler({ store, rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) });
 const body = new TextEncoder().encode(SMALL);
 const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
-const pick = random(3);
 // The active webhooks are spread evenly over the stored ones, so they are not neighbours in memory.
 const paths = Array.from({ length: active }, (_, i) => webhookPath(Math.floor((i * stored) / active)));
-const post = async () => (await handle({ method: 'POST', url: paths[Math.floor(pick() * active)], headers, body: async () => body })).status;
+const post = async () => (await handle({ method: 'POST', url: paths[Math.floor(Math.random() * active)], headers, body: async () => body })).status;
 
 await drive(post, { seconds: 1, concurrency: 32 });
 const kinds = {

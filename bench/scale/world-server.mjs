@@ -9,7 +9,7 @@ import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler } from
 import { createNodeListener } from 'channel-webhooks/node';
 import { drive } from './drive.mjs';
 import { SMALL } from '../payloads.mjs';
-import { CHANNELS, channelOf, random, webhookId, webhookPath } from './world.mjs';
+import { fillMemoryStore, webhookPath } from './world.mjs';
 
 const world = JSON.parse(process.env.WORLD);
 // The limit is far above what a run sends to one webhook: these runs measure the store, and every
@@ -21,24 +21,10 @@ let heapPerWebhook = null;
 
 if (world.store === 'memory') {
   const { hashSecret } = await import(process.env.CORE_INTERNALS);
-  const { webhookSecret } = await import('./world.mjs');
   globalThis.gc();
   const before = process.memoryUsage().heapUsed;
   store = createMemoryStore();
-  for (let c = 0; c < CHANNELS; c++) store.putChannel({ id: `ch-${c}`, ownerId: 'u1', archived: false });
-  for (let i = 0; i < world.webhooks; i++) {
-    store.insertWebhook({
-      id: webhookId(i),
-      channelId: channelOf(i),
-      name: `bench ${i}`,
-      secretHash: hashSecret(webhookSecret(i)),
-      createdBy: 'u1',
-      createdAt: 1764000000000 + i,
-      rotatedAt: null,
-      revokedAt: null,
-      lastPostAt: null,
-    });
-  }
+  fillMemoryStore(store, world.webhooks, hashSecret);
   globalThis.gc();
   heapPerWebhook = Math.round((process.memoryUsage().heapUsed - before) / world.webhooks);
 } else {
@@ -52,12 +38,11 @@ if (world.store === 'memory') {
 const handle = createWebhookHandler({ store, rateLimiter });
 const body = new TextEncoder().encode(SMALL);
 const plain = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
-const pick = random(Number(process.env.SEED ?? 7));
 let keyed = 0;
 // A share of posts carries a fresh idempotency key, so the key index is written as in production.
-const headersOf = () => (pick() < world.keyShare ? { ...plain, 'idempotency-key': `k-${process.pid}-${keyed++}` } : plain);
+const headersOf = () => (Math.random() < world.keyShare ? { ...plain, 'idempotency-key': `k-${process.pid}-${keyed++}` } : plain);
 const post = async () =>
-  (await handle({ method: 'POST', url: webhookPath(Math.floor(pick() * world.webhooks)), headers: headersOf(), body: async () => body })).status;
+  (await handle({ method: 'POST', url: webhookPath(Math.floor(Math.random() * world.webhooks)), headers: headersOf(), body: async () => body })).status;
 
 const server = createServer(createNodeListener(handle));
 server.keepAliveTimeout = 60_000;

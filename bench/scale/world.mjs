@@ -52,14 +52,20 @@ export async function seedMessages(pool, prefix, from, to, { webhooks, keyEvery 
   }
 }
 
-/** A small deterministic generator (mulberry32), so every run posts the same sequence. */
-export function random(seed = 1) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** Puts the channels and webhooks `0` … `count - 1` into a memory store, hashing with `hashSecret`. */
+export function fillMemoryStore(store, count, hashSecret) {
+  for (let c = 0; c < CHANNELS; c++) store.putChannel({ id: `ch-${c}`, ownerId: 'u1', archived: false });
+  for (let i = 0; i < count; i++) {
+    store.insertWebhook({
+      id: webhookId(i),
+      channelId: channelOf(i),
+      name: `bench ${i}`,
+      secretHash: hashSecret(webhookSecret(i)),
+      createdBy: 'u1',
+      createdAt: 1764000000000 + i,
+      rotatedAt: null,
+      revokedAt: null,
+      lastPostAt: null,
+    });
+  }
 }
