@@ -12,8 +12,12 @@ export default defineConfig({
     fetch: 'adapters/fetch/index.ts',
     postgres: 'adapters/postgres/index.ts',
     redis: 'adapters/redis/index.ts',
+    sqlite: 'adapters/sqlite/index.ts',
     render: 'src/render/index.ts',
     otel: 'src/instrumentation/index.ts',
+    send: 'src/send/index.ts',
+    // The command: its hashbang line is kept, and tsup makes the file executable.
+    cli: 'bin/channel-webhooks.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

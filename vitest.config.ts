@@ -7,5 +7,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // One PostgreSQL and one Redis for the whole run (see test/support/global-setup.ts).
     globalSetup: ['test/support/global-setup.ts'],
+    // The demo (examples/express) keeps its data in .data/demo.sqlite unless STORE=memory: the tests
+    // that start it get a fresh channel each, and never touch the developer's file.
+    env: { STORE: 'memory' },
   },
 });

@@ -19,10 +19,22 @@ export const PAIRS = [
   { id: 'express-floor', label: 'contract floor on Express', a: 'express-floor', b: 'express-raw-writehead', payload: 'small', target: null },
   { id: 'koa', label: 'Koa 3 adapter', a: 'koa-adapter', b: 'koa-raw', payload: 'small', target: 0.9 },
   { id: 'koa-floor', label: 'contract floor on Koa', a: 'koa-floor', b: 'koa-raw', payload: 'small', target: null },
+  { id: 'fastify', label: 'Fastify 5 plugin', a: 'fastify-plugin', b: 'fastify-raw', payload: 'small', target: 0.85 },
   { id: 'fetch', label: 'Fetch adapter on Hono', a: 'hono-fetch', b: 'hono-raw', payload: 'small', target: 0.9 },
   { id: 'hono-floor', label: 'contract floor on Hono', a: 'hono-floor', b: 'hono-raw', payload: 'small', target: null },
   { id: 'fetch-vs-floor', label: 'Hono: Fetch adapter vs the floor', a: 'hono-fetch', b: 'hono-floor', payload: 'small', target: null },
 ];
+
+// With BENCH_BASELINE (the root of another built package, e.g. the main branch's), each adapter
+// also meets itself from that build: the ratio is this build's speed over the baseline's.
+export const BASELINE_PAIRS = ['node-core', 'express-adapter', 'koa-adapter', 'fastify-plugin', 'hono-fetch'].map((variant) => ({
+  id: `${variant}-vs-baseline`,
+  label: `${variant}: this build vs the baseline`,
+  a: variant,
+  b: `${variant}@baseline`,
+  payload: 'small',
+  target: null,
+}));
 
 /** A server under test with its load generator: every request goes to the next webhook. */
 async function start(variant, payload, options) {
@@ -89,7 +101,8 @@ async function start(variant, payload, options) {
  * other load from landing on one side only. The ratio is the median of the per-round A/B ratios.
  */
 export async function runHttp(options, log) {
-  const pairs = options.pairs === undefined ? PAIRS : PAIRS.filter((pair) => options.pairs.includes(pair.id));
+  const all = process.env.BENCH_BASELINE ? [...PAIRS, ...BASELINE_PAIRS] : PAIRS;
+  const pairs = options.pairs === undefined ? all : all.filter((pair) => options.pairs.includes(pair.id));
   const results = [];
   for (const pair of pairs) {
     const servers = { a: await start(pair.a, pair.payload, options), b: await start(pair.b, pair.payload, options) };

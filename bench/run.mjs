@@ -1,16 +1,22 @@
 // `npm run bench`: builds, then measures the core in process, memory, HTTP A/B pairs and the
-// PostgreSQL + Redis backends; prints the tables and writes bench/results.json, bench/results.md
-// and bench/ratios.svg. Loopback only. Settings (environment):
+// PostgreSQL + Redis backends; prints the tables and writes results.json, results.md and
+// ratios.svg to the git-ignored bench/.tmp/ (to bench/ itself, the published figures, with
+// BENCH_SAVE=1). Loopback only. Settings (environment):
+//   BENCH_SAVE      1: write the results over the tracked bench/results.* and bench/ratios.svg
 //   BENCH_SECONDS   seconds of each HTTP round (default 1.5)
 //   BENCH_WARMUP    warm-up seconds before each HTTP run (default 1)
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
 //                   min(3, BENCH_ROUNDS) rounds
-//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,instrumentation (default all)
-//   BENCH_PAIRS     comma-separated subset of node-small,node-large,express,express-writehead,koa,fetch
+//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,sqlite,instrumentation
+//                   (default all)
+//   BENCH_PAIRS     comma-separated subset of the pairs in http.mjs (node-small, express, koa,
+//                   fastify, fetch, …, and with BENCH_BASELINE node-core-vs-baseline, …)
+//   BENCH_BASELINE  root of another built package (package.json and dist/): each adapter is also
+//                   measured against itself from that build
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
 
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +36,7 @@ const options = {
   webhooks: Number(env('BENCH_WEBHOOKS', 10_000)),
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
-const parts = env('BENCH_PARTS', 'core,memory,http,backends,instrumentation').split(',');
+const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation').split(',');
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function machine() {
@@ -103,6 +109,10 @@ async function main() {
     results.backends = await child('./backends.mjs');
     if (results.backends.skipped) log(`  skipped: ${results.backends.skipped}`);
   }
+  if (parts.includes('sqlite')) {
+    log(`SQLite against memory … (${elapsed()})`);
+    results.sqlite = await child('./sqlite.mjs');
+  }
   if (parts.includes('instrumentation')) {
     log(`instrumentation … (${elapsed()})`);
     results.instrumentation = await child('./instrumentation.mjs', [], { BENCH_INSTRUMENTATION_ROUNDS: String(Math.max(options.rounds, 7)) });
@@ -113,16 +123,18 @@ async function main() {
 
   const m = results.machine;
   const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
-  const table = markdown(results);
+  const table = `${markdown(results)}${results.sqlite === undefined ? '' : `\n${results.sqlite.table}`}`;
   console.log(
     `\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`,
   );
   console.log(table);
 
-  writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(ROOT, 'bench', 'results.md'), `Measured ${results.date.slice(0, 10)} at ${results.revision} on ${machineLine}.\n\n${table}`);
-  if (results.http?.length) writeFileSync(join(ROOT, 'bench', 'ratios.svg'), chartOf(results));
-  log(`wrote bench/results.json, bench/results.md${results.http?.length ? ', bench/ratios.svg' : ''} (${elapsed()})`);
+  const dir = process.env.BENCH_SAVE === '1' ? 'bench' : join('bench', '.tmp');
+  mkdirSync(join(ROOT, dir), { recursive: true });
+  writeFileSync(join(ROOT, dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(ROOT, dir, 'results.md'), `Measured ${results.date.slice(0, 10)} at ${results.revision} on ${machineLine}.\n\n${table}`);
+  if (results.http?.length) writeFileSync(join(ROOT, dir, 'ratios.svg'), chartOf(results));
+  log(`wrote ${dir}/results.json, results.md${results.http?.length ? ', ratios.svg' : ''} (${elapsed()})`);
 }
 
 // A build started elsewhere in the working tree (tsup empties dist/ first) must neither break nor

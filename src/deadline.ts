@@ -1,6 +1,5 @@
 import { ChannelWebhookError, type ChannelWebhookErrorCode } from './errors.js';
-import { isThenable } from './maybe-promise.js';
-import type { MaybePromise } from './ports.js';
+import { isThenable, type MaybePromise } from './maybe-promise.js';
 
 /**
  * Puts a port's answer under a deadline; see {@link createDeadline}. A value comes back as it is,
@@ -37,11 +36,33 @@ export function settleWithin<T>(work: PromiseLike<T>, ms: number, timeoutError: 
   });
 }
 
-/** The longest delay `setTimeout` honours; a longer one fires at once. */
+/** The longest delay `setTimeout` honours; a longer one fires at once (and Node warns). */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
- * A deadline of `ms` for calls to a port: an answer that is a value (an in-process port) is used as
+ * The one check of every option in milliseconds that ends up as a timer: a number above 0 and at
+ * most {@link MAX_TIMEOUT_MS}. Anything else throws a `ChannelWebhookError` with code
+ * `invalid_argument` naming the factory and the option, so that a mistake fails when the app is
+ * built rather than on the first post.
+ *
+ * @param ms - the value given.
+ * @param option - the option's name, for the message.
+ * @param factory - the factory's name, for the message.
+ * @returns `ms`, checked.
+ * @example
+ * ```ts
+ * const timeoutMs = checkMilliseconds(options.timeoutMs ?? 5_000, 'timeoutMs', 'createPostgresStore');
+ * ```
+ */
+export function checkMilliseconds(ms: unknown, option: string, factory: string): number {
+  if (typeof ms !== 'number' || !(ms > 0) || ms > MAX_TIMEOUT_MS) {
+    throw new ChannelWebhookError('invalid_argument', `${factory}: ${option} must be a number of ms above 0 and at most ${MAX_TIMEOUT_MS}, got ${String(ms)}`);
+  }
+  return ms;
+}
+
+/**
+ * A deadline of `ms` (checked by {@link checkMilliseconds}) for calls to a port: an answer that is a value (an in-process port) is used as
  * it is, with no timer and no promise; a thenable gets {@link settleWithin} and, past `ms`, rejects
  * with a `ChannelWebhookError` of `code`.
  *
@@ -52,9 +73,6 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  * ```
  */
 export function createDeadline(ms: number, code: ChannelWebhookErrorCode, message: string): Deadline {
-  if (typeof ms !== 'number' || !(ms > 0) || ms > MAX_TIMEOUT_MS) {
-    throw new ChannelWebhookError('invalid_argument', `a deadline must be a number of ms above 0 and at most ${MAX_TIMEOUT_MS}, got ${String(ms)}`);
-  }
   const expired = (): ChannelWebhookError => new ChannelWebhookError(code, `${message} (${ms} ms)`);
   return <T>(answer: MaybePromise<T>): MaybePromise<T> => (isThenable(answer) ? settleWithin(answer, ms, expired) : answer);
 }

@@ -24,6 +24,9 @@ export type { WebhookPath } from './http/route.js';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from './limits.js';
 export type { BodyReader, HeaderValue, RawBody, WebhookRequest, WebhookResponse } from './http/http-types.js';
 export type { FieldError, ProblemBody, ProblemCode } from './http/problem.js';
+export { validatePayload } from './validation/check-payload.js';
+export type { PayloadCheck, ValidatePayloadOptions } from './validation/check-payload.js';
+export type * from './validation/payload-types.js';
 export type {
   Channel,
   Clock,

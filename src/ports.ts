@@ -7,6 +7,8 @@
  *
  * @module
  */
+import type { MaybePromise } from './maybe-promise.js';
+import type { Block } from './validation/payload-types.js';
 
 /**
  * A source of time. The core never reads the wall clock; it asks the clock.
@@ -38,20 +40,7 @@ export interface Channel {
   archived: boolean;
 }
 
-/**
- * A value, or a promise of it. Every port method may answer either way: a port that does its work in
- * process (the in-memory store and limiter) answers synchronously, and the handler then goes on
- * without a promise; a port over a network answers with a promise, which the handler awaits under a
- * deadline. A port may mix both, even per call.
- *
- * @example
- * ```ts
- * const counter: RateLimiter = {
- *   hit: (key, now) => (cache.has(key) ? cache.decide(key, now) : remote.hit(key, now)),
- * };
- * ```
- */
-export type MaybePromise<T> = T | Promise<T>;
+export type { MaybePromise };
 
 /**
  * A webhook as stored. It holds a hash of the secret, never the secret itself.
@@ -120,7 +109,7 @@ export interface Message {
   /** The request's `text`, as sent; `""` when absent. */
   body: string;
   /** The request's `blocks`, as sent; `[]` when absent. */
-  blocks: unknown[];
+  blocks: Block[];
   author: WebhookAuthor;
   /** Creation time as an ISO 8601 string (UTC). */
   createdAt: string;
@@ -208,8 +197,13 @@ export interface WebhookStore {
   getChannel(channelId: string): MaybePromise<Channel | null>;
   /** Stores a new webhook. Fails if the id is already taken. */
   insertWebhook(webhook: WebhookRecord): MaybePromise<void>;
-  /** The webhook (active, rotated or revoked), or `null` when there is none with that id. */
-  getWebhook(webhookId: string): MaybePromise<WebhookRecord | null>;
+  /**
+   * The webhook (active, rotated or revoked), or `null` when there is none with that id.
+   * `presentedSecretHash`, given on a post, is the hash of the secret in its URL: a hint a store may
+   * use to schedule the lookup (the PostgreSQL store serves credentials it saw accepted first), never
+   * to decide what it returns.
+   */
+  getWebhook(webhookId: string, presentedSecretHash?: string): MaybePromise<WebhookRecord | null>;
   /** Every webhook of the channel, revoked ones included, oldest first. */
   listWebhooks(channelId: string): MaybePromise<WebhookRecord[]>;
   /**

@@ -1,9 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
-import { readNodeBody } from '../shared/read-node-body.js';
-import { nodeCoreHeaders, nodeRequestHeaders } from '../shared/node-request-headers.js';
-import { writeNodeResponse } from '../shared/write-node-response.js';
-import { checkHandle, isThenable, matchWebhookPath, respondNowOf, type MaybePromise, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
+import { createNodeAdapter, type NodeAdapterOptions } from '../node/node-adapter.js';
+import { writeNodeResponse } from '../node/write-node-response.js';
+import { isThenable, matchWebhookPath, type WebhookHandler } from '../../src/internal.js';
 
 /**
  * The parts of an Express 4 or 5 request the middleware reads: a structural type, so that the
@@ -37,20 +35,8 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
 /**
  * Creates an Express (4 or 5) middleware that answers webhook posts: every request whose path ends
  * in `/hooks/channels/{webhook_id}/{secret}`, under any mount prefix. Every other request goes on
- * to `next()`.
- *
- * Mount it before any body parser: it reads the body itself, only once the method, URL,
- * Content-Type and rate-limit checks passed, and never more than 64 KiB + 1 byte. If a parser runs
- * first, the raw Buffer or string it left (`express.raw({ type: 'application/json' })`,
- * `express.text()`) is used; an already-parsed object (`express.json()`) gets a 500 problem with
- * code `misconfigured` saying how to mount, never a hang.
- *
- * A repeated `Idempotency-Key` header reaches the core as its separate values, not joined by
- * Node into one, and is answered 400 (`invalid_payload`, the error naming the header).
- *
- * A body that has not fully arrived `bodyTimeoutMs` after reading started is answered 400 with code
- * `body_read_failed`, and the connection is closed. The server's own `requestTimeout` and
- * `headersTimeout` still apply beside it.
+ * to `next()`. Mount it before any body parser; what it guarantees is said once for every Node
+ * adapter, at `createNodeAdapter` (adapters/node/node-adapter.ts).
  *
  * @param handle - the core handler, from `createWebhookHandler`.
  * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000. An
@@ -68,31 +54,17 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
  * ```
  */
 export function createExpressMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): ExpressMiddleware {
-  checkHandle(handle, 'createExpressMiddleware');
-  const { bodyTimeoutMs } = resolveNodeAdapterOptions(options, 'createExpressMiddleware');
-  const own = respondNowOf(handle);
-  const respond = own ?? handle;
-  // The core reads four headers; a handler wrapped by the app gets them all.
-  const headersOf = own === undefined ? nodeRequestHeaders : nodeCoreHeaders;
+  const respond = createNodeAdapter(handle, options, 'createExpressMiddleware');
   return (req, res, next) => {
     const path = matchWebhookPath(req.url ?? '');
     if (path === null) return next();
-    let response: MaybePromise<WebhookResponse>;
     try {
-      response = respond(
-        {
-          method: req.method ?? 'GET',
-          url: req.originalUrl ?? req.url ?? '',
-          headers: headersOf(req),
-          // A parser that ran first left its raw body on `req` itself.
-          body: (maxBytes) => readNodeBody(req, req, bodyTimeoutMs, maxBytes),
-        },
-        path,
-      );
+      // A parser that ran first left its raw body on `req` itself.
+      const response = respond(req, req.originalUrl ?? req.url ?? '', path, req);
       if (!isThenable(response)) return writeNodeResponse(res, response);
+      response.then((settled) => writeNodeResponse(res, settled)).then(undefined, next);
     } catch (error) {
-      return next(error);
+      next(error);
     }
-    response.then((answer) => writeNodeResponse(res, answer)).then(undefined, next);
   };
 }

@@ -1,10 +1,8 @@
-import type { FastifyPluginCallback } from 'fastify';
-import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
-import { createNodeBodyReader } from '../shared/read-node-body.js';
-import { nodeCoreHeaders, nodeRequestHeaders } from '../shared/node-request-headers.js';
-import { nodeHeaders } from '../shared/write-node-response.js';
-import { ChannelWebhookError, isThenable, matchWebhookPath, respondNowOf, type WebhookHandler } from '../../src/internal.js';
-import { hideContentType, restoreContentType } from './hide-content-type.js';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyPluginCallback, FastifyReply, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
+import { createNodeAdapter, type NodeAdapterOptions } from '../node/node-adapter.js';
+import { nodeHeaders } from '../node/write-node-response.js';
+import { ChannelWebhookError, isThenable, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 import { createRedactingRequestSerializer } from './redact-request-log.js';
 
 /**
@@ -28,74 +26,67 @@ export interface FastifyAdapterOptions extends NodeAdapterOptions {
  * Creates a Fastify (4 or 5) plugin that answers webhook posts at
  * `{prefix}/hooks/channels/{webhook_id}/{secret}`, `prefix` being the one given to `register`.
  * Every other method on that path is answered 405 with `Allow: POST`; every other path is left to
- * the app.
+ * the app. What it guarantees is said once for every Node adapter, at `createNodeAdapter`
+ * (adapters/node/node-adapter.ts).
  *
- * The plugin keeps its content-type parsing to itself: inside its own encapsulation context it
- * replaces every parser with one that leaves the body unread, so Fastify's JSON parser, its
- * `bodyLimit` and its 415 never see a webhook post, and the app's own parsers and routes are
- * untouched (register it as is, not wrapped in `fastify-plugin`). The core then reads the body
- * itself, in the contract's order of checks: only after the method, URL, Content-Type and rate-limit
- * checks passed, refusing a `Content-Length` over 65,536 unread and never holding more than 65,537
- * bytes of a chunked one.
- *
- * A body that has not fully arrived `bodyTimeoutMs` after reading started is answered 400 with code
- * `body_read_failed`, and the connection is closed. Answers go out through `reply`, so the app's
- * `onSend` and `onResponse` hooks see them. Fastify's request logs of these routes show the URL
- * with the secret redacted, unless `redactLogs` is `false`.
+ * The route answers from its own `onRequest` hook, before Fastify parses anything: Fastify's
+ * content-type parsers, its `bodyLimit` and its 415 never see a webhook post, so a wrong secret is
+ * 404 whatever the body, and the app's own parsers and routes are untouched. The app's `onRequest`,
+ * `onSend` and `onResponse` hooks see webhook posts; its `preParsing`, `preValidation` and
+ * `preHandler` hooks do not run on them. Fastify's request logs of these routes show the URL with
+ * the secret redacted, unless `redactLogs` is `false`.
  *
  * @param handle - the core handler, from `createWebhookHandler`.
  * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000;
- *   `redactLogs`: redact the secret in the routes' request logs, default `true`. An invalid value
- *   throws a `ChannelWebhookError` with code `invalid_argument` here, not on a post.
+ *   `redactLogs`: redact the secret in the routes' request logs, default `true`. A handler that is
+ *   not a function or an invalid option throws a `ChannelWebhookError` with code
+ *   `invalid_argument` here, not on a post.
  * @example
  * ```ts
  * import Fastify from 'fastify';
  * import { createMemoryStore, createWebhookHandler } from 'channel-webhooks';
- * import { createFastifyPlugin } from 'channel-webhooks/fastify';
+ * import { createFastifyPlugin, createRedactingLogMethod } from 'channel-webhooks/fastify';
  *
  * const handle = createWebhookHandler({ store: createMemoryStore() });
- * const app = Fastify({ logger: true });
+ * // The hook also redacts the 404s Fastify answers itself for near-miss webhook URLs.
+ * const app = Fastify({ logger: { hooks: { logMethod: createRedactingLogMethod() } } });
  * app.register(createFastifyPlugin(handle, { bodyTimeoutMs: 5_000 }), { prefix: '/api' });
  * // POST /api/hooks/channels/{webhook_id}/{secret}; logged as …/{webhook_id}/[redacted]
  * ```
  */
 export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAdapterOptions): FastifyPluginCallback {
-  const reading = resolveNodeAdapterOptions(options, 'createFastifyPlugin');
+  const respond = createNodeAdapter(handle, options, 'createFastifyPlugin');
   const redactLogs = options?.redactLogs ?? true;
   if (typeof redactLogs !== 'boolean') {
     throw new ChannelWebhookError('invalid_argument', `createFastifyPlugin: redactLogs must be true or false, got ${String(redactLogs)}`);
   }
-  const own = respondNowOf(handle);
-  const respond = own ?? handle;
-  // The core reads four headers; a handler wrapped by the app gets them all.
-  const headersOf = own === undefined ? nodeRequestHeaders : nodeCoreHeaders;
+  const onRequest: onRequestHookHandler = (request, reply) => {
+    const req = request.raw;
+    const url = req.url ?? '';
+    const response = respond(req, url, matchWebhookPath(url)!, NO_LEFTOVERS);
+    if (!isThenable(response)) return send(reply, req, response);
+    response.then(
+      (settled) => send(reply, req, settled),
+      (error: unknown) => reply.send(error),
+    );
+  };
   return (instance, _pluginOptions, done) => {
-    // Encapsulated: these replace the parsers and hooks of this plugin's routes only, never the app's.
-    instance.removeAllContentTypeParsers();
-    instance.addContentTypeParser('*', (request, _payload, parsed) => {
-      restoreContentType(request.raw);
-      parsed(null);
-    });
-    instance.addHook('preParsing', (request, _reply, payload, next) => {
-      hideContentType(request.raw);
-      next(null, payload);
-    });
-    const routeOptions = redactLogs ? { logSerializers: { req: createRedactingRequestSerializer(instance.log) } } : {};
-    instance.all('/hooks/channels/:webhookId/:secret', routeOptions, async (request, reply) => {
-      const req = request.raw;
-      restoreContentType(req);
-      const url = req.url ?? '';
-      const answer = respond(
-        { method: req.method ?? 'GET', url, headers: headersOf(req), body: createNodeBodyReader(req, {}, reading) },
-        matchWebhookPath(url),
-      );
-      const response = isThenable(answer) ? await answer : answer;
-      // A Buffer goes out as it is: Fastify neither serializes it nor adds a charset.
-      return reply
-        .code(response.status)
-        .headers(nodeHeaders(response, req))
-        .send(Buffer.from(JSON.stringify(response.body)));
-    });
+    const routeOptions = redactLogs ? { onRequest, logSerializers: { req: createRedactingRequestSerializer(instance.log) } } : { onRequest };
+    instance.all('/hooks/channels/:webhookId/:secret', routeOptions, NEVER_REACHED);
     done();
   };
+}
+
+// The body is the core's to read: no parser has run, and nothing a body parser leaves.
+const NO_LEFTOVERS = {};
+
+// The route's onRequest hook answers every request, so that Fastify never parses a webhook body.
+const NEVER_REACHED: RouteHandlerMethod = (_request, reply) => reply.send();
+
+function send(reply: FastifyReply, req: IncomingMessage, response: WebhookResponse): void {
+  // A Buffer goes out as it is: Fastify would add a charset to a string under a JSON content type.
+  reply
+    .code(response.status)
+    .headers(nodeHeaders(response, req))
+    .send(Buffer.from(JSON.stringify(response.body)));
 }

@@ -24,7 +24,17 @@ export function createRedactingRequestSerializer(log: unknown): Serializer {
   return (request) => base(redactedView(request));
 }
 
-function redactedView(request: unknown): unknown {
+/**
+ * A view of a logged request (Fastify's, or Node's `IncomingMessage`) whose `url` (and
+ * `originalUrl`, and `raw.url`) has the secret replaced by `[redacted]`; everything else is the
+ * request's own. Anything else comes back as it is.
+ *
+ * @example
+ * ```ts
+ * serializer(redactedView(request)); // the serializer reads the redacted URL
+ * ```
+ */
+export function redactedView(request: unknown): unknown {
   if (typeof request !== 'object' || request === null) return request;
   const { url, raw } = request as { url?: unknown; raw?: unknown };
   if (typeof url !== 'string') return request;

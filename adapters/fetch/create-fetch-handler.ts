@@ -1,12 +1,13 @@
 import { readFetchBody } from './read-fetch-body.js';
 import {
+  CORE_HEADERS,
   ChannelWebhookError,
-  checkHandle,
+  FIXED_PROBLEMS,
+  answer,
   isThenable,
-  problemResponse,
-  resolveBodyTimeout,
   matchWebhookPath,
-  respondNowOf,
+  openAdapterEntry,
+  type AdapterOptions,
   type WebhookHandler,
   type WebhookResponse,
 } from '../../src/internal.js';
@@ -19,19 +20,12 @@ import {
  * const options: FetchHandlerOptions = { fallback: app.fetch, bodyTimeoutMs: 5_000 };
  * ```
  */
-export interface FetchHandlerOptions {
+export interface FetchHandlerOptions extends AdapterOptions {
   /**
    * Answers requests whose path is not a webhook URL, e.g. the rest of the app
    * (`fallback: app.fetch`). Default: a 404 problem.
    */
   fallback?: (request: Request) => Response | Promise<Response>;
-  /**
-   * How long the whole request body may take to arrive, in ms, counted from when the handler starts
-   * reading it. A body still incomplete then is answered 400 with code `body_read_failed` (and
-   * reported to `onError`). Default 10,000. Runtimes have their own, much longer limits (Node's
-   * `requestTimeout` is 300 s), during which a client trickling a body would hold the request.
-   */
-  bodyTimeoutMs?: number;
 }
 
 /**
@@ -63,31 +57,24 @@ export interface FetchHandlerOptions {
  * ```
  */
 export function createFetchHandler(handle: WebhookHandler, options: FetchHandlerOptions = {}): (request: Request) => Promise<Response> {
-  checkHandle(handle, 'createFetchHandler');
-  if (typeof options !== 'object' || options === null) {
-    throw new ChannelWebhookError('invalid_argument', `createFetchHandler: options must be an object, got ${String(options)}`);
-  }
-  const { fallback } = options;
-  if (fallback !== undefined && typeof fallback !== 'function') {
+  const { respond, coreHeadersOnly, bodyTimeoutMs } = openAdapterEntry(handle, options, 'createFetchHandler');
+  const { fallback = answerNoWebhookHere } = options;
+  if (typeof fallback !== 'function') {
     throw new ChannelWebhookError('invalid_argument', 'createFetchHandler: fallback must be a function from a Request to a Response');
   }
-  const bodyTimeoutMs = resolveBodyTimeout(options, 'createFetchHandler');
-  const own = respondNowOf(handle);
-  const respond = own ?? handle;
-  // The core reads four headers; a handler wrapped by the app gets them all.
-  const headersOf = own === undefined ? allHeaders : coreHeaders;
+  const headersOf = coreHeadersOnly ? coreHeaders : allHeaders;
   return (request) => {
     try {
       const path = matchWebhookPath(request.url);
-      if (path === null) return Promise.resolve(fallback === undefined ? toResponse(answerNotFound()) : fallback(request));
+      if (path === null) return Promise.resolve(fallback(request));
       const headers = headersOf(request.headers);
       // The body reader takes the length already read rather than asking `Headers` again.
       const declared = headers['transfer-encoding'] === undefined ? headers['content-length'] : undefined;
       const response = respond(
-        { method: request.method, url: request.url, headers, body: (maxBytes) => readFetchBody(request, maxBytes, bodyTimeoutMs, declared) },
+        { method: request.method, url: request.url, headers, body: (maxBytes: number) => readFetchBody(request, maxBytes, bodyTimeoutMs, declared) },
         path,
       );
-      return isThenable(response) ? response.then(toResponse) : Promise.resolve(toResponse(response));
+      return isThenable(response) ? Promise.resolve(response).then(toResponse) : Promise.resolve(toResponse(response));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -97,12 +84,9 @@ export function createFetchHandler(handle: WebhookHandler, options: FetchHandler
 // Only the headers the core reads: walking them all would make a runtime that builds `Headers`
 // lazily (Hono's Node server) build the whole object.
 function coreHeaders(headers: Headers): Record<string, string | undefined> {
-  return {
-    'content-type': headers.get('content-type') ?? undefined,
-    'content-length': headers.get('content-length') ?? undefined,
-    'transfer-encoding': headers.get('transfer-encoding') ?? undefined,
-    'idempotency-key': headers.get('idempotency-key') ?? undefined,
-  };
+  const core: Record<string, string | undefined> = {};
+  for (const name of CORE_HEADERS) core[name] = headers.get(name) ?? undefined;
+  return core;
 }
 
 function allHeaders(headers: Headers): Record<string, string> {
@@ -113,11 +97,8 @@ function allHeaders(headers: Headers): Record<string, string> {
   return all;
 }
 
-const NOT_FOUND = problemResponse('not_found', 'No webhook answers at this URL.');
-
-// Each answer gets headers of its own, which a caller may add to.
-function answerNotFound(): WebhookResponse {
-  return { status: NOT_FOUND.status, headers: { ...NOT_FOUND.headers }, body: NOT_FOUND.body };
+function answerNoWebhookHere(): Response {
+  return toResponse(answer(FIXED_PROBLEMS.noWebhookHere));
 }
 
 function toResponse(response: WebhookResponse): Response {

@@ -1,4 +1,4 @@
-import { ChannelWebhookError } from '../../src/internal.js';
+import { ChannelWebhookError, settleWithin } from '../../src/internal.js';
 
 /**
  * Reads a Web `Request`'s body for the handler, as a `BodyReader` does. With a trustworthy
@@ -53,19 +53,13 @@ function readFailed(cause: unknown): ChannelWebhookError {
 }
 
 function bytesWithin(reading: Promise<ArrayBuffer>, bodyTimeoutMs: number): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(timedOut(bodyTimeoutMs)), bodyTimeoutMs);
-    reading.then(
-      (buffer) => {
-        clearTimeout(timer);
-        resolve(new Uint8Array(buffer));
-      },
-      (cause: unknown) => {
-        clearTimeout(timer);
-        reject(readFailed(cause));
-      },
-    );
-  });
+  const bytes = reading.then(
+    (buffer) => new Uint8Array(buffer),
+    (cause: unknown) => {
+      throw readFailed(cause);
+    },
+  );
+  return settleWithin(bytes, bodyTimeoutMs, () => timedOut(bodyTimeoutMs));
 }
 
 function countedWithin(stream: ReadableStream<Uint8Array>, maxBytes: number, bodyTimeoutMs: number): Promise<Uint8Array> {

@@ -1,9 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { resolveNodeAdapterOptions, type NodeAdapterOptions } from '../shared/node-adapter-options.js';
-import { readNodeBody } from '../shared/read-node-body.js';
-import { nodeCoreHeaders, nodeRequestHeaders } from '../shared/node-request-headers.js';
-import { nodeHeaders } from '../shared/write-node-response.js';
-import { checkHandle, isThenable, matchWebhookPath, respondNowOf, type MaybePromise, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
+import { createNodeAdapter, type NodeAdapterOptions } from '../node/node-adapter.js';
+import { nodeHeaders } from '../node/write-node-response.js';
+import { isThenable, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../src/internal.js';
 
 /**
  * The parts of a Koa 2 or 3 context the middleware uses: a structural type, so that the
@@ -42,19 +40,9 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
 /**
  * Creates a Koa (2 or 3) middleware that answers webhook posts: every request whose path ends in
  * `/hooks/channels/{webhook_id}/{secret}`, under any mount prefix. Every other request goes on to
- * `next()`.
- *
- * Mount it before any body parser: it reads the body itself, only once the method, URL,
- * Content-Type and rate-limit checks passed, and never more than 64 KiB + 1 byte. If
- * `koa-bodyparser` runs first, the `ctx.request.rawBody` it keeps is used; a parsed body without a
- * raw one gets a 500 problem with code `misconfigured`, never a hang.
- *
- * A repeated `Idempotency-Key` header reaches the core as its separate values, not joined by
- * Node into one, and is answered 400 (`invalid_payload`, the error naming the header).
- *
- * A body that has not fully arrived `bodyTimeoutMs` after reading started is answered 400 with code
- * `body_read_failed`, and the connection is closed. The server's own `requestTimeout` and
- * `headersTimeout` still apply beside it.
+ * `next()`. Mount it before any body parser (`koa-bodyparser`'s `ctx.request.rawBody` is used if it
+ * ran first); what it guarantees is said once for every Node adapter, at `createNodeAdapter`
+ * (adapters/node/node-adapter.ts).
  *
  * @param handle - the core handler, from `createWebhookHandler`.
  * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000. An
@@ -71,34 +59,19 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
  * ```
  */
 export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): KoaMiddleware {
-  checkHandle(handle, 'createKoaMiddleware');
-  const { bodyTimeoutMs } = resolveNodeAdapterOptions(options, 'createKoaMiddleware');
-  const own = respondNowOf(handle);
-  const respond = own ?? handle;
-  // The core reads four headers; a handler wrapped by the app gets them all.
-  const headersOf = own === undefined ? nodeRequestHeaders : nodeCoreHeaders;
+  const respond = createNodeAdapter(handle, options, 'createKoaMiddleware');
   return (ctx, next) => {
     const path = matchWebhookPath(ctx.path);
     if (path === null) return passOn(next);
-    const { req } = ctx;
-    let response: MaybePromise<WebhookResponse>;
     try {
-      response = respond(
-        {
-          method: req.method ?? 'GET',
-          url: ctx.originalUrl,
-          headers: headersOf(req),
-          // koa-bodyparser, when it ran first, left its raw body on `ctx.request`.
-          body: (maxBytes) => readNodeBody(req, ctx.request, bodyTimeoutMs, maxBytes),
-        },
-        path,
-      );
+      // koa-bodyparser, when it ran first, left its raw body on `ctx.request`.
+      const response = respond(ctx.req, ctx.originalUrl, path, ctx.request);
+      if (isThenable(response)) return response.then((settled) => writeKoaResponse(ctx, settled));
+      writeKoaResponse(ctx, response);
+      return DONE;
     } catch (error) {
       return Promise.reject(error);
     }
-    if (isThenable(response)) return response.then((answer) => writeKoaResponse(ctx, answer));
-    writeKoaResponse(ctx, response);
-    return DONE;
   };
 }
 

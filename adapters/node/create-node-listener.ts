@@ -1,8 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createExpressMiddleware } from '../express/create-express-middleware.js';
-import type { NodeAdapterOptions } from '../shared/node-adapter-options.js';
-import { writeNodeResponse } from '../shared/write-node-response.js';
-import { ChannelWebhookError, problemResponse, type WebhookHandler } from '../../src/internal.js';
+import { createNodeAdapter, type NodeAdapterOptions } from './node-adapter.js';
+import { writeNodeResponse } from './write-node-response.js';
+import {
+  ChannelWebhookError,
+  FIXED_PROBLEMS,
+  answer,
+  createConsoleErrorLog,
+  isThenable,
+  matchWebhookPath,
+  systemClock,
+  type WebhookHandler,
+} from '../../src/internal.js';
 
 /**
  * Options of {@link createNodeListener}.
@@ -18,24 +26,32 @@ export interface NodeListenerOptions extends NodeAdapterOptions {
    * problem.
    */
   fallback?: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * Called when an answer could not be written (the client then gets a 500 problem, or a cut
+   * connection once the head is out). Default: one line on `console.error`, at most one every 10 s.
+   */
+  onError?: (error: unknown) => void;
 }
 
 /** A `node:http` request listener, as `http.createServer` and `https.createServer` take it. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** The fallback when none is given. */
+const NO_WEBHOOK_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res) => writeNodeResponse(res, answer(FIXED_PROBLEMS.noWebhookHere));
+
 /**
  * Creates a request listener for a plain `node:http` (or `https`) server, for apps with no
  * framework: requests whose path ends in `/hooks/channels/{webhook_id}/{secret}` (any prefix before
- * it) go to the core, every other request to `options.fallback`, or gets a 404 problem.
+ * it) go to the core, every other request to `options.fallback`, or gets a 404 problem. The answer
+ * is written with one `writeHead` and one `end`, and without a promise when nothing had to wait.
  *
- * It keeps every guarantee of the Express and Koa adapters, which share its code: the body is read
- * only once the method, URL, Content-Type and rate-limit checks passed, never more than 64 KiB + 1
- * byte, within `bodyTimeoutMs`; a repeated `Idempotency-Key` is answered 400; the answer is written
- * with one `writeHead` and one `end`, and without a promise when nothing had to wait.
+ * It is the base of the Express, Koa and Fastify adapters ({@link createNodeAdapter} says what they
+ * all guarantee).
  *
  * @param handle - the core handler, from `createWebhookHandler`.
- * @param options - see {@link NodeListenerOptions}. A handler or `fallback` that is not a function,
- *   or an invalid `bodyTimeoutMs`, throws a `ChannelWebhookError` with code `invalid_argument` here.
+ * @param options - see {@link NodeListenerOptions}. A handler, `fallback` or `onError` that is not a
+ *   function, or an invalid `bodyTimeoutMs`, throws a `ChannelWebhookError` with code
+ *   `invalid_argument` here.
  * @example
  * ```ts
  * import { createServer } from 'node:http';
@@ -48,29 +64,39 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
  * ```
  */
 export function createNodeListener(handle: WebhookHandler, options: NodeListenerOptions = {}): NodeListener {
-  if (typeof options !== 'object' || options === null) {
-    throw new ChannelWebhookError('invalid_argument', `createNodeListener: options must be an object, got ${String(options)}`);
-  }
-  const { fallback } = options;
-  if (fallback !== undefined && typeof fallback !== 'function') {
+  const respond = createNodeAdapter(handle, options, 'createNodeListener');
+  const { fallback = NO_WEBHOOK_HERE } = options;
+  if (typeof fallback !== 'function') {
     throw new ChannelWebhookError('invalid_argument', 'createNodeListener: fallback must be a function (req, res) => void');
   }
-  const middleware = createExpressMiddleware(handle, options);
-  return (req, res) => {
-    middleware(req, res, (error?: unknown) => {
-      if (error !== undefined) return failed(res, error);
-      if (fallback !== undefined) return fallback(req, res);
-      writeNodeResponse(res, problemResponse('not_found', 'No webhook answers at this URL.'));
-    });
-  };
-}
-
-// The answer could not be written: a 500 problem while the head is still unsent, else the
-// connection is cut, so that the client never takes a half answer for a whole one.
-function failed(res: ServerResponse, _error: unknown): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
+  if (options.onError !== undefined && typeof options.onError !== 'function') {
+    throw new ChannelWebhookError('invalid_argument', 'createNodeListener: onError must be a function (error) => void');
   }
-  writeNodeResponse(res, problemResponse('internal_error'));
+  const log = createConsoleErrorLog(systemClock, 'createNodeListener');
+  const onError = options.onError ?? ((error: unknown) => log(error, { stage: 'write' }));
+
+  // The answer could not be written: a 500 problem while the head is still unsent, else the
+  // connection is cut, so that the client never takes a half answer for a whole one.
+  const failed = (res: ServerResponse, error: unknown): void => {
+    try {
+      onError(error);
+    } catch {
+      // A failing error hook must not keep the client waiting.
+    }
+    if (res.headersSent) res.destroy();
+    else writeNodeResponse(res, answer(FIXED_PROBLEMS.internalError));
+  };
+
+  return (req, res) => {
+    const url = req.url ?? '';
+    const path = matchWebhookPath(url);
+    if (path === null) return fallback(req, res);
+    try {
+      const response = respond(req, url, path, {});
+      if (!isThenable(response)) return writeNodeResponse(res, response);
+      response.then((settled) => writeNodeResponse(res, settled)).then(undefined, (error: unknown) => failed(res, error));
+    } catch (error) {
+      failed(res, error);
+    }
+  };
 }

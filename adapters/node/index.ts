@@ -1,3 +1,3 @@
 export { createNodeListener } from './create-node-listener.js';
 export type { NodeListener, NodeListenerOptions } from './create-node-listener.js';
-export type { NodeAdapterOptions } from '../shared/node-adapter-options.js';
+export type { NodeAdapterOptions } from './node-adapter.js';

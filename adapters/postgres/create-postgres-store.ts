@@ -1,91 +1,9 @@
-import { MESSAGE_JSON, WEBHOOK_JSON, toMessage, toWebhook } from './rows.js';
-import { createLookupGate } from './lookup-gate.js';
-import { resolveOptions, type PostgresChannelSource, type ResolvedOptions } from './options.js';
+import { MESSAGE_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
+import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
+import { resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
-import { withDeadline } from './with-deadline.js';
-import { ChannelWebhookError } from '../../src/internal.js';
+import { storeTimedOut, withDeadline } from './with-deadline.js';
 import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../src/internal.js';
-
-/**
- * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.
- *
- * @example
- * ```ts
- * const query: PostgresQuery = { text: 'SELECT 1 WHERE $1', values: [true], query_timeout: 5_000 };
- * ```
- */
-export interface PostgresQuery {
-  /**
-   * Set when the store runs the statement as a named prepared statement (see
-   * `PostgresStoreOptions.preparedStatements`): node-postgres parses and plans it once per
-   * connection and then only binds and executes it. A pool of another kind may ignore it.
-   */
-  name?: string;
-  text: string;
-  values?: unknown[];
-  query_timeout?: number;
-}
-
-/**
- * What the store needs of a database client: node-postgres's `Pool` (or `Client`) fits. Only this
- * shape is used, so `pg` stays an optional peer dependency that this package never imports.
- *
- * @example
- * ```ts
- * // Count the queries of each post by wrapping the pool:
- * const counting: PostgresQueryable = { query: (query) => (count++, pool.query(query)) };
- * const store = createPostgresStore({ pool: counting });
- * ```
- */
-export interface PostgresQueryable {
-  query(query: PostgresQuery): Promise<{ rows: unknown[] }>;
-}
-
-/**
- * Options of {@link createPostgresStore}.
- *
- * @example
- * ```ts
- * const options: PostgresStoreOptions = { pool, tablePrefix: 'hooks_', timeoutMs: 2_000 };
- * ```
- */
-export interface PostgresStoreOptions {
-  /** A node-postgres `Pool`. Give it an `'error'` listener: an idle connection that drops emits one. */
-  pool: PostgresQueryable;
-  /** Prefix of every table name (see `postgresSchema`). Default `'channel_webhooks_'`. */
-  tablePrefix?: string;
-  /**
-   * Deadline of each query in ms, waiting for a pool connection included. Past it the call rejects
-   * with code `store_timeout` and pg drops the connection. Default 5,000.
-   */
-  timeoutMs?: number;
-  /**
-   * Read channels from the host app's own table or view instead of the store's `<prefix>channels`
-   * table: `getChannel` and the guarded insert read (and lock, `FOR SHARE`) its rows, and
-   * `putChannel` writes there (which needs a unique key on the id column). Default: the store's table.
-   */
-  channels?: PostgresChannelSource;
-  /**
-   * Webhook lookups (`getWebhook`, one per post) this store runs at once; keep it below the pool's
-   * size so that a flood of posts to unknown ids leaves connections for everything else. Default 8.
-   */
-  maxConcurrentLookups?: number;
-  /**
-   * Lookups that may wait for one of those slots; past that, `getWebhook` fails at once with
-   * `store_failed` (the poster gets a 500) rather than queuing without bound. Default 64.
-   */
-  maxQueuedLookups?: number;
-  /**
-   * Run the store's statements as named prepared statements, which PostgreSQL parses and plans once
-   * per connection instead of on every call: the guarded insert is a statement of several parts, and
-   * preparing it gives 1.6 to 2 times the posts per second in the project's benchmark. Set `false` behind a
-   * pooler that does not keep prepared statements across transactions (PgBouncer in transaction mode
-   * before 1.21, or with `max_prepared_statements = 0`). Default `true`. Should the server report a
-   * prepared statement missing or already there (such a pooler, unannounced), the store sends that
-   * statement again unnamed, since the server refused it before running it, and prepares no more.
-   */
-  preparedStatements?: boolean;
-}
 
 /**
  * The PostgreSQL store, with the extra methods of the reference stores and its migration.
@@ -106,7 +24,7 @@ export interface PostgresStore extends WebhookStore {
   listMessages(channelId: string): Promise<Message[]>;
   getChannel(channelId: string): Promise<Channel | null>;
   insertWebhook(webhook: WebhookRecord): Promise<void>;
-  getWebhook(webhookId: string): Promise<WebhookRecord | null>;
+  getWebhook(webhookId: string, presentedSecretHash?: string): Promise<WebhookRecord | null>;
   listWebhooks(channelId: string): Promise<WebhookRecord[]>;
   updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
   revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
@@ -114,6 +32,8 @@ export interface PostgresStore extends WebhookStore {
 }
 
 const MIGRATE_TIMEOUT_MS = 60_000;
+// Credentials remembered as proven (see `createProvenCredentials`): about 1.5 MB at most.
+const PROVEN_CREDENTIALS = 10_000;
 
 /**
  * A {@link WebhookStore} on PostgreSQL, shared by any number of instances. Every method is one
@@ -126,10 +46,15 @@ const MIGRATE_TIMEOUT_MS = 60_000;
  * timed-out call rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being
  * one statement, has written nothing or everything. Webhook lookups pass a bounded gate
  * (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of posts to unknown ids cannot take
- * every connection. Bad options throw `ChannelWebhookError` code `invalid_argument`.
+ * every connection; a post whose credential this store saw accepted (or issued) waits in a lane of
+ * its own that such a flood cannot fill, so real senders keep posting through it. Bad options
+ * throw `ChannelWebhookError` code `invalid_argument`.
  *
- * Give the pool deadlines of its own too, so the server stops work nobody waits for:
- * `statement_timeout`, `query_timeout` and `connectionTimeoutMillis`.
+ * Each call has one deadline, `timeoutMs` from the call: it bounds the wait for a lookup slot and for
+ * a pool connection, and what is left of it goes to node-postgres as the query's `query_timeout`,
+ * which drops the connection of a query that hangs. Give the pool `statement_timeout` (so the server
+ * stops work nobody waits for) and `connectionTimeoutMillis` (so a request that gave up waiting for a
+ * connection leaves the pool's queue), both about `timeoutMs`.
  *
  * @example
  * ```ts
@@ -150,133 +75,118 @@ const MIGRATE_TIMEOUT_MS = 60_000;
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const { prefix: p, timeoutMs, channels: c, maxConcurrentLookups, maxQueuedLookups, preparedStatements } = resolveOptions(options);
   const { pool } = options;
-  const lookup = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
-  const channelColumns = `${c.id}::text AS id, ${c.ownerId}::text AS owner_id, coalesce(${c.archived}, false) AS archived`;
-  const getWebhookSql = `SELECT ${WEBHOOK_JSON} AS webhook FROM ${p}webhooks WHERE id = $1`;
-  const insertMessageSql = guardedInsertSql(p, c);
-  // One name per statement text: stores with other table prefixes or channel sources may share the
-  // pool, and node-postgres refuses one name for two texts on a connection.
-  const names = new Map<string, string>();
+  const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
+  const proven = createProvenCredentials(PROVEN_CREDENTIALS);
   // Turned off for good when the server loses track of a prepared statement: a pooler between the
   // pool and PostgreSQL that does not keep them (PgBouncer in transaction mode before 1.21).
   let prepare = preparedStatements;
-  const send = (what: string, text: string, values: unknown[], queryTimeout: number): Promise<{ rows: unknown[] }> => {
-    if (!prepare) return pool.query({ text, values, query_timeout: queryTimeout });
-    let name = names.get(text);
-    if (name === undefined) {
-      name = `channel_webhooks_${what}_${statementHash(text)}`;
-      names.set(text, name);
-    }
-    // The server refuses such a statement at its Parse or Bind step, before running anything, so it
-    // is sent again unnamed.
-    return pool.query({ name, text, values, query_timeout: queryTimeout }).catch((error: unknown) => {
-      if (!lostPreparedStatement(error)) throw error;
-      prepare = false;
-      return pool.query({ text, values, query_timeout: queryTimeout });
-    });
+
+  const sql = {
+    migrate: statement('migrate', `SELECT pg_advisory_xact_lock(${lockKey(p)});\n${postgresSchema({ tablePrefix: p })}`, false),
+    putChannel: statement(
+      'putChannel',
+      `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES ($1, $2, $3)
+       ON CONFLICT (${c.id}) DO UPDATE SET ${c.ownerId} = EXCLUDED.${c.ownerId}, ${c.archived} = EXCLUDED.${c.archived}`,
+    ),
+    listMessages: statement('listMessages', `SELECT ${asFields(MESSAGE_FIELDS)} FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`),
+    getChannel: statement('getChannel', `SELECT ${asFields(channelFields(c))} FROM ${c.table} WHERE ${c.id} = $1`),
+    insertWebhook: statement(
+      'insertWebhook',
+      `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    ),
+    getWebhook: statement('getWebhook', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = $1`),
+    listWebhooks: statement('listWebhooks', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`),
+    updateWebhookSecret: statement(
+      'updateWebhookSecret',
+      `UPDATE ${p}webhooks SET secret_hash = $2, rotated_at = $3 WHERE id = $1 AND revoked_at IS NULL RETURNING ${asFields(WEBHOOK_FIELDS)}`,
+    ),
+    revokeWebhook: statement(
+      'revokeWebhook',
+      `UPDATE ${p}webhooks SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${asFields(WEBHOOK_FIELDS)}`,
+    ),
+    insertMessage: statement('insertMessage', guardedInsertSql(p, c)),
   };
 
-  const query = async <Row>(what: string, text: string, values: unknown[]): Promise<Row[]> => {
-    const result = await withDeadline(send(what, text, values, timeoutMs), timeoutMs, what);
-    return result.rows as Row[];
+  /**
+   * The one way a statement runs: under the call's deadline, through the lookup gate when a `lane`
+   * is given, and as a named prepared statement unless that is off. What it reads back goes through
+   * `readRows`.
+   */
+  const run = (query: Statement, values: unknown[], lane?: { proven: boolean }, ms = timeoutMs): Promise<{ rows: unknown[] }> => {
+    const deadline = Date.now() + ms;
+    const send = (): Promise<{ rows: unknown[] }> => {
+      const left = deadline - Date.now();
+      // A lookup whose time ran out while it waited for a slot gives the slot back without querying.
+      if (left <= 0) return Promise.reject(storeTimedOut(query.what, ms));
+      const unnamed = { text: query.text, values, query_timeout: left };
+      if (!prepare || query.name === undefined) return pool.query(unnamed);
+      // The server refuses a lost or clashing prepared statement at its Parse or Bind step, before
+      // running anything, so it is sent again unnamed.
+      return pool.query({ name: query.name, ...unnamed }).catch((error: unknown) => {
+        if (!lostPreparedStatement(error)) throw error;
+        prepare = false;
+        return pool.query(unnamed);
+      });
+    };
+    const sent = lane === undefined ? send() : gate(lane.proven, send);
+    return withDeadline(sent, ms, query.what);
   };
 
   return {
     async migrate() {
       // One simple-protocol query runs as one transaction; the advisory lock keeps instances that
       // start together from racing on CREATE … IF NOT EXISTS, which is not safe concurrently.
-      const sql = `SELECT pg_advisory_xact_lock(${lockKey(p)});\n${postgresSchema({ tablePrefix: p })}`;
-      await withDeadline(pool.query({ text: sql, query_timeout: MIGRATE_TIMEOUT_MS }), MIGRATE_TIMEOUT_MS, 'migrate');
+      await run(sql.migrate, [], undefined, MIGRATE_TIMEOUT_MS);
     },
 
     async putChannel(channel) {
-      await query(
-        'putChannel',
-        `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES ($1, $2, $3)
-         ON CONFLICT (${c.id}) DO UPDATE SET ${c.ownerId} = EXCLUDED.${c.ownerId}, ${c.archived} = EXCLUDED.${c.archived}`,
-        [channel.id, channel.ownerId, channel.archived],
-      );
+      await run(sql.putChannel, [channel.id, channel.ownerId, channel.archived]);
     },
 
-    async listMessages(channelId) {
-      const rows = await query<{ message: string }>('listMessages', `SELECT ${MESSAGE_JSON} AS message FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`, [
-        channelId,
-      ]);
-      return rows.map((row) => toMessage(row.message));
-    },
+    listMessages: async (channelId) => readRows<Message>(await run(sql.listMessages, [channelId])),
 
     async getChannel(channelId) {
-      const rows = await query<{ id: string; owner_id: string; archived: boolean }>(
-        'getChannel',
-        `SELECT ${channelColumns} FROM ${c.table} WHERE ${c.id} = $1`,
-        [channelId],
-      );
-      const row = rows[0];
-      return row === undefined ? null : { id: row.id, ownerId: row.owner_id, archived: row.archived };
+      const [channel] = readRows<Channel>(await run(sql.getChannel, [channelId]));
+      return channel ?? null;
     },
 
     async insertWebhook(webhook) {
-      await query(
-        'insertWebhook',
-        `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [
-          webhook.id,
-          webhook.channelId,
-          webhook.name,
-          webhook.secretHash,
-          webhook.createdBy,
-          webhook.createdAt,
-          webhook.rotatedAt,
-          webhook.revokedAt,
-          webhook.lastPostAt,
-        ],
-      );
+      await run(sql.insertWebhook, [
+        webhook.id,
+        webhook.channelId,
+        webhook.name,
+        webhook.secretHash,
+        webhook.createdBy,
+        webhook.createdAt,
+        webhook.rotatedAt,
+        webhook.revokedAt,
+        webhook.lastPostAt,
+      ]);
+      if (webhook.revokedAt === null) proven.prove(webhook.id, webhook.secretHash);
     },
 
-    async getWebhook(webhookId): Promise<WebhookRecord | null> {
+    async getWebhook(webhookId, presentedSecretHash) {
       // A slot is held until the query itself settles, so the gate bounds the connections lookups
-      // occupy. The deadline covers the wait for a slot too, and a lookup whose time ran out while
-      // it waited gives the slot back without querying.
-      const deadline = Date.now() + timeoutMs;
-      const gated = lookup(() => {
-        const left = deadline - Date.now();
-        if (left <= 0) return Promise.reject(new ChannelWebhookError('store_timeout', `PostgreSQL store: getWebhook waited ${timeoutMs} ms for a lookup slot`));
-        return send('getWebhook', getWebhookSql, [webhookId], left);
-      });
-      const rows = (await withDeadline(gated, timeoutMs, 'getWebhook')).rows as { webhook: string }[];
-      return rows[0] === undefined ? null : toWebhook(rows[0].webhook);
+      // occupy. The lane is chosen by the whole presented credential: a wrong secret for a real id
+      // waits where an unknown id waits, so neither the answer nor its odds tell them apart.
+      const [webhook] = readRows<WebhookRecord>(await run(sql.getWebhook, [webhookId], { proven: proven.has(webhookId, presentedSecretHash) }));
+      return webhook ?? null;
     },
 
-    async listWebhooks(channelId) {
-      const rows = await query<{ webhook: string }>(
-        'listWebhooks',
-        `SELECT ${WEBHOOK_JSON} AS webhook FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`,
-        [channelId],
-      );
-      return rows.map((row) => toWebhook(row.webhook));
+    listWebhooks: async (channelId) => readRows<WebhookRecord>(await run(sql.listWebhooks, [channelId])),
+
+    async updateWebhookSecret(webhookId, secretHash, rotatedAt) {
+      const [webhook] = readRows<WebhookRecord>(await run(sql.updateWebhookSecret, [webhookId, secretHash, rotatedAt]));
+      if (webhook === undefined) return null;
+      proven.prove(webhookId, secretHash);
+      return webhook;
     },
 
-    async updateWebhookSecret(webhookId, secretHash, rotatedAt): Promise<WebhookRecord | null> {
-      const rows = await query<{ webhook: string }>(
-        'updateWebhookSecret',
-        `UPDATE ${p}webhooks SET secret_hash = $2, rotated_at = $3
-         WHERE id = $1 AND revoked_at IS NULL
-         RETURNING ${WEBHOOK_JSON} AS webhook`,
-        [webhookId, secretHash, rotatedAt],
-      );
-      return rows[0] === undefined ? null : toWebhook(rows[0].webhook);
-    },
-
-    async revokeWebhook(webhookId, revokedAt): Promise<WebhookRecord | null> {
-      const rows = await query<{ webhook: string }>(
-        'revokeWebhook',
-        `UPDATE ${p}webhooks SET revoked_at = COALESCE(revoked_at, $2)
-         WHERE id = $1
-         RETURNING ${WEBHOOK_JSON} AS webhook`,
-        [webhookId, revokedAt],
-      );
-      return rows[0] === undefined ? null : toWebhook(rows[0].webhook);
+    async revokeWebhook(webhookId, revokedAt) {
+      const [webhook] = readRows<WebhookRecord>(await run(sql.revokeWebhook, [webhookId, revokedAt]));
+      proven.forget(webhookId);
+      return webhook ?? null;
     },
 
     async insertMessage({ message, idempotencyKey, secretHash, postedAt }): Promise<InsertMessageResult> {
@@ -295,12 +205,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       //   snapshot, and a second SELECT would be another round trip. DO UPDATE returns the stored
       //   row; `xmax = 0` tells a fresh insert from the earlier row.
       // - `touch` sets last_post_at only when a message was created.
-      // - Only a duplicate sends the stored message back (as one JSON array): a created row holds
-      //   exactly the message sent, which is the answer then.
-      const rows = await query<{ inserted: boolean | null; earlier: string | null; active: boolean | null; archived: boolean | null }>(
-        'insertMessage',
-        insertMessageSql,
-        [
+      // - Only a duplicate sends the stored message back: a created row holds exactly the message
+      //   sent, which is the answer then.
+      const [row] = readRows<{ inserted: boolean | null; earlier: Message | null; active: boolean | null; archived: boolean | null }>(
+        await run(sql.insertMessage, [
           message.id,
           message.channelId,
           message.author.id,
@@ -311,15 +219,32 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           idempotencyKey === null ? null : JSON.stringify(idempotencyKey),
           secretHash,
           postedAt,
-        ],
+        ]),
       );
-      const row = rows[0]!;
-      if (row.active !== true) return { outcome: 'webhook_inactive' };
-      if (row.archived === null) return { outcome: 'channel_not_found' };
-      if (row.archived) return { outcome: 'channel_archived' };
-      return row.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: toMessage(row.earlier!) };
+      const webhookId = message.author.id;
+      if (row!.active !== true) {
+        proven.forget(webhookId, secretHash);
+        return { outcome: 'webhook_inactive' };
+      }
+      if (row!.archived === null) return { outcome: 'channel_not_found' };
+      if (row!.archived) return { outcome: 'channel_archived' };
+      proven.prove(webhookId, secretHash);
+      return row!.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: row!.earlier! };
     },
   };
+}
+
+/** A statement of the store, with the name it is prepared under (none for one that is never prepared). */
+interface Statement {
+  what: string;
+  text: string;
+  name: string | undefined;
+}
+
+// One name per statement text: stores with other table prefixes or channel sources may share the
+// pool, and node-postgres refuses one name for two texts on a connection.
+function statement(what: string, text: string, prepared = true): Statement {
+  return { what, text, name: prepared ? `channel_webhooks_${what}_${statementHash(text)}` : undefined };
 }
 
 // A stable 31-bit key per table prefix, so migrations of different prefixes do not wait on each other.
@@ -344,11 +269,11 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
      INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
      SELECT $1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8 FROM c WHERE c.archived IS FALSE
      ON CONFLICT (webhook_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
-     RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_JSON} END AS earlier
+     RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_FIELDS} END AS earlier
    ), touch AS (
      UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)
    )
-   SELECT ins.*, (SELECT active FROM w) AS active, (SELECT bool_or(archived) FROM c) AS archived
+   SELECT ${asFields(`json_build_object('inserted', ins.inserted, 'earlier', ins.earlier, 'active', (SELECT active FROM w), 'archived', (SELECT bool_or(archived) FROM c))`)}
    FROM (VALUES (1)) one LEFT JOIN ins ON true`;
 }
 

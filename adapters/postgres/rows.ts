@@ -1,35 +1,30 @@
-import type { Message, WebhookRecord } from '../../src/internal.js';
+import type { ResolvedOptions } from './options.js';
 
-// Every statement that reads a webhook or a message back reads it as one JSON array in one text
-// column, so each reads it the same way whatever type parsers the caller's pool has installed, and
-// node-postgres describes, parses and copies one column rather than seven or nine (which is most
-// of its cost per query on the lookup every post makes).
+// Every statement that reads something back returns one text column, `fields`: a JSON object whose
+// keys are the record's own field names. So one reader serves every statement, a field is matched
+// by name (never by position), and the caller's pool reads it the same way whatever type parsers it
+// has installed; node-postgres also describes and copies one column rather than nine.
 
-/** A webhook as one JSON array text; bigint times become JSON numbers, exact below 2^53 ms. */
-export const WEBHOOK_JSON = `json_build_array(id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)::text`;
+/** A webhook as a JSON object of `WebhookRecord`'s fields; bigint times become JSON numbers, exact below 2^53 ms. */
+export const WEBHOOK_FIELDS = `json_build_object('id', id, 'channelId', channel_id, 'name', name, 'secretHash', secret_hash,
+  'createdBy', created_by, 'createdAt', created_at, 'rotatedAt', rotated_at, 'revokedAt', revoked_at, 'lastPostAt', last_post_at)`;
 
-/** A message as one JSON array text; body and blocks are embedded as the JSON they are stored as. */
-export const MESSAGE_JSON = `json_build_array(id, channel_id, webhook_id, author_name, body, blocks,
-  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text`;
+/** A message as a JSON object of `Message`'s fields; body and blocks are embedded as the JSON they are stored as. */
+export const MESSAGE_FIELDS = `json_build_object('id', id, 'channelId', channel_id, 'body', body, 'blocks', blocks,
+  'author', json_build_object('type', 'webhook', 'id', webhook_id, 'name', author_name),
+  'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
-/** A webhook record from {@link WEBHOOK_JSON}'s text. */
-export function toWebhook(json: string): WebhookRecord {
-  const [id, channelId, name, secretHash, createdBy, createdAt, rotatedAt, revokedAt, lastPostAt] = JSON.parse(json) as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    number,
-    number | null,
-    number | null,
-    number | null,
-  ];
-  return { id, channelId, name, secretHash, createdBy, createdAt, rotatedAt, revokedAt, lastPostAt };
+/** A channel of the configured source as a JSON object of `Channel`'s fields. */
+export function channelFields(c: ResolvedOptions['channels']): string {
+  return `json_build_object('id', ${c.id}::text, 'ownerId', ${c.ownerId}::text, 'archived', coalesce(${c.archived}, false))`;
 }
 
-/** A message from {@link MESSAGE_JSON}'s text. */
-export function toMessage(json: string): Message {
-  const [id, channelId, webhookId, authorName, body, blocks, createdAt] = JSON.parse(json) as [string, string, string, string, string, unknown[], string];
-  return { id, channelId, body, blocks, author: { type: 'webhook', id: webhookId, name: authorName }, createdAt };
+/** The select-list item that carries `fields` (a `json_build_object(…)`) to {@link readRows}. */
+export function asFields(fields: string): string {
+  return `${fields}::text AS fields`;
+}
+
+/** The reader of every statement's rows: each row's `fields`, parsed. */
+export function readRows<Row>({ rows }: { rows: unknown[] }): Row[] {
+  return rows.map((row) => JSON.parse((row as { fields: string }).fields) as Row);
 }

@@ -21,8 +21,6 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_webhooks (
   last_post_at bigint
 );
 
-ALTER TABLE channel_webhooks_webhooks ADD COLUMN IF NOT EXISTS last_post_at bigint;
-
 CREATE INDEX IF NOT EXISTS channel_webhooks_webhooks_channel_idx ON channel_webhooks_webhooks (channel_id, created_at, seq);
 
 CREATE TABLE IF NOT EXISTS channel_webhooks_messages (

@@ -85,8 +85,6 @@ CREATE TABLE IF NOT EXISTS ${p}webhooks (
   last_post_at bigint
 );
 
-ALTER TABLE ${p}webhooks ADD COLUMN IF NOT EXISTS last_post_at bigint;
-
 CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);
 
 CREATE TABLE IF NOT EXISTS ${p}messages (

@@ -14,9 +14,10 @@ export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Pro
           cause: error,
         });
   };
-  return settleWithin(
-    work.then(undefined, failed),
-    ms,
-    () => new ChannelWebhookError('store_timeout', `PostgreSQL store: ${what} did not finish within ${ms} ms`),
-  );
+  return settleWithin(work.then(undefined, failed), ms, () => storeTimedOut(what, ms));
+}
+
+/** The error of a call that missed its deadline of `ms`. */
+export function storeTimedOut(what: string, ms: number): ChannelWebhookError {
+  return new ChannelWebhookError('store_timeout', `PostgreSQL store: ${what} did not finish within ${ms} ms`);
 }

@@ -4,6 +4,8 @@
 
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { MAX_BYTES, TOO_LARGE, acceptPost, webhookIdOf } from './baseline.mjs';
 import { createFloor } from './floor.mjs';
 import { readCapped } from './read-capped.mjs';
@@ -36,10 +38,20 @@ const floorListener = (floor) => (req, res) => {
   }
 };
 
+// A variant named `…@baseline` loads the library from the built package at BENCH_BASELINE (a
+// directory holding its package.json and dist/), so that two builds meet in one run.
+const [variantName, build] = variant.split('@');
+const library = (entry) => {
+  if (build !== 'baseline') return import(entry === '.' ? 'channel-webhooks' : `channel-webhooks/${entry}`);
+  const base = process.env.BENCH_BASELINE;
+  if (base === undefined) throw new Error(`${variant} needs BENCH_BASELINE, the root of a built package`);
+  return import(pathToFileURL(join(base, 'dist', `${entry === '.' ? 'index' : entry}.js`)).href);
+};
+
 // The library's side: a memory store with `count` webhooks made by the manager, and the handler
 // with its defaults (in-memory limiter, 60 per 60 s, system clock).
 async function core() {
-  const { createMemoryStore, createWebhookHandler, createWebhookManager } = await import('channel-webhooks');
+  const { createMemoryStore, createWebhookHandler, createWebhookManager } = await library('.');
   const store = createMemoryStore();
   await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
   const manager = createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
@@ -76,7 +88,7 @@ const variants = {
 
   // The library's listener for plain node:http.
   async 'node-core'() {
-    const { createNodeListener } = await import('channel-webhooks/node');
+    const { createNodeListener } = await library('node');
     const { handle, paths } = await core();
     return { server: createServer(createNodeListener(handle)), paths };
   },
@@ -116,7 +128,7 @@ const variants = {
 
   async 'express-adapter'() {
     const { default: express } = await import('express');
-    const { createExpressMiddleware } = await import('channel-webhooks/express');
+    const { createExpressMiddleware } = await library('express');
     const { handle, paths } = await core();
     const app = express();
     app.use(createExpressMiddleware(handle));
@@ -152,11 +164,35 @@ const variants = {
 
   async 'koa-adapter'() {
     const { default: Koa } = await import('koa');
-    const { createKoaMiddleware } = await import('channel-webhooks/koa');
+    const { createKoaMiddleware } = await library('koa');
     const { handle, paths } = await core();
     const app = new Koa();
     app.use(createKoaMiddleware(handle));
     return { server: createServer(app.callback()), paths };
+  },
+
+  // The route as a Fastify app writes it: Fastify reads and caps the body (its `bodyLimit` answers
+  // 413) and hands it over as a string.
+  async 'fastify-raw'() {
+    const { default: Fastify } = await import('fastify');
+    const app = Fastify();
+    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BYTES }, (_request, text, done) => done(null, text));
+    app.post('/hooks/channels/:id/:secret', async (request, reply) => {
+      const { status, body } = acceptPost(request.body, request.params.id);
+      return reply.code(status).send(body);
+    });
+    await app.ready();
+    return { server: app.server, paths: fakePaths() };
+  },
+
+  async 'fastify-plugin'() {
+    const { default: Fastify } = await import('fastify');
+    const { createFastifyPlugin } = await library('fastify');
+    const { handle, paths } = await core();
+    const app = Fastify();
+    app.register(createFastifyPlugin(handle));
+    await app.ready();
+    return { server: app.server, paths };
   },
 
   async 'hono-raw'() {
@@ -196,7 +232,7 @@ const variants = {
 
   async 'hono-fetch'() {
     const { Hono } = await import('hono');
-    const { createFetchHandler } = await import('channel-webhooks/fetch');
+    const { createFetchHandler } = await library('fetch');
     const { handle, paths } = await core();
     const fetchHandler = createFetchHandler(handle);
     const app = new Hono();
@@ -210,7 +246,7 @@ async function honoServer(app) {
   return createAdaptorServer({ fetch: app.fetch });
 }
 
-const make = variants[variant];
+const make = variants[variantName];
 if (make === undefined) {
   console.error(`unknown variant ${variant}; one of ${Object.keys(variants).join(', ')}`);
   process.exit(2);

@@ -1,13 +1,14 @@
-// Express example: the webhook middleware mounted before the app's body parser, on the in-memory
-// store. `npm start` runs it with the demo page (see ./demo); tests import `createApp` and `start`
-// and run the very same app.
+// Express example: the webhook middleware mounted before the app's body parser, on a SQLite file
+// (STORE=memory: in memory; see ./store.js). `npm start` runs it with the demo page (see ./demo);
+// tests import `createApp` and `start` and run the very same app.
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
-import { createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
+import { createWebhookHandler, createWebhookManager } from 'channel-webhooks';
 import { createExpressMiddleware } from 'channel-webhooks/express';
 import { answerWithoutInternals, createDemo, isLoopback } from './demo/create-demo.js';
 import { logMessage } from '../shared/log-message.js';
+import { openStore } from './store.js';
 
 /** The demo user: owner of the demo channel, so allowed to manage its webhooks. */
 export const DEMO_ACTOR = { userId: 'u-demo', role: 'member' };
@@ -29,12 +30,13 @@ export const SERVER_OPTIONS = { requestTimeout: 15_000, headersTimeout: 5_000 };
  *   routes (./demo). Never in a real app, and only on a server bound to loopback.
  */
 export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage = logMessage, demo = false } = {}) {
-  const store = createMemoryStore();
+  const { store, rateLimiter, where } = await openStore();
   await store.putChannel({ id: DEMO_CHANNEL_ID, ownerId: DEMO_ACTOR.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl });
   const page = demo ? createDemo({ store, manager, actor: DEMO_ACTOR, channelId: DEMO_CHANNEL_ID }) : null;
   const handle = createWebhookHandler({
     store,
+    rateLimiter,
     onMessage: (message) => {
       onMessage(message);
       page?.publish(message);
@@ -48,7 +50,7 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage =
   if (page !== null) app.use(page.router);
   app.use(express.json());
   app.use(answerWithoutInternals);
-  return { app, store, manager };
+  return { app, store, manager, where };
 }
 
 /**
@@ -63,7 +65,8 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage =
 export async function start({ port = Number(process.env.PORT ?? 3000), host = process.env.HOST ?? '127.0.0.1' } = {}) {
   const demo = process.env.DEMO !== 'off' && isLoopback(host);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const { app, manager } = await createApp({ baseUrl: origin, demo });
+  const { app, manager, where } = await createApp({ baseUrl: origin, demo });
+  console.log(where);
   const server = createServer(SERVER_OPTIONS, app);
   server.on('error', (error) => {
     if (error.code !== 'EADDRINUSE') throw error;

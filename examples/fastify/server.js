@@ -4,7 +4,7 @@
 import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
 import { createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
-import { createFastifyPlugin } from 'channel-webhooks/fastify';
+import { createFastifyPlugin, createRedactingLogMethod } from 'channel-webhooks/fastify';
 import { logMessage } from '../shared/log-message.js';
 
 /** The demo user: owner of the demo channel, so allowed to manage its webhooks. */
@@ -36,7 +36,10 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000/api', onMessa
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
   const origin = `http://127.0.0.1:${port}`;
-  const { app, manager } = await createApp({ baseUrl: `${origin}/api`, logger: true });
+  // The plugin redacts its own routes' logs; this hook also redacts the 404s Fastify answers itself
+  // for near misses (a trailing slash, `//`, another case), whose URLs carry a live secret too.
+  const logger = { hooks: { logMethod: createRedactingLogMethod() } };
+  const { app, manager } = await createApp({ baseUrl: `${origin}/api`, logger });
   try {
     await app.listen({ port, host: '127.0.0.1' });
   } catch (error) {

@@ -1,4 +1,4 @@
-import { MAX_TIMEOUT_MS } from '../deadline.js';
+import { checkMilliseconds } from '../deadline.js';
 import { ChannelWebhookError } from '../errors.js';
 import type { WebhookHandlerOptions } from './handler-types.js';
 
@@ -26,9 +26,6 @@ export function checkHandlerOptions(options: WebhookHandlerOptions): void {
     throw invalid(`onRateLimiterError must be 'allow' or 'reject', got ${String(onRateLimiterError)}`);
   }
   for (const name of ['storeTimeoutMs', 'rateLimiterTimeoutMs'] as const) {
-    const ms = options[name];
-    if (ms !== undefined && (typeof ms !== 'number' || !(ms > 0) || ms > MAX_TIMEOUT_MS)) {
-      throw invalid(`${name} must be a number of ms above 0 and at most ${MAX_TIMEOUT_MS}, got ${String(ms)}`);
-    }
+    if (options[name] !== undefined) checkMilliseconds(options[name], name, 'createWebhookHandler');
   }
 }

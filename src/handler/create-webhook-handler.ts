@@ -1,25 +1,49 @@
-import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
-import { registerRespondNow, type RespondNow } from './respond-now.js';
 import { checkHandlerOptions } from './check-handler-options.js';
-import { systemClock } from '../clock.js';
-import { isJsonContentType } from '../http/content-type.js';
-import { createDeadline } from '../deadline.js';
-import { isThenable } from '../maybe-promise.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
-import type { RawBody, WebhookRequest, WebhookResponse } from '../http/http-types.js';
-import { MAX_BODY_BYTES } from '../limits.js';
-import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
-import type { InsertMessageResult, MaybePromise, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
+import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
+import { isFetchRequest, withLowerCaseHeaders } from './plain-request.js';
+import { registerRespondNow, type RespondNow } from './adapter-entry.js';
+import { systemClock } from '../clock.js';
+import { createConsoleErrorLog } from '../console-error-log.js';
+import { createDeadline } from '../deadline.js';
+import { ChannelWebhookError } from '../errors.js';
+import { isJsonContentType } from '../http/content-type.js';
+import type { HeaderValue, RawBody, WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, storedHeaders, withRateLimitHeaders } from '../http/problem.js';
 import { matchWebhookPath, type WebhookPath } from '../http/route.js';
-import { hashSecret, isWellFormedCredential, secretMatches } from '../secret/secret.js';
-import { randomMessageId } from '../secret/message-id.js';
+import { MAX_BODY_BYTES } from '../limits.js';
+import { isThenable, type MaybePromise } from '../maybe-promise.js';
+import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
+import type { InsertMessageResult, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
+import { hashesMatch, hashSecret, isWellFormedCredential } from '../secret/secret.js';
+import { isoTime } from '../iso-time.js';
 import { validatePayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
 const ABSENT_HASH = hashSecret('absent');
-// The blocks of a message sent without any: one frozen list for all of them.
-const NO_BLOCKS = Object.freeze([]) as unknown as unknown[];
+const FETCH_REQUEST_GIVEN =
+  'handle() was given a Fetch Request; it takes a plain { method, url, headers, body } object. Serve Fetch requests with createFetchHandler(handle) from channel-webhooks/fetch.';
+const NO_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
+
+/** A post whose URL holds well-formed credentials, while step 2 looks them up. */
+interface Target {
+  readonly request: WebhookRequest;
+  readonly path: WebhookPath;
+  /** The hash of the URL's secret: the store's scheduling hint, then the value compared. */
+  readonly presentedHash: string;
+}
+
+/** A post whose URL named an active webhook, on its way through steps 3 to 9. */
+interface Post {
+  readonly request: WebhookRequest;
+  readonly headers: Readonly<Record<string, HeaderValue>>;
+  readonly webhook: WebhookRecord;
+  /** Step 4's decision: `null` before it, and after a failed limiter let the post through. */
+  decision: RateLimitDecision | null;
+}
+
+/** A step that goes on from a port's answer, or from its failure. */
+type Step<C, T> = (context: C, value: T) => MaybePromise<WebhookResponse>;
 
 /**
  * Creates the webhook endpoint: a function from a normalized request to its answer, applying the
@@ -48,128 +72,96 @@ const NO_BLOCKS = Object.freeze([]) as unknown as unknown[];
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
   checkHandlerOptions(options);
-  const { store, onMessage, onError } = options;
+  const { store, onMessage } = options;
   const clock = options.clock ?? systemClock;
+  const onError = options.onError ?? createConsoleErrorLog(clock, 'createWebhookHandler');
   const rateLimiter = options.rateLimiter ?? createMemoryRateLimiter();
   const rejectOnLimiterError = options.onRateLimiterError === 'reject';
   const fromStore = createDeadline(options.storeTimeoutMs ?? 5_000, 'store_timeout', 'the store did not answer in time');
   const fromRateLimiter = createDeadline(options.rateLimiterTimeoutMs ?? 1_000, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
 
-  const report = (error: unknown, context: ErrorContext): void => {
-    if (onError === undefined) return;
-    try {
-      onError(error, context);
-    } catch {
-      // A failing error hook must not turn an answer into a crash.
-    }
-  };
-
-  const storeFailed = (error: unknown, webhookId: string): WebhookResponse => {
-    report(error, { stage: 'store', webhookId });
-    return answer(FIXED.storeFailed);
-  };
-
-  // Every step goes on at once when a port answers with a value, and only waits for a thenable:
-  // on in-process ports a post makes no promise until its body is read (none at all when the body
-  // came as bytes or a string). A synchronous throw from a port is a failure like a rejection.
-  function handle(request: WebhookRequest, matched: WebhookPath | null | undefined): MaybePromise<WebhookResponse> {
+  // Steps 1 and 2.
+  function receive(request: WebhookRequest, matched: WebhookPath | null | undefined): MaybePromise<WebhookResponse> {
     // 1. Method, whatever the URL.
     if (typeof request.method !== 'string' || request.method.toUpperCase() !== 'POST') return answer(FIXED.methodNotAllowed);
 
     // 2. Credentials: unknown, wrong, rotated and revoked all look the same.
     const path = matched ?? (typeof request.url === 'string' ? matchWebhookPath(request.url) : null);
     if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) return answer(FIXED.notFound);
-    let found: MaybePromise<WebhookRecord | null>;
-    try {
-      found = fromStore(store.getWebhook(path.webhookId));
-    } catch (error) {
-      return storeFailed(error, path.webhookId);
-    }
-    if (isThenable(found)) {
-      return Promise.resolve(found).then(
-        (webhook) => guarded(afterLookup, request, path, webhook, undefined),
-        (error: unknown) => storeFailed(error, path.webhookId),
-      );
-    }
-    return afterLookup(request, path, found);
+    return after({ request, path, presentedHash: hashSecret(path.secret) }, lookUp, checkSecret, lookupFailed);
   }
 
-  function afterLookup(request: WebhookRequest, path: WebhookPath, webhook: WebhookRecord | null): MaybePromise<WebhookResponse> {
-    const matches = secretMatches(path.secret, webhook?.secretHash ?? ABSENT_HASH);
+  function lookUp({ path, presentedHash }: Target): MaybePromise<WebhookRecord | null> {
+    return fromStore(store.getWebhook(path.webhookId, presentedHash));
+  }
+
+  function lookupFailed({ path }: Target, error: unknown): WebhookResponse {
+    return storeFailed(error, path.webhookId);
+  }
+
+  function checkSecret({ request, presentedHash }: Target, webhook: WebhookRecord | null): MaybePromise<WebhookResponse> {
+    const matches = hashesMatch(presentedHash, webhook?.secretHash ?? ABSENT_HASH);
     if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
-    return handleFound(request, webhook);
-  }
+    const post: Post = { request, headers: request.headers ?? NO_HEADERS, webhook, decision: null };
 
-  // Steps 3 and 4, for a request whose URL holds an active webhook's credentials.
-  function handleFound(request: WebhookRequest, webhook: WebhookRecord): MaybePromise<WebhookResponse> {
     // 3. Media type.
-    const headers = request.headers ?? {};
-    if (!isJsonContentType(headers['content-type'])) return answer(FIXED.unsupportedMediaType);
+    if (!isJsonContentType(post.headers['content-type'])) return answer(FIXED.unsupportedMediaType);
 
     // 4. From here on the request counts toward the webhook's rate limit, and every answer says so.
-    let counted: MaybePromise<RateLimitDecision>;
-    try {
-      counted = fromRateLimiter(rateLimiter.hit(webhook.id, clock.now()));
-    } catch (error) {
-      return limiterFailed(error, request, webhook);
-    }
-    if (isThenable(counted)) {
-      return Promise.resolve(counted).then(
-        (decision) => guarded(afterCount, request, webhook, decision, undefined),
-        (error: unknown) => guarded(limiterFailed, error, request, webhook, undefined),
-      );
-    }
-    return afterCount(request, webhook, counted);
+    return after(post, count, checkCount, limiterFailed);
   }
 
-  function limiterFailed(error: unknown, request: WebhookRequest, webhook: WebhookRecord): MaybePromise<WebhookResponse> {
-    report(error, { stage: 'rate_limiter', webhookId: webhook.id });
-    return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : guarded(handleCounted, request, webhook, null, undefined);
+  function count(post: Post): MaybePromise<RateLimitDecision> {
+    return fromRateLimiter(rateLimiter.hit(post.webhook.id, clock.now()));
   }
 
-  function afterCount(request: WebhookRequest, webhook: WebhookRecord, decision: RateLimitDecision): MaybePromise<WebhookResponse> {
+  function checkCount(post: Post, decision: RateLimitDecision): MaybePromise<WebhookResponse> {
     if (!decision.allowed) return withRateLimitHeaders(rateLimitedResponse(decision), decision);
-    return handleCounted(request, webhook, decision);
+    post.decision = decision;
+    return readBody(post);
   }
 
-  // Steps 5 to 9, for a request that was counted (`decision`) or let through by a failed limiter
-  // (`null`). Every answer from here on carries the decision's headers.
-  function handleCounted(request: WebhookRequest, webhook: WebhookRecord, decision: RateLimitDecision | null): MaybePromise<WebhookResponse> {
-    // 5. Size, from Content-Length when it can be trusted, else by counting while reading.
-    const declared = declaredLength(request.headers ?? {});
-    if (declared !== null && declared > MAX_BODY_BYTES) return limited(answer(FIXED.payloadTooLarge), decision);
-    const body = request.body;
-    if (typeof body !== 'function') return handleBody(request, webhook, decision, decodeBody(body));
-    let pending: MaybePromise<RawBody>;
-    try {
-      pending = body(MAX_BODY_BYTES);
-    } catch (error) {
-      return handleBody(request, webhook, decision, readFailed(error));
-    }
-    if (!isThenable(pending)) return handleBody(request, webhook, decision, decodeBody(pending));
-    // The one wait of a post on in-process ports: one reaction, for the body and all that follows.
-    return (pending instanceof Promise ? pending : Promise.resolve(pending)).then(
-      (raw: RawBody) => guarded(handleBody, request, webhook, decision, decodeBody(raw)),
-      (error: unknown) => guarded(handleBody, request, webhook, decision, readFailed(error)),
-    );
+  function limiterFailed(post: Post, error: unknown): MaybePromise<WebhookResponse> {
+    report(error, { stage: 'rate_limiter', webhookId: post.webhook.id });
+    return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : readBody(post);
   }
 
-  function handleBody(request: WebhookRequest, webhook: WebhookRecord, decision: RateLimitDecision | null, read: BodyOutcome): MaybePromise<WebhookResponse> {
-    const webhookId = webhook.id;
+  // 5. Size, from Content-Length when it can be trusted, else by counting while reading.
+  function readBody(post: Post): MaybePromise<WebhookResponse> {
+    const declared = declaredLength(post.headers);
+    if (declared !== null && declared > MAX_BODY_BYTES) return limited(post, answer(FIXED.payloadTooLarge));
+    return after(post, bodyOf, bodyArrived, bodyFailed);
+  }
+
+  function bodyOf(post: Post): MaybePromise<RawBody> {
+    const { body } = post.request;
+    return typeof body === 'function' ? body(MAX_BODY_BYTES) : body;
+  }
+
+  function bodyArrived(post: Post, raw: RawBody): MaybePromise<WebhookResponse> {
+    return checkPayload(post, decodeBody(raw));
+  }
+
+  function bodyFailed(post: Post, error: unknown): MaybePromise<WebhookResponse> {
+    return checkPayload(post, readFailed(error));
+  }
+
+  function checkPayload(post: Post, read: BodyOutcome): MaybePromise<WebhookResponse> {
+    const webhookId = post.webhook.id;
     switch (read.kind) {
       case 'too_large':
-        return limited(answer(FIXED.payloadTooLarge), decision);
+        return limited(post, answer(FIXED.payloadTooLarge));
       case 'cut_short':
-        return limited(answer(FIXED.bodyCutShort), decision);
+        return limited(post, answer(FIXED.bodyCutShort));
       case 'timed_out':
         // Worth an operator's eye: a sender this slow is broken or holding connections on purpose.
         report(read.error, { stage: 'body', webhookId });
-        return limited(answer(FIXED.bodyTimedOut), decision);
+        return limited(post, answer(FIXED.bodyTimedOut));
       case 'misconfigured':
         report(read.error, { stage: 'body', webhookId });
-        return limited(problemResponse('misconfigured', read.error.message), decision);
+        return limited(post, problemResponse('misconfigured', read.error.message));
       case 'not_utf8':
-        return limited(answer(FIXED.notUtf8), decision);
+        return limited(post, answer(FIXED.notUtf8));
     }
 
     // 6. JSON and fields.
@@ -177,49 +169,42 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     try {
       value = JSON.parse(read.text);
     } catch {
-      return limited(answer(FIXED.notJson), decision);
+      return limited(post, answer(FIXED.notJson));
     }
     // Only a `\u` escape can put NUL or a lone surrogate into text decoded from bytes; a string body
     // may hold them raw.
-    const validation = validatePayload(value, request.headers?.['idempotency-key'], !read.decoded || read.text.includes('\\u'));
-    if (!validation.ok) return limited(problemResponse(validation.code, validation.detail, { errors: validation.errors }), decision);
+    const validation = validatePayload(value, post.headers['idempotency-key'], !read.decoded || read.text.includes('\\u'));
+    if (!validation.ok) return limited(post, problemResponse(validation.code, validation.detail, { errors: validation.errors }));
     const { text, blocks, key } = validation.payload;
 
     // 7, 8 and 9. One guarded, atomic insert: it stores only if the webhook still answers to this
     // secret and its channel exists and is not archived at that instant, and otherwise says which
     // check failed. A revocation, rotation or archival while the body was arriving is never missed.
+    const { webhook } = post;
     const now = clock.now();
     const message: Message = {
-      id: randomMessageId(),
+      id: crypto.randomUUID(),
       channelId: webhook.channelId,
       body: text ?? '',
-      blocks: blocks ?? NO_BLOCKS,
+      blocks: blocks ?? [],
       author: { type: 'webhook', id: webhookId, name: webhook.name },
       createdAt: isoTime(now),
     };
-    let inserted: MaybePromise<InsertMessageResult>;
-    try {
-      inserted = fromStore(store.insertMessage({ message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now }));
-    } catch (error) {
-      return limited(storeFailed(error, webhookId), decision);
-    }
-    if (!isThenable(inserted)) return afterInsert(inserted, decision);
-    return Promise.resolve(inserted).then(
-      (result) => guarded(afterInsert, result, decision, undefined, undefined),
-      (error: unknown) => limited(storeFailed(error, webhookId), decision),
-    );
+    const input = { message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now };
+    return after(post, () => fromStore(store.insertMessage(input)), checkInsert, insertFailed);
   }
 
-  function afterInsert(result: InsertMessageResult, decision: RateLimitDecision | null): WebhookResponse {
+  function checkInsert(post: Post, result: InsertMessageResult): WebhookResponse {
     switch (result.outcome) {
       case 'webhook_inactive':
       case 'channel_not_found':
-        return limited(answer(FIXED.notFound), decision);
+        return limited(post, answer(FIXED.notFound));
       case 'channel_archived':
-        return limited(answer(FIXED.channelArchived), decision);
+        return limited(post, answer(FIXED.channelArchived));
     }
     const created = result.outcome === 'created';
     if (created && onMessage !== undefined) notify(result.message);
+    const { decision } = post;
     return {
       status: created ? 201 : 200,
       // No cache-control: caches never store the answer to a POST without explicit freshness.
@@ -228,51 +213,83 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     };
   }
 
+  function insertFailed(post: Post, error: unknown): WebhookResponse {
+    return limited(post, storeFailed(error, post.webhook.id));
+  }
+
+  function storeFailed(error: unknown, webhookId: string): WebhookResponse {
+    report(error, { stage: 'store', webhookId });
+    return answer(FIXED.storeFailed);
+  }
+
   function notify(message: Message): void {
+    const failed = (error: unknown) => report(error, { stage: 'on_message', webhookId: message.author.id });
     try {
       const result = onMessage!(message);
-      if (result !== undefined && typeof (result as Promise<void>).then === 'function') {
-        (result as Promise<void>).then(undefined, (error: unknown) => report(error, { stage: 'on_message', webhookId: message.author.id }));
-      }
+      if (isThenable(result)) result.then(undefined, failed);
     } catch (error) {
-      report(error, { stage: 'on_message', webhookId: message.author.id });
+      failed(error);
     }
   }
 
-  // Posts in the same millisecond share one timestamp string.
-  let lastTime = Number.NaN;
-  let lastIso = '';
-  function isoTime(ms: number): string {
-    if (ms !== lastTime) {
-      lastTime = ms;
-      lastIso = new Date(ms).toISOString();
+  function report(error: unknown, context: ErrorContext): void {
+    try {
+      onError(error, context);
+    } catch {
+      // A failing error hook must not turn an answer into a crash.
     }
-    return lastIso;
   }
 
-  // A defect anywhere above is answered 500 and reported, never thrown: every step that runs after
-  // a wait goes through here, so that no promise of the handler's ever rejects.
+  // A defect anywhere above is answered 500 and reported, never thrown: the first steps run inside
+  // `respond`, and every step after a wait through `after`, so no promise of the handler's rejects.
   function crashed(error: unknown): WebhookResponse {
     report(error, { stage: 'handler' });
     return answer(FIXED.internalError);
   }
-  function guarded<A, B, C, D>(step: (a: A, b: B, c: C, d: D) => MaybePromise<WebhookResponse>, a: A, b: B, c: C, d: D): MaybePromise<WebhookResponse> {
+
+  /**
+   * Calls a port, then goes on with `next` when it answers or with `failed` when it throws or
+   * rejects: at once when the answer is a value, so that in-process ports make no promise, and
+   * once it settles when it is a thenable.
+   */
+  function after<C, T>(context: C, call: (context: C) => MaybePromise<T>, next: Step<C, T>, failed: Step<C, unknown>): MaybePromise<WebhookResponse> {
+    let value: MaybePromise<T>;
     try {
-      return step(a, b, c, d);
+      value = call(context);
+    } catch (error) {
+      return failed(context, error);
+    }
+    if (!isThenable(value)) return next(context, value);
+    return Promise.resolve(value).then(
+      (settled) => guarded(next, context, settled),
+      (error: unknown) => guarded(failed, context, error),
+    );
+  }
+
+  function guarded<C, T>(step: Step<C, T>, context: C, value: T): MaybePromise<WebhookResponse> {
+    try {
+      return step(context, value);
     } catch (error) {
       return crashed(error);
     }
   }
-  const respond: RespondNow = (request, path) => guarded(handle, request, path, undefined, undefined);
-  const handler: WebhookHandler = (request) => {
-    const response = respond(request, null);
-    return isThenable(response) ? response : Promise.resolve(response);
-  };
+
+  const respond: RespondNow = (request, path) => guarded(receive, request, path);
+  // The public function takes requests written by hand: header names in any case, and a Fetch
+  // Request told apart from a mistyped request.
+  const handler: WebhookHandler = (request) => Promise.resolve(isFetchRequest(request) ? fetchRequestGiven() : respond(withLowerCaseHeaders(request), null));
+
+  function fetchRequestGiven(): WebhookResponse {
+    const error = new ChannelWebhookError('misconfigured', FETCH_REQUEST_GIVEN);
+    report(error, { stage: 'handler' });
+    return problemResponse('misconfigured', FETCH_REQUEST_GIVEN);
+  }
+
   registerRespondNow(handler, respond);
   return handler;
 }
 
-/** The decision's headers on an answer given after the request was counted (none when the limiter failed and was let through). */
-function limited(response: WebhookResponse, decision: RateLimitDecision | null): WebhookResponse {
-  return decision === null ? response : withRateLimitHeaders(response, decision);
+/** The decision's headers on an answer given after the post was counted (none when a failed limiter let it through). */
+function limited(post: Post, response: WebhookResponse): WebhookResponse {
+  return post.decision === null ? response : withRateLimitHeaders(response, post.decision);
 }

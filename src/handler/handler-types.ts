@@ -49,7 +49,9 @@ export interface WebhookHandlerOptions {
   onMessage?: (message: Message) => void | Promise<void>;
   /**
    * Called for failures the sender only sees as a status: store and limiter errors and time-outs,
-   * `onMessage` failures. The error never contains the secret. Default: none.
+   * `onMessage` failures. The error never contains the secret. Default: one line per failure on
+   * `console.error` (stage, webhook id, error), at most one per stage every 10 s with a count of
+   * the others; a hook given here replaces it.
    */
   onError?: (error: unknown, context: ErrorContext) => void;
   /**

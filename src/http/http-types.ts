@@ -61,7 +61,7 @@ export interface WebhookRequest {
    * any mount prefix before it is allowed.
    */
   url: string;
-  /** Headers with lower-case names. */
+  /** Headers by name. Adapters give lower-case names; `handle()` also reads names in any case. */
   headers: Readonly<Record<string, HeaderValue>>;
   /** The body, or a function that reads it on demand (see {@link BodyReader}). */
   body?: RawBody | BodyReader;

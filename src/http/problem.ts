@@ -1,35 +1,20 @@
 import type { WebhookResponse } from './http-types.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import type { RateLimitDecision } from '../ports.js';
-import type { FieldError } from '../validation/validate-payload.js';
-
-export type { FieldError };
 
 /**
- * Stable codes of the problem bodies the handler answers with. Each goes with one status; the
- * README's "Statuses" section lists them.
+ * One offending field of a 400: a JSON Pointer into the body, or a header name.
  *
  * @example
  * ```ts
- * const retryable: ProblemCode[] = ['rate_limited', 'store_failed', 'rate_limiter_failed'];
- * if (retryable.includes((res.body as ProblemBody).code)) scheduleRetry();
+ * for (const { pointer, header, message } of (res.body as ProblemBody).errors ?? []) console.warn(pointer ?? header, message);
  * ```
  */
-export type ProblemCode =
-  | 'method_not_allowed'
-  | 'not_found'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'payload_too_large'
-  | 'invalid_json'
-  | 'invalid_payload'
-  | 'key_mismatch'
-  | 'body_read_failed'
-  | 'channel_archived'
-  | 'store_failed'
-  | 'rate_limiter_failed'
-  | 'misconfigured'
-  | 'internal_error';
+export interface FieldError {
+  pointer?: string;
+  header?: string;
+  message: string;
+}
 
 /**
  * An RFC 9457 problem body, with the library's stable `code`; `errors` lists the offending fields
@@ -53,8 +38,12 @@ export interface ProblemBody {
   errors?: FieldError[];
 }
 
-/** Every code with its status, title and the detail it is answered with unless the request adds to it. */
-export const PROBLEMS: Readonly<Record<ProblemCode, { readonly status: number; readonly title: string; readonly detail: string }>> = {
+/**
+ * The one table of problem codes: each stable code with its status, title and the detail it is
+ * answered with unless the request adds to it. The OpenAPI document, the OpenTelemetry wrapper and
+ * the tests read their lists from here.
+ */
+export const PROBLEMS = {
   method_not_allowed: { status: 405, title: 'Method not allowed', detail: 'Only POST is accepted here.' },
   not_found: {
     status: 404,
@@ -97,7 +86,19 @@ export const PROBLEMS: Readonly<Record<ProblemCode, { readonly status: number; r
   },
   misconfigured: { status: 500, title: 'Webhook endpoint misconfigured', detail: 'The webhook endpoint is misconfigured.' },
   internal_error: { status: 500, title: 'Internal error', detail: 'The request could not be handled.' },
-};
+} as const satisfies Record<string, { readonly status: number; readonly title: string; readonly detail: string }>;
+
+/**
+ * Stable codes of the problem bodies the handler answers with. Each goes with one status; the
+ * README's "Statuses" section lists them.
+ *
+ * @example
+ * ```ts
+ * const retryable: ProblemCode[] = ['rate_limited', 'store_failed', 'rate_limiter_failed'];
+ * if (retryable.includes((res.body as ProblemBody).code)) scheduleRetry();
+ * ```
+ */
+export type ProblemCode = keyof typeof PROBLEMS;
 
 const PROBLEM_HEADERS = { 'content-type': 'application/problem+json', 'cache-control': 'no-store' } as const;
 
@@ -141,6 +142,8 @@ function fixed(code: ProblemCode, detail?: string, errors?: FieldError[], header
 export const FIXED_PROBLEMS = {
   methodNotAllowed: fixed('method_not_allowed', undefined, undefined, { allow: 'POST' }),
   notFound: fixed('not_found'),
+  // What the Fetch adapter and the node:http listener answer on a path that is no webhook URL.
+  noWebhookHere: fixed('not_found', 'No webhook answers at this URL.'),
   unsupportedMediaType: fixed('unsupported_media_type'),
   payloadTooLarge: fixed('payload_too_large'),
   notUtf8: fixed('invalid_json', 'The body is not valid UTF-8.', [{ pointer: '', message: 'must be UTF-8' }]),
@@ -199,11 +202,7 @@ function rateLimitOf({ remaining, resetMs }: RateLimitDecision): string {
   return `"default";r=${remaining};t=${Math.max(0, Math.ceil(resetMs / 1000))}`;
 }
 
-// A limiter's policy rarely changes: keep the last header value.
-let lastPolicy = { limit: 0, windowMs: 0, value: '' };
+// The `RateLimit-Policy` value: the quota and the window in whole seconds.
 function policyOf({ limit, windowMs }: RateLimitDecision): string {
-  if (limit !== lastPolicy.limit || windowMs !== lastPolicy.windowMs) {
-    lastPolicy = { limit, windowMs, value: `"default";q=${limit};w=${Math.ceil(windowMs / 1000)}` };
-  }
-  return lastPolicy.value;
+  return `"default";q=${limit};w=${Math.ceil(windowMs / 1000)}`;
 }

@@ -14,7 +14,9 @@ import {
 } from '@opentelemetry/api';
 import type { WebhookHandler } from '../handler/handler-types.js';
 import type { WebhookResponse } from '../http/http-types.js';
+import { PROBLEMS } from '../http/problem.js';
 import { matchWebhookPath } from '../http/route.js';
+import { isWellFormedCredential } from '../secret/secret.js';
 
 /**
  * Options of {@link instrumentHandler}.
@@ -39,22 +41,7 @@ const SCOPE = 'channel-webhooks';
 // The HTTP semantic conventions' advised buckets for http.server.request.duration, in seconds.
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 // Attribute values come from this closed set only, so a metric's series stay bounded.
-const KNOWN_CODES = new Set([
-  'method_not_allowed',
-  'not_found',
-  'unsupported_media_type',
-  'rate_limited',
-  'payload_too_large',
-  'invalid_json',
-  'invalid_payload',
-  'key_mismatch',
-  'body_read_failed',
-  'channel_archived',
-  'store_failed',
-  'rate_limiter_failed',
-  'misconfigured',
-  'internal_error',
-]);
+const KNOWN_CODES: ReadonlySet<string> = new Set(Object.keys(PROBLEMS));
 // What the global tracer provider delegates to while no SDK is registered.
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
@@ -72,7 +59,9 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT'
  *   `rate_limiter_failed`, by `channel_webhooks.code`;
  * - a span `POST /hooks/channels/{webhook_id}/{secret}` (server kind, or internal inside an
  *   existing span such as the HTTP server's) with the attributes above plus
- *   `channel_webhooks.webhook_id` and `channel_webhooks.duplicate`; status error on 5xx.
+ *   `channel_webhooks.webhook_id` (only for a URL of the shape the library gives, `wh_` and 22
+ *   base64url characters and a 43-character secret; never the sender's text otherwise) and
+ *   `channel_webhooks.duplicate`; status error on 5xx.
  *
  * Never the secret, the URL, the idempotency key or the message. Limiter failures let through
  * under `onRateLimiterError: 'allow'` do not show in the answer: count them from `onError`.
@@ -154,7 +143,9 @@ export function instrumentHandler(handle: WebhookHandler, options: Instrumentati
 }
 
 function describeSpan(span: Span, url: string, status: number, code: string): void {
-  const webhookId = matchWebhookPath(url)?.webhookId;
+  const path = matchWebhookPath(url);
+  // Only the shape the handler looks up: anything else is text of the sender's choosing, of any length.
+  const webhookId = path !== null && isWellFormedCredential(path.webhookId, path.secret) ? path.webhookId : undefined;
   span.setAttributes({
     'http.response.status_code': status,
     'channel_webhooks.code': code,

@@ -1,4 +1,5 @@
 import { systemClock } from '../clock.js';
+import { createConsoleErrorLog } from '../console-error-log.js';
 import { ChannelWebhookError } from '../errors.js';
 import type { Channel, Clock, WebhookRecord, WebhookStore } from '../ports.js';
 import { generateSecret, generateWebhookId, hashSecret } from '../secret/secret.js';
@@ -114,7 +115,10 @@ export interface WebhookManagerOptions {
    * goes to `onError`; the change is never undone and the caller still gets its result. Default: none.
    */
   onAudit?: (event: AuditEvent) => void | Promise<void>;
-  /** Called when `onAudit` fails. Its own failures are ignored. Default: none. */
+  /**
+   * Called when `onAudit` fails. Its own failures are ignored. Default: one line per failure on
+   * `console.error` (stage, webhook id, error), at most one every 10 s with a count of the others.
+   */
   onError?: (error: unknown, context: ManagerErrorContext) => void;
 }
 
@@ -173,8 +177,10 @@ const ROLES = new Set(['owner', 'admin', 'member']);
  */
 export function createWebhookManager(options: WebhookManagerOptions): WebhookManager {
   checkOptions(options);
-  const { store, onAudit, onError } = options;
+  const { store, onAudit } = options;
   const clock = options.clock ?? systemClock;
+  const log = createConsoleErrorLog(clock, 'createWebhookManager');
+  const onError = options.onError ?? ((error: unknown, { stage, event }: ManagerErrorContext) => log(error, { stage, webhookId: event.webhookId }));
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const urlOf = (webhookId: string, secret: string) => `${baseUrl}/hooks/channels/${webhookId}/${secret}`;
 
@@ -192,7 +198,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       await onAudit(event);
     } catch (error) {
       try {
-        onError?.(error, { stage: 'on_audit', event });
+        onError(error, { stage: 'on_audit', event });
       } catch {
         // A failing error hook must not turn a change that was made into a rejection.
       }
@@ -363,8 +369,7 @@ function toInfo(record: WebhookRecord): WebhookInfo {
     createdAt: record.createdAt,
     rotatedAt: record.rotatedAt,
     revokedAt: record.revokedAt,
-    // Read loosely: stores written before `lastPostAt` joined the record do not have it.
-    lastPostAt: (record as { lastPostAt?: number | null }).lastPostAt ?? null,
+    lastPostAt: record.lastPostAt,
     status: record.revokedAt === null ? 'active' : 'revoked',
   };
 }

@@ -129,7 +129,7 @@ function copyRecord(webhook: WebhookRecord): WebhookRecord {
     createdAt: webhook.createdAt,
     rotatedAt: webhook.rotatedAt,
     revokedAt: webhook.revokedAt,
-    lastPostAt: webhook.lastPostAt ?? null,
+    lastPostAt: webhook.lastPostAt,
   };
 }
 

@@ -1,9 +1,12 @@
+import type { RenderClassName } from './allow-list.js';
+
 // The one document model every input (mrkdwn, CommonMark, rich_text, plain_text) is read into. Both
 // renderers walk only this model, so no input string ever reaches the output except through them.
 
 export type StyleTag = 'strong' | 'em' | 's' | 'code' | 'u' | 'mark';
 
-type MentionKind = 'user' | 'channel' | 'usergroup' | 'broadcast';
+export type MentionKind = 'user' | 'channel' | 'usergroup' | 'broadcast';
+type Classes = readonly RenderClassName[];
 
 export type Inline =
   | { t: 'text'; text: string }
@@ -17,15 +20,15 @@ export type Inline =
   | { t: 'image'; url: string; alt: string };
 
 export type Block =
-  | { t: 'heading'; level: 1 | 2 | 3 | 4 | 5 | 6; className?: string; children: Inline[] }
-  | { t: 'para'; className?: string; children: Inline[] }
+  | { t: 'heading'; level: 1 | 2 | 3 | 4 | 5 | 6; classes?: Classes; children: Inline[] }
+  | { t: 'para'; classes?: Classes; children: Inline[] }
   /** Inline content without a paragraph of its own (a tight list item's text). */
   | { t: 'bare'; children: Inline[] }
-  | { t: 'div'; className: string; children: Block[]; row?: boolean }
-  | { t: 'quote'; className: string; children: Block[] }
-  | { t: 'pre'; className: string; children: Inline[] }
-  | { t: 'list'; ordered: boolean; start?: number; indent?: number; className?: string; items: Block[][] }
-  | { t: 'hr'; className?: string };
+  | { t: 'div'; classes: Classes; children: Block[]; row?: boolean }
+  | { t: 'quote'; classes: Classes; children: Block[] }
+  | { t: 'pre'; classes: Classes; children: Inline[] }
+  | { t: 'list'; ordered: boolean; start?: number; indent?: number; classes?: Classes; items: Block[][] }
+  | { t: 'hr'; classes?: Classes };
 
 export const text = (value: string): Inline => ({ t: 'text', text: value });
 

@@ -19,4 +19,18 @@ export function checkArguments(message: unknown, options: unknown): asserts mess
       throw new ChannelWebhookError('invalid_argument', `options.${name} must be a function`);
     }
   }
+  const { locale } = options as RenderOptions;
+  if (locale !== undefined && !isLocale(locale)) {
+    throw new ChannelWebhookError('invalid_argument', 'options.locale must be a BCP 47 language tag such as "en-US"');
+  }
+}
+
+function isLocale(locale: unknown): boolean {
+  if (typeof locale !== 'string') return false;
+  try {
+    Intl.getCanonicalLocales(locale);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,108 +1,118 @@
-import { LINK_REL } from './allow-list.js';
+import { LINK_REL, type RenderClassName } from './allow-list.js';
 import type { Block, Inline } from './ast.js';
-import { escapeHtml, stripBidiControls } from './escape.js';
+import { createHtmlWriter, type HtmlWriter } from './html-writer.js';
+import type { Room } from './output-limit.js';
 import { resolveDate, resolveEmoji, resolveMention } from './resolve.js';
 import type { RenderOptions } from './render-types.js';
 import { safeImageUrl, safeLinkUrl } from './safe-url.js';
 
-// Every tag and attribute name below is a literal; every value that came from a message or a
-// resolver goes through escapeHtml, and every URL through safeLinkUrl or safeImageUrl first.
+// Elements are written only through the writer, from the allow-list; every URL goes through
+// safeLinkUrl or safeImageUrl first.
 
-const anchor = (href: string, className: string | undefined, content: string): string =>
-  `<a${className === undefined ? '' : ` class="${className}"`} href="${escapeHtml(href)}" rel="${LINK_REL}">${content}</a>`;
+type Classes = readonly RenderClassName[];
 
-/** An `img` only for a sender's http(s) URL that the app's `image` option maps to a safe one. */
-function imageTag(url: string, className: string, alt: string, options: RenderOptions): string | undefined {
-  const remote = safeImageUrl(url, false);
-  const src = remote === undefined || options.image === undefined ? undefined : safeImageUrl(options.image(remote), true);
-  return src === undefined ? undefined : `<img class="${className}" src="${escapeHtml(src)}" alt="${escapeHtml(alt)}">`;
+/** A link when `href` is one, otherwise the content alone. */
+function linked(out: HtmlWriter, href: string | undefined, classes: Classes | undefined, content: () => void): void {
+  if (href === undefined) content();
+  else out.element('a', { class: classes, href, rel: LINK_REL }, content);
 }
 
-function inline(node: Inline, options: RenderOptions, inLink: boolean): string {
+/** An `img` only for a sender's http(s) URL that the app's `image` option maps to a safe one. */
+function imageSource(url: string, options: RenderOptions): string | undefined {
+  const remote = safeImageUrl(url, false);
+  return remote === undefined || options.image === undefined ? undefined : safeImageUrl(options.image(remote), true);
+}
+
+function inline(node: Inline, options: RenderOptions, inLink: boolean, out: HtmlWriter): void {
   switch (node.t) {
     case 'text':
-      return escapeHtml(node.text);
+      out.text(node.text);
+      break;
     case 'br':
-      return '<br>';
+      out.element('br', {});
+      break;
     case 'style':
-      return `<${node.tag}>${inlines(node.children, options, inLink)}</${node.tag}>`;
-    case 'link': {
-      const href = safeLinkUrl(node.url);
-      const content = inlines(node.children, options, true);
-      return href === undefined || inLink ? content : anchor(href, undefined, content);
-    }
+      out.element(node.tag, {}, () => inlines(node.children, options, inLink, out));
+      break;
+    case 'link':
+      linked(out, inLink ? undefined : safeLinkUrl(node.url), undefined, () => inlines(node.children, options, true, out));
+      break;
     case 'mention': {
       const { text, url } = resolveMention(node, options);
-      const className = `cw-mention cw-mention-${node.kind}`;
+      const classes: Classes = ['cw-mention', `cw-mention-${node.kind}`];
       const href = inLink ? undefined : safeLinkUrl(url);
-      return href === undefined ? `<span class="${className}">${escapeHtml(text)}</span>` : anchor(href, className, escapeHtml(text));
+      if (href === undefined) out.element('span', { class: classes }, () => out.text(text));
+      else linked(out, href, classes, () => out.text(text));
+      break;
     }
     case 'emoji': {
       const { text, url } = resolveEmoji(node, options);
-      const own = safeImageUrl(url, true);
-      if (own !== undefined) return `<img class="cw-emoji" src="${escapeHtml(own)}" alt="${escapeHtml(text)}">`;
-      const proxied = node.url === undefined ? undefined : imageTag(node.url, 'cw-emoji', text, options);
-      return proxied ?? `<span class="cw-emoji">${escapeHtml(text)}</span>`;
+      const src = safeImageUrl(url, true) ?? (node.url === undefined ? undefined : imageSource(node.url, options));
+      if (src === undefined) out.element('span', { class: ['cw-emoji'] }, () => out.text(text));
+      else out.element('img', { class: ['cw-emoji'], src, alt: text });
+      break;
     }
     case 'date': {
-      const text = escapeHtml(resolveDate(node, options));
       const href = inLink ? undefined : safeLinkUrl(node.url);
-      return href === undefined ? `<span class="cw-date">${text}</span>` : anchor(href, 'cw-date', text);
+      const content = () => out.text(resolveDate(node, options));
+      if (href === undefined) out.element('span', { class: ['cw-date'] }, content);
+      else linked(out, href, ['cw-date'], content);
+      break;
     }
     case 'color':
-      return `<span class="cw-color">${escapeHtml(node.value)}</span>`;
-    case 'image':
-      return imageTag(node.url, 'cw-image', node.alt, options) ?? `<span class="cw-image-alt">${escapeHtml(node.alt)}</span>`;
+      out.element('span', { class: ['cw-color'] }, () => out.text(node.value));
+      break;
+    case 'image': {
+      const src = imageSource(node.url, options);
+      if (src === undefined) out.element('span', { class: ['cw-image-alt'] }, () => out.text(node.alt));
+      else out.element('img', { class: ['cw-image'], src, alt: node.alt });
+      break;
+    }
   }
 }
 
-function inlines(nodes: Inline[], options: RenderOptions, inLink: boolean): string {
-  return nodes.map((node) => inline(node, options, inLink)).join('');
+function inlines(nodes: Inline[], options: RenderOptions, inLink: boolean, out: HtmlWriter): void {
+  for (const node of nodes) inline(node, options, inLink, out);
 }
 
-/** A link label loses its bidi controls; other text keeps them. */
-function labelSafe(nodes: Inline[]): Inline[] {
-  return nodes.map((node): Inline => {
-    if (node.t === 'link') return { ...node, children: node.children.map(stripLabel) };
-    if (node.t === 'style') return { ...node, children: labelSafe(node.children) };
-    return node;
-  });
-}
-
-function stripLabel(node: Inline): Inline {
-  if (node.t === 'text') return { t: 'text', text: stripBidiControls(node.text) };
-  if (node.t === 'style') return { ...node, children: node.children.map(stripLabel) };
-  return node;
-}
-
-const classAttribute = (className: string | undefined): string => (className === undefined ? '' : ` class="${className}"`);
-
-function block(node: Block, options: RenderOptions): string {
+function block(node: Block, options: RenderOptions, out: HtmlWriter): void {
   switch (node.t) {
     case 'heading':
-      return `<h${node.level}${classAttribute(node.className)}>${inlines(labelSafe(node.children), options, false)}</h${node.level}>`;
+      out.element(`h${node.level}`, { class: node.classes }, () => inlines(node.children, options, false, out));
+      break;
     case 'para':
-      return `<p${classAttribute(node.className)}>${inlines(labelSafe(node.children), options, false)}</p>`;
+      out.element('p', { class: node.classes }, () => inlines(node.children, options, false, out));
+      break;
     case 'bare':
-      return inlines(labelSafe(node.children), options, false);
+      inlines(node.children, options, false, out);
+      break;
     case 'div':
-      return `<div class="${node.className}">${blocks(node.children, options)}</div>`;
+      out.element('div', { class: node.classes }, () => blocks(node.children, options, out));
+      break;
     case 'quote':
-      return `<blockquote class="${node.className}">${blocks(node.children, options)}</blockquote>`;
+      out.element('blockquote', { class: node.classes }, () => blocks(node.children, options, out));
+      break;
     case 'pre':
-      return `<pre class="${node.className}">${inlines(labelSafe(node.children), options, false)}</pre>`;
-    case 'list': {
-      const tag = node.ordered ? 'ol' : 'ul';
-      const start = node.start === undefined ? '' : ` start="${node.start}"`;
-      const items = node.items.map((item) => `<li>${blocks(item, options)}</li>`).join('');
-      return `<${tag}${classAttribute(node.className)}${start}>${items}</${tag}>`;
-    }
+      out.element('pre', { class: node.classes }, () => inlines(node.children, options, false, out));
+      break;
+    case 'list':
+      out.element(node.ordered ? 'ol' : 'ul', { class: node.classes, start: node.start }, () => {
+        for (const item of node.items) out.element('li', {}, () => blocks(item, options, out));
+      });
+      break;
     case 'hr':
-      return `<hr${classAttribute(node.className)}>`;
+      out.element('hr', { class: node.classes });
+      break;
   }
 }
 
-/** Renders the document model as an HTML fragment made only of allow-listed tags and attributes. */
-export function blocks(nodes: Block[], options: RenderOptions): string {
-  return nodes.map((node) => block(node, options)).join('');
+function blocks(nodes: Block[], options: RenderOptions, out: HtmlWriter): void {
+  for (const node of nodes) block(node, options, out);
+}
+
+/** Renders the document model as an HTML fragment within `room`, made only of allow-listed elements. */
+export function emitHtml(nodes: Block[], options: RenderOptions, room: Room): string {
+  const out = createHtmlWriter(room);
+  blocks(nodes, options, out);
+  return out.finish();
 }

@@ -1,3 +1,4 @@
+import type { RenderClassName } from './allow-list.js';
 import { type Block, type Inline, type StyleTag, lines } from './ast.js';
 import { parseMarkdown } from './parse-markdown.js';
 import { parseMrkdwn } from './parse-mrkdwn.js';
@@ -101,23 +102,23 @@ function unbroken(nodes: Inline[]): Inline[] {
     return node;
   });
 }
-const bordered = (className: string, element: Json): string => (element.border === 1 ? `${className} cw-border` : className);
+const bordered = (classes: RenderClassName[], element: Json): RenderClassName[] => (element.border === 1 ? [...classes, 'cw-border'] : classes);
 
 function richTextElement(element: Json): Block[] {
   switch (element.type) {
     case 'rich_text_section':
-      return [{ t: 'para', className: 'cw-rich-text-section', children: richInlines(element.elements) }];
+      return [{ t: 'para', classes: ['cw-rich-text-section'], children: richInlines(element.elements) }];
     case 'rich_text_quote':
-      return [{ t: 'quote', className: bordered('cw-quote', element), children: [{ t: 'bare', children: richInlines(element.elements) }] }];
+      return [{ t: 'quote', classes: bordered(['cw-quote'], element), children: [{ t: 'bare', children: richInlines(element.elements) }] }];
     case 'rich_text_preformatted':
-      return [{ t: 'pre', className: bordered('cw-pre', element), children: unbroken(richInlines(element.elements)) }];
+      return [{ t: 'pre', classes: bordered(['cw-pre'], element), children: unbroken(richInlines(element.elements)) }];
     case 'rich_text_list': {
       const indent = typeof element.indent === 'number' && Number.isInteger(element.indent) ? Math.min(Math.max(element.indent, 0), 8) : 0;
       const offset = typeof element.offset === 'number' && Number.isInteger(element.offset) && element.offset > 0 ? element.offset : 0;
       const ordered = element.style === 'ordered';
-      const className = bordered(`cw-list cw-list-indent-${indent}`, element);
+      const classes = bordered(['cw-list', `cw-list-indent-${indent as 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8}`], element);
       const items = objects(element.elements).map((item): Block[] => [{ t: 'bare', children: richInlines(item.elements) }]);
-      return [{ t: 'list', ordered, start: ordered && offset > 0 ? offset + 1 : undefined, indent, className, items }];
+      return [{ t: 'list', ordered, start: ordered && offset > 0 ? offset + 1 : undefined, indent, classes, items }];
     }
     default:
       return [];
@@ -128,7 +129,7 @@ function contextElement(element: Json): Block {
   if (element.type === 'image') {
     return { t: 'bare', children: [{ t: 'image', url: string(element.image_url) ?? '', alt: string(element.alt_text) ?? '' }] };
   }
-  return { t: 'div', className: 'cw-context-item', children: textObject(element) };
+  return { t: 'div', classes: ['cw-context-item'], children: textObject(element) };
 }
 
 function block(value: Json): Block[] {
@@ -136,18 +137,18 @@ function block(value: Json): Block[] {
     case 'header': {
       const content = isObject(value.text) ? (string(value.text.text) ?? '') : '';
       const emoji = !isObject(value.text) || value.text.emoji !== false;
-      return [{ t: 'heading', level: 2, className: 'cw-header', children: plainText(content, emoji) }];
+      return [{ t: 'heading', level: 2, classes: ['cw-header'], children: plainText(content, emoji) }];
     }
     case 'section':
-      return [{ t: 'div', className: 'cw-section', children: textObject(value.text) }];
+      return [{ t: 'div', classes: ['cw-section'], children: textObject(value.text) }];
     case 'markdown':
-      return [{ t: 'div', className: 'cw-markdown', children: parseMarkdown(string(value.text) ?? '') }];
+      return [{ t: 'div', classes: ['cw-markdown'], children: parseMarkdown(string(value.text) ?? '') }];
     case 'divider':
-      return [{ t: 'hr', className: 'cw-divider' }];
+      return [{ t: 'hr', classes: ['cw-divider'] }];
     case 'context':
-      return [{ t: 'div', className: 'cw-context', row: true, children: objects(value.elements).map(contextElement) }];
+      return [{ t: 'div', classes: ['cw-context'], row: true, children: objects(value.elements).map(contextElement) }];
     case 'rich_text':
-      return [{ t: 'div', className: 'cw-rich-text', children: objects(value.elements).flatMap(richTextElement) }];
+      return [{ t: 'div', classes: ['cw-rich-text'], children: objects(value.elements).flatMap(richTextElement) }];
     default:
       return [];
   }

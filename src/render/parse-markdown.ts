@@ -1,8 +1,31 @@
-import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
+import markdownIt, { type MarkdownIt, type StateBlock, type Token } from 'markdown-it';
 import type { Block, Inline, StyleTag } from './ast.js';
 import { safeLinkUrl } from './safe-url.js';
 
 let parser: MarkdownIt | undefined;
+
+/** Quotes and lists nest this deep (markdown-it counts a list and its item as a level each); deeper lines read as text. */
+const MAX_BLOCK_LEVEL = 12;
+/** Emphasis, strike and links nest this deep; deeper markers are dropped and their text kept. */
+const MAX_INLINE_DEPTH = 8;
+
+/**
+ * At the deepest level, each run of lines becomes one paragraph of their text (a deeper `>` or `-`
+ * shows as written). markdown-it itself would drop everything past its nesting limit.
+ */
+function deepLinesAsText(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
+  if (state.level < MAX_BLOCK_LEVEL || silent) return false;
+  let next = startLine + 1;
+  while (next < endLine && !state.isEmpty(next) && state.sCount[next]! >= state.blkIndent) next++;
+  state.push('paragraph_open', 'p', 1).map = [startLine, next];
+  const inline = state.push('inline', '', 0);
+  inline.content = state.getLines(startLine, next, state.blkIndent, false).trim();
+  inline.map = [startLine, next];
+  inline.children = [];
+  state.push('paragraph_close', 'p', -1);
+  state.line = next;
+  return true;
+}
 
 // CommonMark plus `~~strike~~`; `html: false` makes any HTML in the source plain text, and
 // `validateLink` leaves a link whose URL is not http(s)/mailto as the text it was written as.
@@ -11,6 +34,7 @@ function markdownParser(): MarkdownIt {
     parser = new markdownIt('commonmark', { html: false, linkify: false });
     parser.enable('strikethrough');
     parser.validateLink = (url: string) => safeLinkUrl(url.trim()) !== undefined;
+    parser.block.ruler.before('table', 'deep_lines_as_text', deepLinesAsText);
   }
   return parser;
 }
@@ -21,16 +45,22 @@ function inlineChildren(tokens: Token[]): Inline[] {
   const root: Inline[] = [];
   const stack: Inline[][] = [root];
   const top = (): Inline[] => stack[stack.length - 1]!;
+  // Past the deepest level an opener adds no node: its content joins the level above.
+  const open = (node: (children: Inline[]) => Inline): void => {
+    if (stack.length > MAX_INLINE_DEPTH) {
+      stack.push(top());
+      return;
+    }
+    const children: Inline[] = [];
+    top().push(node(children));
+    stack.push(children);
+  };
   for (const token of tokens) {
     const tag = INLINE_TAGS[token.type];
     if (tag !== undefined) {
-      const children: Inline[] = [];
-      top().push({ t: 'style', tag, children });
-      stack.push(children);
+      open((children) => ({ t: 'style', tag, children }));
     } else if (token.type === 'link_open') {
-      const children: Inline[] = [];
-      top().push({ t: 'link', url: String(token.attrGet('href') ?? ''), children });
-      stack.push(children);
+      open((children) => ({ t: 'link', url: String(token.attrGet('href') ?? ''), children }));
     } else if (token.nesting === -1) {
       if (stack.length > 1) stack.pop();
     } else if (token.type === 'code_inline') {
@@ -78,7 +108,7 @@ export function parseMarkdown(source: string): Block[] {
       }
       case 'blockquote_open': {
         const blocks: Block[] = [];
-        top().blocks.push({ t: 'quote', className: 'cw-quote', children: blocks });
+        top().blocks.push({ t: 'quote', classes: ['cw-quote'], children: blocks });
         stack.push({ blocks });
         break;
       }
@@ -105,7 +135,7 @@ export function parseMarkdown(source: string): Block[] {
         break;
       case 'fence':
       case 'code_block':
-        top().blocks.push({ t: 'pre', className: 'cw-pre', children: [{ t: 'text', text: token.content.replace(/\n$/, '') }] });
+        top().blocks.push({ t: 'pre', classes: ['cw-pre'], children: [{ t: 'text', text: token.content.replace(/\n$/, '') }] });
         break;
       case 'hr':
         top().blocks.push({ t: 'hr' });

@@ -164,7 +164,7 @@ function parseProse(source: string, out: Block[]): void {
     plain = [];
   };
   const flushQuoted = (): void => {
-    if (quoted.length > 0) out.push({ t: 'quote', className: 'cw-quote', children: [{ t: 'para', children: parseLines(quoted.join('\n')) }] });
+    if (quoted.length > 0) out.push({ t: 'quote', classes: ['cw-quote'], children: [{ t: 'para', children: parseLines(quoted.join('\n')) }] });
     quoted = [];
   };
   for (const line of source.split('\n')) {
@@ -194,7 +194,7 @@ export function parseMrkdwn(source: string): Block[] {
   const out: Block[] = [];
   parts.forEach((part, index) => {
     if (index % 2 === 1) {
-      out.push({ t: 'pre', className: 'cw-pre', children: [text(decodeSlackEntities(part.replace(/^\n/, '').replace(/\n$/, '')))] });
+      out.push({ t: 'pre', classes: ['cw-pre'], children: [text(decodeSlackEntities(part.replace(/^\n/, '').replace(/\n$/, '')))] });
     } else {
       const prose = part.replace(index > 0 ? /^\n/ : /^$/, '').replace(index < parts.length - 1 ? /\n$/ : /^$/, '');
       if (prose !== '') parseProse(prose, out);

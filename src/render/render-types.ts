@@ -1,14 +1,19 @@
 import type { Message } from '../ports.js';
 
 /**
- * What `toHtml` and `toPlainText` read from a message: its text and its blocks, as stored.
+ * What `toHtml` and `toPlainText` read from a message: its text and its blocks, as stored. A
+ * {@link Message} is one; the blocks are typed loosely on purpose, since a renderer reads what a
+ * store hands back and treats any block it does not know as nothing to show.
  *
  * @example
  * ```ts
  * const message: RenderableMessage = { body: 'Deploy *done*', blocks: [] };
  * ```
  */
-export type RenderableMessage = Pick<Message, 'body' | 'blocks'>;
+export interface RenderableMessage {
+  readonly body: string;
+  readonly blocks: readonly unknown[];
+}
 
 /**
  * A mention in a message: `<@U1>`, `<#C1|general>`, `<!subteam^S1|@ops>`, `<!here>` or a rich_text one.
@@ -22,7 +27,7 @@ export interface Mention {
   kind: 'user' | 'channel' | 'usergroup' | 'broadcast';
   /** The user, channel or user group id; for `broadcast`, `here`, `channel` or `everyone`. */
   id: string;
-  /** The label the sender wrote after `|`, without its leading `@` or `#`. */
+  /** The label the sender wrote after `|`, without its leading `@` or `#`: any text, so never part of a URL. */
   label?: string;
 }
 
@@ -50,7 +55,7 @@ export interface ResolvedMention {
  */
 export interface Emoji {
   name: string;
-  /** The rich_text element's code points, as hex joined by `-` (`1f44d-1f3fb`). */
+  /** The rich_text element's code points, as hex joined by `-` (`1f44d-1f3fb`); left out when not in that form. */
   unicode?: string;
 }
 
@@ -83,7 +88,7 @@ export interface MessageDate {
   format: string;
   /** The sender's text for clients that cannot format the date. */
   fallback?: string;
-  /** The rich_text element's IANA time zone, when it names one. */
+  /** The rich_text element's IANA time zone, when it names one the runtime knows (so `Intl` accepts it). */
   timezone?: string;
 }
 
@@ -94,22 +99,34 @@ export interface MessageDate {
  * @example
  * ```ts
  * const options: RenderOptions = {
- *   mention: ({ kind, id }) => (kind === 'user' ? { text: `@${names.get(id) ?? id}`, url: `/people/${id}` } : undefined),
- *   date: ({ timestamp }) => new Date(timestamp * 1000).toLocaleString(reader.locale, { timeZone: reader.timeZone }),
+ *   mention: ({ kind, id }) => (kind === 'user' ? { text: `@${names.get(id) ?? id}`, url: `https://chat.example.com/people/${id}` } : undefined),
+ *   locale: reader.locale,
  *   image: (url) => `/image-proxy?url=${encodeURIComponent(url)}`,
  * };
  * ```
  */
 export interface RenderOptions {
-  /** Shows a mention. Default: `@U123`, `#C123`, `@S123` (or the sender's label), `@here`, as inert text. */
+  /**
+   * Shows a mention. Default: `@U123`, `#C123`, `@S123` (or the sender's label), `@here`, as inert text.
+   * Called only for ids of Slack's shape (`U…`/`W…` users, `C…`/`G…`/`D…` channels, `S…`/`G…` user
+   * groups: an uppercase letter and up to 20 uppercase letters and digits; `here`, `channel`,
+   * `everyone`); any other id shows as the default, so a URL built from `id` stays on its page.
+   */
   mention?: (mention: Mention) => ResolvedMention | undefined;
   /**
    * Shows an emoji, by name (`tada` for `:tada:`): a string is the text to show. Default: its Unicode
-   * form when the message gives it, `:name:` otherwise.
+   * form when the message gives it, `:name:` otherwise. Called only for names of Slack's shape
+   * (lowercase letters, digits and `_+'-`, up to 100, optionally `::skin-tone-2` … `6`); any other
+   * name shows as the default.
    */
   emoji?: (name: string, emoji: Emoji) => ResolvedEmoji | string | undefined;
-  /** Formats a date. Default: the sender's fallback text, else the format applied in UTC. */
+  /**
+   * Formats a date. Default: the sender's fallback text, else the format applied (`formatSlackDate`)
+   * in the element's `timezone` (UTC when it has none or the runtime does not know it) and `locale`.
+   */
   date?: (date: MessageDate) => string | undefined;
+  /** The BCP 47 locale dates are formatted in when `date` does not format them. Default: `en-US`. */
+  locale?: string;
   /**
    * Maps an image URL from the message to the URL the page may load (typically the app's image
    * proxy); `undefined` leaves the image out. Default: none, so images show as their alt text and the

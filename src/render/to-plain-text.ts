@@ -1,7 +1,9 @@
 import { checkArguments } from './check-arguments.js';
-import { blocks as emitText } from './emit-text.js';
+import { emitText } from './emit-text.js';
+import { createRoom, TEXT_PER_CHARACTER } from './output-limit.js';
 import { parseBlocks } from './parse-blocks.js';
 import { parseMrkdwn } from './parse-mrkdwn.js';
+import { TEXT_CUT_MARK } from './text-writer.js';
 import type { RenderableMessage, RenderOptions } from './render-types.js';
 
 /**
@@ -12,11 +14,14 @@ import type { RenderableMessage, RenderOptions } from './render-types.js';
  * indented two spaces a level), quotes and preformatted text, one block a line. mrkdwn and markdown
  * syntax is reduced to its words, a link reads `label (url)`, an image its alt text, mentions go
  * through `options.mention` (default `@U123`, `#C123`, `@S123`, `@here`, or the sender's label),
- * dates through `options.date` (default: the sender's fallback, else the format applied in UTC).
- * Deterministic, and linear in the size of the message.
+ * dates through `options.date` (default: the sender's fallback, else the format applied in the
+ * element's time zone, UTC without one). No direction override or isolate (U+202A–U+202E,
+ * U+2066–U+2069) is written. Deterministic, and linear in the size of the message: at most 8
+ * characters per character of the message (its body and its blocks as JSON) plus 8,192; what would
+ * pass that ends in `…`.
  *
  * @param message - `body` and `blocks` of a stored {@link Message}.
- * @param options - resolvers for mentions, emoji and dates; all optional (`image` is not used).
+ * @param options - resolvers for mentions, emoji and dates, and the locale of dates; all optional (`image` is not used).
  * @returns The text, trimmed; `""` for a message with nothing to show.
  * @throws ChannelWebhookError `invalid_argument` when `message` or `options` has the wrong shape.
  *
@@ -32,5 +37,5 @@ export function toPlainText(message: RenderableMessage, options: RenderOptions =
   checkArguments(message, options);
   const body = message.body ?? '';
   const blocks = body.trim() !== '' ? parseMrkdwn(body) : parseBlocks(message.blocks);
-  return emitText(blocks, options).trim();
+  return emitText(blocks, options, createRoom(message, TEXT_PER_CHARACTER, TEXT_CUT_MARK.length)).trim();
 }

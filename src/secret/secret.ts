@@ -1,4 +1,7 @@
-import { sha256Hex, sha256Words } from './sha256-short.js';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
+
+const encoder = new TextEncoder();
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
@@ -18,7 +21,7 @@ export function generateWebhookId(): string {
 
 /** Lower-case hex SHA-256 of a secret: what stores keep instead of the secret. */
 export function hashSecret(secret: string): string {
-  return sha256Hex(secret);
+  return bytesToHex(sha256(encoder.encode(secret)));
 }
 
 // Hex digit values by character code; -1 for every other character.
@@ -27,21 +30,18 @@ for (let digit = 0; digit < 16; digit++) {
   HEX_VALUE['0123456789abcdef'.charCodeAt(digit)] = digit;
   HEX_VALUE['0123456789ABCDEF'.charCodeAt(digit)] = digit;
 }
-const presented = new Int32Array(8);
-
 /**
- * Whether `secret` hashes to `storedHash` (hex SHA-256). Compares the digest as words against the
- * hex it was stored as, without building strings, in time that depends only on the lengths, never on
- * where the two differ.
+ * Whether two hex SHA-256 digests are the same digest (hex digits in either case), in time that
+ * depends only on the lengths, never on where the two differ. A character that is not a hex digit
+ * never matches.
  */
-export function secretMatches(secret: string, storedHash: string): boolean {
-  sha256Words(secret, presented);
-  let difference = storedHash.length ^ 64;
+export function hashesMatch(presentedHash: string, storedHash: string): boolean {
+  let difference = (storedHash.length ^ 64) | (presentedHash.length ^ 64);
   for (let i = 0; i < 64; i++) {
-    const code = storedHash.charCodeAt(i) & 127;
-    const nibble = HEX_VALUE[code]!;
-    difference |= (nibble >> 4) & 1; // -1 (not a hex digit) sets the low bit
-    difference |= ((presented[i >> 3]! >>> (28 - (i & 7) * 4)) & 15) ^ (nibble & 15);
+    const stored = HEX_VALUE[storedHash.charCodeAt(i) & 127]!;
+    const presented = HEX_VALUE[presentedHash.charCodeAt(i) & 127]!;
+    difference |= ((stored | presented) >> 4) & 1; // -1 (not a hex digit) sets the low bit
+    difference |= (stored ^ presented) & 15;
   }
   return difference === 0;
 }

@@ -1,4 +1,5 @@
 import type { HeaderValue } from '../http/http-types.js';
+import type { FieldError } from '../http/problem.js';
 import { boundPointer, codePointLength, hasTrimmedLength } from './text.js';
 import {
   MAX_BLOCK_ID,
@@ -22,18 +23,12 @@ import {
   sectionBlock,
 } from './block-schemas.js';
 import { compile, describeError, type Checker } from './compile.js';
-
-/** One offending field: a JSON Pointer into the body, or a header name. */
-export interface FieldError {
-  pointer?: string;
-  header?: string;
-  message: string;
-}
+import type { Block } from './payload-types.js';
 
 /** A payload that passed every rule. */
 export interface ValidPayload {
   text: string | undefined;
-  blocks: unknown[] | undefined;
+  blocks: Block[] | undefined;
   /** The idempotency key: `eventId`, the header, or both when equal; `null` when neither was sent. */
   key: string | null;
 }
@@ -299,7 +294,7 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     ok: true,
     payload: {
       text: text as string | undefined,
-      blocks: blocks as unknown[] | undefined,
+      blocks: blocks as Block[] | undefined,
       key: (eventId as string | undefined) ?? header ?? null,
     },
   };

@@ -1,7 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { Writable } from 'node:stream';
-import { format } from 'node:util';
 import express from 'express';
 import Koa from 'koa';
 import koaLogger from 'koa-logger';
@@ -13,6 +11,9 @@ import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import * as library from '../../src/index.js';
 import { listen, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
+import { captureLogLines } from './log-lines.js';
+import { post } from './raw-post.js';
+import { ACCEPTED_FORMS, NEAR_MISSES } from './url-forms.js';
 
 /** The README's "Secrets out of logs" section. */
 async function secretsSection(): Promise<string> {
@@ -45,24 +46,6 @@ async function runRecipe(code: string, modules: Modules, app: unknown, console: 
   await new AsyncFunction('modules', 'app', 'console', source)(modules, app, console);
 }
 
-/** Collects what a logger writes, line by line. */
-function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      callback();
-    },
-  });
-  const console = { log: (...args: unknown[]) => lines.push(format(...args)) };
-  // Loggers write once the answer is out, which the client may see first.
-  const settled = async (count: number) => {
-    for (let waited = 0; lines.length < count && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
-    return lines.join('\n');
-  };
-  return { lines, stream, console, settled };
-}
-
 describe('README recipes keep webhook secrets out of access logs', () => {
   let section: string;
   let fixture: WebhookFixture;
@@ -70,23 +53,29 @@ describe('README recipes keep webhook secrets out of access logs', () => {
   const secret = () => fixture.path.split('/').at(-1)!;
   const wrongSecret = () => fixture.wrongSecretPath.split('/').at(-1)!;
 
-  /** Three requests whose URLs carry a secret: a post, a wrong secret, a mistyped trailing slash. */
+  /**
+   * Four requests whose URLs carry a secret: a post, a wrong secret, a mistyped trailing slash, and a
+   * dot segment (refused by these Node adapters, accepted by the Fetch runtimes).
+   */
   async function traffic(origin: string) {
     expect((await send(`${origin}/api${fixture.path}?source=ci`, { body: { text: 'logged' } })).status).toBe(201);
     expect((await send(`${origin}/api${fixture.wrongSecretPath}`, { body: { text: 'logged' } })).status).toBe(404);
     expect((await send(`${origin}/api${fixture.path}/`, { body: { text: 'logged' } })).status).toBe(404);
+    expect(await post(origin, `/API/hooks/channels/${fixture.webhookId}/./${secret()}`)).toBe(404);
   }
 
   function expectRedacted(output: string) {
     expect(output).not.toContain(secret());
     expect(output).not.toContain(wrongSecret());
     expect(output).toContain(`/api/hooks/channels/${fixture.webhookId}/[redacted]?source=ci`);
-    expect(output).toContain(`/api/hooks/channels/${fixture.webhookId}/[redacted]/`);
+    // The trailing slash goes with the secret: everything after the webhook id is redacted.
+    expect(output).toMatch(new RegExp(`/api/hooks/channels/${fixture.webhookId}/\\[redacted\\](?![?/])`));
+    expect(output).toContain(`/API/hooks/channels/${fixture.webhookId}/[redacted]`);
   }
 
   /** An Express app with `recipe`'s logger mounted before the webhook middleware, listening. */
-  async function startExpress(recipe: (app: express.Express, logs: ReturnType<typeof capture>) => Promise<void>) {
-    const logs = capture();
+  async function startExpress(recipe: (app: express.Express, logs: ReturnType<typeof captureLogLines>) => Promise<void>) {
+    const logs = captureLogLines();
     const app = express();
     await recipe(app, logs);
     app.use('/api', createExpressMiddleware(fixture.handle));
@@ -117,7 +106,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
         app.use(morgan('combined', { stream }));
       });
       await traffic(server!.origin);
-      expect(await logs.settled(3)).toContain(secret());
+      expect(await logs.settled(4)).toContain(secret());
     });
 
     it('with the recipe, it writes the webhook id and never the secret', async () => {
@@ -126,9 +115,9 @@ describe('README recipes keep webhook secrets out of access logs', () => {
         return runRecipe(block(section, 'js', "from 'morgan'"), { morgan: { default: redirected }, 'channel-webhooks': library }, app, console);
       });
       await traffic(server!.origin);
-      const output = await logs.settled(3);
+      const output = await logs.settled(4);
       expectRedacted(output);
-      expect(logs.lines).toHaveLength(3);
+      expect(logs.lines).toHaveLength(4);
       expect(logs.lines[0]).toMatch(/^127\.0\.0\.1 - - \[[^\]]+\] "POST \/api\/hooks\/channels\/wh_[\w-]+\/\[redacted\]\?source=ci HTTP\/1\.1" 201 /);
     });
   });
@@ -139,7 +128,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
         app.use(pinoHttp({}, stream));
       });
       await traffic(server!.origin);
-      expect(await logs.settled(3)).toContain(secret());
+      expect(await logs.settled(4)).toContain(secret());
     });
 
     it('with the recipe, it writes the webhook id and never the secret, and keeps the rest of the record', async () => {
@@ -148,7 +137,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
         return runRecipe(block(section, 'js', "from 'pino-http'"), { 'pino-http': { default: redirected }, 'channel-webhooks': library }, app, console);
       });
       await traffic(server!.origin);
-      expectRedacted(await logs.settled(3));
+      expectRedacted(await logs.settled(4));
       const [first] = logs.lines.map((line) => JSON.parse(line) as { req: Record<string, unknown>; res: { statusCode: number } });
       expect(first).toMatchObject({
         req: {
@@ -162,8 +151,8 @@ describe('README recipes keep webhook secrets out of access logs', () => {
   });
 
   describe('koa-logger', () => {
-    async function start(recipe: (app: Koa, logs: ReturnType<typeof capture>) => Promise<void>) {
-      const logs = capture();
+    async function start(recipe: (app: Koa, logs: ReturnType<typeof captureLogLines>) => Promise<void>) {
+      const logs = captureLogLines();
       const app = new Koa();
       await recipe(app, logs);
       app.use(createKoaMiddleware(fixture.handle));
@@ -179,7 +168,7 @@ describe('README recipes keep webhook secrets out of access logs', () => {
         app.use(koaLogger((line: string) => lines.push(line)));
       });
       await traffic(server!.origin);
-      expect(await logs.settled(6)).toContain(secret());
+      expect(await logs.settled(8)).toContain(secret());
     });
 
     it('with the recipe, it writes the webhook id and never the secret', async () => {
@@ -188,52 +177,62 @@ describe('README recipes keep webhook secrets out of access logs', () => {
       );
       await traffic(server!.origin);
       // Each request is logged twice: when it comes in and when its answer is out.
-      expectRedacted(await logs.settled(6));
-      expect(logs.lines.filter((line) => line.includes('[redacted]'))).toHaveLength(6);
+      expectRedacted(await logs.settled(8));
+      expect(logs.lines.filter((line) => line.includes('[redacted]'))).toHaveLength(8);
     });
   });
 
+  // The two proxy recipes, as the README should give them: the library's string form in nginx's map
+  // (group 1 named `kept`) and in Caddy's regexp filter.
   describe('nginx and Caddy', () => {
     const ID = 'wh_cqqeMVCSuvFkjdQ_waJspw';
     const SECRET = 'AEA12JI7K55vhROBSpuucS5NC7eyp5C0tQQtCtAHxvQ';
+    const nginxMap = {
+      pattern: `^(?<before>.*?)${library.webhookPathPatternSource.replace(/^\(/, '(?<kept>')}(?<after>.*)$`,
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: nginx's variable syntax
+      value: '${before}${kept}[redacted]${after}',
+    };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Go's group syntax
+    const caddyFilter = { pattern: library.webhookPathPatternSource, replacement: '${1}[redacted]' };
     const samples: Array<[string, string]> = [
       [`/api/hooks/channels/${ID}/${SECRET}?source=ci`, `/api/hooks/channels/${ID}/[redacted]?source=ci`],
       [`/hooks/channels/${ID}/${SECRET}`, `/hooks/channels/${ID}/[redacted]`],
-      [`/hooks/channels/${ID}/${SECRET}/`, `/hooks/channels/${ID}/[redacted]/`],
+      [`/hooks/channels/${ID}/${SECRET}/`, `/hooks/channels/${ID}/[redacted]`],
+      [`/hooks/channels/${ID}/./${SECRET}?x=1`, `/hooks/channels/${ID}/[redacted]?x=1`],
       ['/api/health?x=1', '/api/health?x=1'],
       ['/hooks/channels/only-an-id', '/hooks/channels/only-an-id'],
     ];
+    const forms = [...ACCEPTED_FORMS, ...NEAR_MISSES].map(([name, form]) => [name, form('/api', ID, SECRET)] as const);
 
-    it('the README shows the string form as it is', () => {
-      expect(section).toContain(`\`\`\`\n${library.webhookPathPatternSource}\n\`\`\``);
-    });
-
-    it("nginx's map, read as PCRE reads it, gives the URI with the secret redacted", () => {
-      const config = block(section, 'nginx', 'map $request_uri');
-      const entry = /^\s*'~([^']+)'\s+'([^']+)';$/m.exec(config);
-      expect(entry).not.toBeNull();
-      const [, pattern, value] = entry!;
-      // The same pattern string, group 1 named so that the map's value can use it.
-      expect(pattern).toBe(`^(?<before>.*?)${library.webhookPathPatternSource.replace(/^\(/, '(?<kept>')}(?<after>.*)$`);
+    it("nginx's map, read as PCRE reads it, gives the URI with the secret redacted, in every form a runtime accepts", () => {
+      // A map applies its regular expression once, to the whole $request_uri.
       const map = (uri: string) => {
-        const match = new RegExp(pattern!).exec(uri);
+        const match = new RegExp(nginxMap.pattern).exec(uri);
         if (match === null) return uri; // default $request_uri
-        return value!.replace(/\$\{(\w+)\}/g, (_all, name: string) => match.groups![name]!);
+        return nginxMap.value.replace(/\$\{(\w+)\}/g, (_all, name: string) => match.groups![name]!);
       };
       for (const [uri, logged] of samples) expect(map(uri)).toBe(logged);
-      expect(config).toMatch(/log_format redacted '[^']*\$webhook_redacted_uri[^']*'/);
-      expect(config).not.toMatch(/log_format redacted[\s\S]*\$request_uri/);
+      for (const [name, uri] of forms) expect(map(uri), name).toBe(library.redactWebhookUrl(uri));
+      // The map's value is a quoted nginx string: a `\\` in it would reach PCRE as one backslash.
+      expect(nginxMap.pattern).not.toContain('\\\\');
     });
 
-    it("Caddy's regexp filter, read as RE2 reads it, gives the URI with the secret redacted", () => {
-      const config = block(section, 'caddyfile', 'format filter');
-      const filter = /request>uri regexp `([^`]+)` `([^`]+)`/.exec(config);
-      expect(filter).not.toBeNull();
-      const [, pattern, replacement] = filter!;
-      expect(pattern).toBe(library.webhookPathPatternSource);
+    it("Caddy's regexp filter, read as RE2 reads it, gives the URI with the secret redacted, in every form a runtime accepts", () => {
       // Go's ReplaceAllString: every match, `${1}` for group 1.
-      const filtered = (uri: string) => uri.replace(new RegExp(pattern!, 'g'), replacement!.replace(/\$\{(\d+)\}/g, '$$$1'));
+      const filtered = (uri: string) => uri.replace(new RegExp(caddyFilter.pattern, 'g'), caddyFilter.replacement.replace(/\$\{(\d+)\}/g, '$$$1'));
       for (const [uri, logged] of samples) expect(filtered(uri)).toBe(logged);
+      for (const [name, uri] of forms) {
+        expect(filtered(uri), name).toBe(library.redactWebhookUrl(uri));
+        expect(filtered(uri), name).not.toContain(SECRET);
+      }
+    });
+
+    it("the README's nginx and Caddy blocks have the shape these recipes take", () => {
+      const nginx = block(section, 'nginx', 'map $request_uri');
+      expect(nginx).toMatch(/^\s*'~\^\(\?<before>\.\*\?\)\(\?<kept>[^']+\(\?<after>\.\*\)\$'\s+'\$\{before\}\$\{kept\}\[redacted\]\$\{after\}';$/m);
+      expect(nginx).toMatch(/log_format redacted '[^']*\$webhook_redacted_uri[^']*'/);
+      expect(nginx).not.toMatch(/log_format redacted[\s\S]*\$request_uri/);
+      expect(block(section, 'caddyfile', 'format filter')).toMatch(/request>uri regexp `[^`]+` `\$\{1\}\[redacted\]`/);
     });
   });
 });

@@ -1,7 +1,7 @@
 import { Agent, IncomingMessage, request as httpRequest } from 'node:http';
 import { connect, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createNodeBodyReader } from '../../adapters/shared/read-node-body.js';
+import { readNodeBody } from '../../adapters/node/read-node-body.js';
 import { nodeFrameworkTargets } from '../support/frameworks.js';
 import { paddedBody, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
@@ -195,7 +195,7 @@ describe.each(nodeFrameworkTargets)('the body deadline through $name', (target) 
   );
 });
 
-describe('createNodeBodyReader clears its deadline and listeners on every path', () => {
+describe('readNodeBody clears its deadline and listeners on every path', () => {
   const MAX_BYTES = 16;
   let req: IncomingMessage;
 
@@ -209,7 +209,7 @@ describe('createNodeBodyReader clears its deadline and listeners on every path',
   });
 
   const startReading = () => {
-    const reading = createNodeBodyReader(req, {}, { bodyTimeoutMs: 300 })(MAX_BYTES);
+    const reading = readNodeBody(req, {}, 300, MAX_BYTES);
     // Settle it at once, so a rejection is never unhandled while the test drives the stream.
     const outcome = Promise.resolve(reading).then(
       (value) => ({ value }),

@@ -148,6 +148,16 @@ describe.each<[string, CreateFastify]>([
     }
   });
 
+  it('refuses a handler that is not a function with invalid_argument, when the plugin is created', () => {
+    expect(() => createFastifyPlugin(undefined as never)).toThrow(
+      expect.objectContaining({
+        name: 'ChannelWebhookError',
+        code: 'invalid_argument',
+        message: 'createFastifyPlugin needs the handler from createWebhookHandler(), got undefined',
+      }),
+    );
+  });
+
   it('refuses a redactLogs that is not a boolean with invalid_argument, when the plugin is created', () => {
     expect(() => createFastifyPlugin(fixture.handle, { redactLogs: 'yes' as unknown as boolean })).toThrow(
       expect.objectContaining({ name: 'ChannelWebhookError', code: 'invalid_argument', message: expect.stringContaining('redactLogs') }),

@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { createExpressMiddleware } from '../../adapters/express/index.js';
 import { createFetchHandler } from '../../adapters/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
-import { nodeCoreHeaders, nodeRequestHeaders } from '../../adapters/shared/node-request-headers.js';
+import { nodeCoreHeaders, nodeRequestHeaders } from '../../adapters/node/node-request-headers.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, send } from '../support/http.js';
 

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeListener } from '../../adapters/node/index.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, send, type Listening } from '../support/http.js';
@@ -62,7 +62,7 @@ describe('createNodeListener', () => {
       const response = await handle(request);
       return { ...response, headers: { ...response.headers, 'x-note': 'line\nbreak' } };
     };
-    server = await listen(createServer(createNodeListener(broken)));
+    server = await listen(createServer(createNodeListener(broken, { onError: () => undefined })));
     const answer = await send(`${server.origin}${new URL(url).pathname}`, {
       method: 'POST',
       body: '{"text":"hello"}',
@@ -70,5 +70,28 @@ describe('createNodeListener', () => {
     });
     expect(answer.status).toBe(500);
     expect(answer.json).toMatchObject({ code: 'internal_error' });
+  });
+
+  // Rule: an answer that cannot be written is reported (to onError, else one console.error line),
+  // never discarded.
+  it('reports an answer it could not write to onError, and by default on console.error', async () => {
+    const { handle, url } = await setup();
+    const broken: WebhookHandler = async (request) => ({ ...(await handle(request)), headers: { 'x-note': 'line\nbreak' } });
+    const reported: unknown[] = [];
+    server = await listen(createServer(createNodeListener(broken, { onError: (error) => reported.push(error) })));
+    const post = { method: 'POST', body: '{"text":"hello"}', headers: { 'content-type': 'application/json' } };
+    expect((await send(`${server.origin}${new URL(url).pathname}`, post)).status).toBe(500);
+    expect(reported).toEqual([expect.objectContaining({ code: 'ERR_INVALID_CHAR' })]);
+    await server.close();
+
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    server = await listen(createServer(createNodeListener(broken)));
+    expect((await send(`${server.origin}${new URL(url).pathname}`, post)).status).toBe(500);
+    expect(log.mock.calls.map(([line]) => String(line))).toEqual([
+      expect.stringMatching(
+        /^channel-webhooks: createNodeListener: write failure: TypeError \(ERR_INVALID_CHAR\): Invalid character in header content \["x-note"\]/,
+      ),
+    ]);
+    log.mockRestore();
   });
 });

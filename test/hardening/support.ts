@@ -1,27 +1,13 @@
 import { expect } from 'vitest';
 import type { WebhookResponse } from '../../src/http/http-types.js';
+import { PROBLEMS } from '../../src/http/problem.js';
 import type { Message } from '../../src/ports.js';
 
 /** Every status the contract (and DESIGN.md's 405) allows a post to be answered with. */
 export const CONTRACT_STATUSES = [200, 201, 400, 404, 405, 409, 413, 415, 429, 500] as const;
 
 /** The status each stable problem code goes with. */
-export const CODE_STATUS: Record<string, number> = {
-  method_not_allowed: 405,
-  not_found: 404,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  payload_too_large: 413,
-  invalid_json: 400,
-  invalid_payload: 400,
-  key_mismatch: 400,
-  body_read_failed: 400,
-  channel_archived: 409,
-  store_failed: 500,
-  rate_limiter_failed: 500,
-  misconfigured: 500,
-  internal_error: 500,
-};
+export const CODE_STATUS: Record<string, number> = Object.fromEntries(Object.entries(PROBLEMS).map(([code, { status }]) => [code, status]));
 
 /** Runs per property: `FUZZ_RUNS` scaled by `share`, or the seeded slice's `slice` when unset. */
 export function fuzzRuns(slice: number, share: number): number {

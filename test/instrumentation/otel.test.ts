@@ -132,6 +132,27 @@ describe('instrumentHandler', () => {
     expect(spanText(t)).not.toContain(splitUrl(s.url).secret);
   });
 
+  it('records the webhook id only when the URL has the shape the library gives, never text the sender chose', async () => {
+    const t = telemetry();
+    const s = await setup();
+    const handle = instrumentHandler(s.handle, t);
+    const { webhookId, secret } = splitUrl(s.url);
+    const chosen = `wh_${'\u202e<script>alert(1)</script>'.repeat(400)}`.slice(0, 8_060);
+    const posts: Array<[string, string | undefined]> = [
+      [s.url, webhookId],
+      [s.url.replace(webhookId, `wh_${'Z'.repeat(22)}`), `wh_${'Z'.repeat(22)}`],
+      [`/hooks/channels/${chosen}/${secret}`, undefined],
+      [`/hooks/channels/${webhookId}x/${secret}`, undefined],
+      [`/hooks/channels/WH_${webhookId.slice(3)}/${secret}`, undefined],
+      [`/hooks/channels/${webhookId}/${secret}!`, undefined],
+      [`/hooks/channels/${webhookId}/${chosen}`, undefined],
+    ];
+    for (const [url] of posts) await handle(request(url, { text: 'x' }));
+    const recorded = t.exporter.getFinishedSpans().map((span) => span.attributes['channel_webhooks.webhook_id']);
+    expect(recorded).toEqual(posts.map(([, id]) => id));
+    expect(spanText(t)).not.toContain('<script>');
+  });
+
   it('returns the inner answer untouched, and keeps attribute values to a closed set', async () => {
     const t = telemetry();
     const answer: WebhookResponse = { status: 418, headers: { 'x-a': 'b' }, body: { code: 'made up by someone', detail: 'free text' } };

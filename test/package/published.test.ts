@@ -49,19 +49,19 @@ describe('the published package', () => {
 
   // The render entry imports markdown-it at its top; a user installs only this package.
   it('after installing the package alone, channel-webhooks/render loads from ESM and CJS and renders markdown', async () => {
-    const script = (load: string) =>
-      `${load}.then(({ toHtml }) => console.log(toHtml({ body: '', blocks: [{ type: 'markdown', text: '**ok**' }] })))`;
+    const script = (load: string) => `${load}.then(({ toHtml }) => console.log(toHtml({ body: '', blocks: [{ type: 'markdown', text: '**ok**' }] })))`;
     const esm = await run(process.execPath, ['--input-type=module', '-e', script(`import('${manifest.name}/render')`)], { cwd: app });
     const cjs = await run(process.execPath, ['-e', script(`Promise.resolve(require('${manifest.name}/render'))`)], { cwd: app });
     for (const { stdout } of [esm, cjs]) expect(stdout).toContain('<strong>ok</strong>');
   }, 60_000);
 
-  it('ships no source maps and stays under 200 kB packed and 800 kB unpacked', async () => {
+  // The /sqlite entry (store, limiter, schema and their declarations) added about 21 kB packed, 75 kB unpacked.
+  it('ships no source maps and stays under 225 kB packed and 875 kB unpacked', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root });
     const [pack] = JSON.parse(stdout) as [{ size: number; unpackedSize: number; files: { path: string }[] }];
     expect(pack.files.filter((file) => file.path.endsWith('.map'))).toEqual([]);
-    expect(pack.size).toBeLessThan(200_000);
-    expect(pack.unpackedSize).toBeLessThan(800_000);
+    expect(pack.size).toBeLessThan(225_000);
+    expect(pack.unpackedSize).toBeLessThan(875_000);
   }, 60_000);
 
   it('passes publint --strict', async () => {

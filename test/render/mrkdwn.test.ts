@@ -40,8 +40,8 @@ describe('mrkdwn as Slack renders it', () => {
     ['<!date^1392734382^{date_num} {time_secs}|Feb 18, 2014>', '<p><span class="cw-date">Feb 18, 2014</span></p>', 'Feb 18, 2014'],
     [
       '<!date^1392734382^{date_long} at {time}^https://example.com/e|>',
-      `<p><a class="cw-date" href="https://example.com/e" ${REL}>Tuesday, February 18th, 2014 at 2:39 PM UTC</a></p>`,
-      'Tuesday, February 18th, 2014 at 2:39 PM UTC',
+      `<p><a class="cw-date" href="https://example.com/e" ${REL}>Tuesday, February 18, 2014 at 2:39 PM UTC</a></p>`,
+      'Tuesday, February 18, 2014 at 2:39 PM UTC',
     ],
     ['<!unknown> <>', '<p>&lt;!unknown&gt; &lt;&gt;</p>', '<!unknown> <>'],
     ['if a < b and c > d', '<p>if a &lt; b and c &gt; d</p>', 'if a < b and c > d'],
@@ -66,11 +66,11 @@ describe('mrkdwn as Slack renders it', () => {
   });
 
   it('formats a date without a fallback in UTC', () => {
-    expect(plain('<!date^0^{date_num} {date} {date_short} {time}>')).toBe('1970-01-01 January 1st, 1970 Jan 1, 1970 12:00 AM UTC');
+    expect(plain('<!date^0^{date_num} {date} {date_short} {time}>')).toBe('1970-01-01 January 1, 1970 Jan 1, 1970 12:00 AM UTC');
     expect(plain('<!date^1392734382^{date_slash}; {date_long_full}; {date_long_pretty}; {time_secs}; {unknown}>')).toBe(
-      '18/02/2014; February 18, 2014; Tuesday, February 18th, 2014; 2:39:42 PM UTC; {unknown}',
+      '18/02/2014; February 18, 2014; Tuesday, February 18, 2014; 2:39:42 PM UTC; {unknown}',
     );
-    expect(plain('<!date^1392734382^{date}^https://example.com/e>')).toBe('February 18th, 2014');
+    expect(plain('<!date^1392734382^{date}^https://example.com/e>')).toBe('February 18, 2014');
     expect(plain('<!group> <!date^99999999999999^{date}>')).toBe('@channel 99999999999999');
   });
 });

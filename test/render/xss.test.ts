@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/ports.js';
-import { type RenderOptions, toHtml, toPlainText } from '../../src/render/index.js';
+import { type RenderableMessage, type RenderOptions, toHtml, toPlainText } from '../../src/render/index.js';
 import { setup } from '../support/setup.js';
 import { htmlFindings } from './html-check.js';
 import { XSS_VECTORS } from './xss-vectors.js';
@@ -21,8 +20,7 @@ describe('known XSS vectors posted through a webhook, then rendered', () => {
     // The contract refuses some vectors (a link or image URL that is not http(s)); a store may still
     // hold such a message from elsewhere, so the refused body is rendered too.
     expect([201, 400]).toContain(response.status);
-    const message: Pick<Message, 'body' | 'blocks'> =
-      response.status === 201 ? world.delivered[0]! : { body: vector.body.text ?? '', blocks: vector.body.blocks ?? [] };
+    const message: RenderableMessage = response.status === 201 ? world.delivered[0]! : { body: vector.body.text ?? '', blocks: vector.body.blocks ?? [] };
     if (response.status === 201) expect(world.delivered).toHaveLength(1);
     for (const options of [{}, proxy, hostileResolvers]) {
       const html = toHtml(message, options);

@@ -9,6 +9,7 @@ import { isCi } from '../support/global-setup.js';
 import { paddedBody, send } from '../support/http.js';
 import { freePort } from '../support/servers.js';
 import { installPackedLibrary } from '../support/pack.js';
+import { startFaultyEndpoint, type FaultyEndpoint } from '../send/fault-proxy.js';
 
 // The packed library, served by each real runtime through its Fetch adapter: what a user of Bun,
 // Deno or Cloudflare Workers runs. The runtimes come from npm as binary packages (dev dependencies).
@@ -59,7 +60,7 @@ async function workerdCommand(app: string, port: number, entry: string, bindings
     join(app, 'config.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker) ],
+  services = [ (name = "main", worker = .worker), (name = "internet", network = (allow = ["public", "local"])) ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
 );
 const worker :Workerd.Worker = (
@@ -169,8 +170,89 @@ for (const runtime of runtimes) {
       expect(took).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 50);
       expect(took).toBeLessThan(BODY_TIMEOUT_MS + 2_000);
     });
+
+    // The packed channel-webhooks/send, run by this runtime against the real handler (in Node) behind
+    // the fault-injecting proxy of the sender's own tests.
+    describe('the packed sender', () => {
+      let endpoint: FaultyEndpoint;
+      beforeAll(async () => {
+        endpoint = await startFaultyEndpoint();
+      });
+      afterAll(() => endpoint.close());
+
+      const runSender = async (body: Record<string, unknown>) => {
+        const answer = await send(`${base}/__send`, { body: { url: endpoint.url, ...body } });
+        expect(answer.status, output.join('')).toBe(200);
+        return answer.json as { result: Record<string, unknown>; attempts: Array<Record<string, unknown>>; waits: number[] };
+      };
+
+      it('stores one message through a 500, a 429, a dropped connection and a time-out, with one key on every attempt', async () => {
+        endpoint.inject(['500', '429', 'drop', 'stall_after']);
+        const before = endpoint.seen.length;
+        const { result, attempts, waits } = await runSender({
+          payload: { text: `from ${runtime.name}` },
+          options: { maxAttempts: 6, baseDelayMs: 100, attemptTimeoutMs: 500 },
+        });
+        expect(result).toMatchObject({ ok: true, status: 200, duplicate: true, attempts: 5, message: { body: `from ${runtime.name}` } });
+        expect(attempts.map((attempt) => [attempt.outcome, attempt.status, attempt.error])).toEqual([
+          ['retry', 500, null],
+          ['retry', 429, null],
+          ['retry', null, 'network'],
+          ['retry', null, 'timeout'],
+          ['duplicate', 200, null],
+        ]);
+        expect(waits).toEqual([50, 2_000, 200, 400]);
+        const keys = endpoint.seen.slice(before).map((request) => request.key);
+        expect(keys).toHaveLength(5);
+        expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+        expect(new Set(keys)).toEqual(new Set([result.idempotencyKey]));
+        expect(endpoint.store.listMessages('general').filter((message) => message.body === `from ${runtime.name}`)).toHaveLength(1);
+      });
+
+      it('does not retry a refusal, and returns the endpoint’s pointers', async () => {
+        const before = endpoint.seen.length;
+        const { result, attempts } = await runSender({ payload: { text: 'x', colour: 'red' }, idempotencyKey: 'refused-1' });
+        expect(result).toMatchObject({
+          ok: false,
+          code: 'refused',
+          status: 400,
+          attempts: 1,
+          idempotencyKey: 'refused-1',
+          problem: { code: 'invalid_payload', errors: [{ pointer: '/colour', message: 'is not an allowed property' }] },
+        });
+        expect(attempts).toHaveLength(1);
+        expect(endpoint.seen.slice(before)).toHaveLength(1);
+      });
+    });
   });
 }
+
+// The packed SQLite store on bun:sqlite: both conformance suites and a round of posts, as `bun test` runs them.
+describe.skipIf(!existsSync(runtimes[0]!.binary))('the packed SQLite store on Bun (bun:sqlite)', () => {
+  it('passes both conformance suites and stores, deduplicates and refuses posts', async () => {
+    const { code, output } = await runToEnd(runtimes[0]!.binary, ['test', './sqlite.test.mjs']);
+    expect(output, output).toMatch(/\b0 fail\b/);
+    expect(Number(/(\d+) pass\b/.exec(output)?.[1])).toBeGreaterThanOrEqual(38);
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
+// The packed SQLite store on node:sqlite, which Deno has (Node only from 22.5): both conformance suites.
+describe.skipIf(!existsSync(runtimes[1]!.binary))('the packed SQLite store on Deno (node:sqlite)', () => {
+  it('passes both conformance suites', async () => {
+    const { code, output } = await runToEnd(runtimes[1]!.binary, [
+      'run',
+      '--quiet',
+      '--allow-read',
+      '--allow-write',
+      '--allow-env',
+      './sqlite-node-sqlite.mjs',
+    ]);
+    expect(output, output).toMatch(/^\d+ passed, 0 failed$/m);
+    expect(Number(/^(\d+) passed/m.exec(output)?.[1])).toBeGreaterThanOrEqual(35);
+    expect(code).toBe(0);
+  }, 60_000);
+});
 
 // The runtime examples in examples/, run as their comments say, on the installed package.
 const [bun, deno, workerd] = runtimes;
@@ -259,6 +341,18 @@ function trickle(url: string, body: string): Promise<{ status: number; json: unk
     });
     req.flushHeaders();
     req.write(body.slice(0, 1));
+  });
+}
+
+/** Runs `binary args` in the app directory to its end; answers its exit code and everything it wrote. */
+function runToEnd(binary: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { cwd: app, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, output }));
   });
 }
 

@@ -12,7 +12,7 @@ import { createFastifyPlugin } from '../../adapters/fastify/index.js';
 import { createFetchHandler } from '../../adapters/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/koa/index.js';
 import { createNodeListener } from '../../adapters/node/index.js';
-import type { NodeAdapterOptions } from '../../adapters/shared/node-adapter-options.js';
+import type { NodeAdapterOptions } from '../../adapters/node/node-adapter.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, listenFastify, type Listening } from './http.js';
 

@@ -87,7 +87,7 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, t0
     test('messages come back exactly as sent: unicode, nested blocks, key order', async ({ store, peer, seed, listMessages }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await seed(webhook);
-      const blocks = [
+      const blocks: Message['blocks'] = [
         { type: 'header', text: { type: 'plain_text', text: 'Ünïcödé 🚀 — 日本語 \t"quoted" \\ back', emoji: true } },
         { text: { text: '*bold* <https://example.com|link>', type: 'mrkdwn', verbatim: false }, type: 'section', block_id: 'b1' },
         { type: 'markdown', text: '# Title\n\n- 1\n- 2 👩‍👩‍👧' },

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { NodeAdapterOptions } from './node-adapter-options.js';
-import { ChannelWebhookError, DEFAULT_BODY_TIMEOUT_MS, type BodyReader, type RawBody } from '../../src/internal.js';
+import { ChannelWebhookError, type RawBody } from '../../src/internal.js';
 
 /** What a body parser that ran before the adapter may have left on the request. */
 export interface ParserLeftovers {
@@ -11,16 +10,17 @@ export interface ParserLeftovers {
 }
 
 /**
- * Creates the {@link BodyReader} of a Node request, for the Express and Koa adapters.
+ * Reads a Node request body for the handler, the one body reader of the Node adapters.
  *
- * - A `Content-Length` over the limit never gets here: the handler refuses it before reading.
- * - The stream is counted as it arrives and reading stops at `maxBytes + 1` bytes, which
+ * - A body that has wholly arrived already (a small post comes in the packet of its headers) is
+ *   taken at once from the stream's buffer: no listener, no timer and no promise.
+ * - Otherwise the stream is counted as it arrives and reading stops at `maxBytes + 1` bytes, which
  *   are returned so the handler answers 413; nothing beyond them is ever held.
  * - A client that goes away mid-body is a rejection with code `body_read_failed`.
  * - A body still incomplete `bodyTimeoutMs` after reading started is a rejection with code
- *   `body_read_timeout` (answered 400 and reported to `onError`): the rest is left to Node to
- *   discard while the answer goes out (which then closes the connection), so a client trickling
- *   bytes holds the request no longer than that, whatever the server's own `requestTimeout`.
+ *   `body_read_timeout`: the rest is left to Node to discard while the answer goes out (which then
+ *   closes the connection), so a client trickling bytes holds the request no longer than that,
+ *   whatever the server's own `requestTimeout`.
  * - Every listener added here is removed, and the deadline's timer cleared, on every path.
  * - When a body parser consumed the stream first, the raw body it left is used; a parsed object
  *   without one is a rejection with code `misconfigured`, never a wait on a stream that will not
@@ -28,24 +28,12 @@ export interface ParserLeftovers {
  *
  * @param req - the Node request.
  * @param leftovers - what a body parser may have left, read only when the stream was consumed.
- * @param options - `bodyTimeoutMs`, the deadline for the whole body (default 10,000), already
- *   checked by the adapter factory.
+ * @param bodyTimeoutMs - the deadline for the whole body, already checked by the adapter factory.
+ * @param maxBytes - the most the handler takes.
  * @example
  * ```ts
- * const response = await handle({
- *   method, url, headers,
- *   body: createNodeBodyReader(req, { body: req.body }, { bodyTimeoutMs: 5_000 }),
- * });
+ * const response = await handle({ method, url, headers, body: (maxBytes) => readNodeBody(req, { body: req.body }, 10_000, maxBytes) });
  * ```
- */
-export function createNodeBodyReader(req: IncomingMessage, leftovers: ParserLeftovers = {}, options: NodeAdapterOptions = {}): BodyReader {
-  return (maxBytes) => readNodeBody(req, leftovers, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, maxBytes);
-}
-
-/**
- * Reads a Node request body for the handler, as {@link createNodeBodyReader} describes. A body that
- * has wholly arrived already (a small post comes in the packet of its headers) is taken at once from
- * the stream's buffer: no listener, no timer and no promise.
  */
 export function readNodeBody(req: IncomingMessage, leftovers: ParserLeftovers, bodyTimeoutMs: number, maxBytes: number): RawBody | Promise<RawBody> {
   if (isConsumed(req)) return fromLeftovers(leftovers);

@@ -1,0 +1,242 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validatePayload } from '../../src/index.js';
+
+// The command as users run it: bundled from bin/ the way tsup builds dist/cli.js (the library's
+// dependencies left as imports), started as a child process of its own.
+const root = join(import.meta.dirname, '..', '..');
+const CORPUS = '/work/shared/corpus/blockkit';
+const corpusFile = (name: string) => {
+  const shared = join(CORPUS, name);
+  try {
+    readFileSync(shared);
+    return shared;
+  } catch {
+    return join(root, 'test', 'fixtures', 'blockkit', name);
+  }
+};
+let cli: string;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'channel-webhooks-cli-'));
+  cli = join(root, '.tmp', `cli-test-${process.pid}.mjs`);
+  await build({
+    entryPoints: [join(root, 'bin', 'channel-webhooks.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile: cli,
+    logLevel: 'warning',
+  });
+});
+afterAll(() => {
+  rmSync(cli, { force: true });
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const { CHANNEL_WEBHOOK_URL: _, ...inherited } = process.env;
+  return spawn(process.execPath, [cli, ...args], { cwd: dir, env: { ...inherited, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+function run(args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  const child = start(args, options.env);
+  child.stdin!.end(options.stdin ?? '');
+  return finished(child);
+}
+
+function finished(child: ChildProcess): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Starts `serve` and resolves with the child, its URL, and its whole run once it exits. */
+async function serve(args: string[]): Promise<{ url: string; done: Promise<Run> }> {
+  const child = start(['serve', ...args]);
+  child.stdin!.end();
+  const done = finished(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes('\n')) resolve(seen.split('\n')[0]!);
+    });
+    child.on('close', () => reject(new Error('serve exited before printing its URL')));
+  });
+  return { url, done };
+}
+
+const file = (name: string, content: unknown) => {
+  const path = join(dir, name);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+};
+const ESC = '\u001b';
+
+describe('channel-webhooks', () => {
+  it('prints its help and each command’s with --help, exit 0; no command or an unknown one is a usage error, exit 2', async () => {
+    const help = await run(['--help']);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^Usage: channel-webhooks <command>/);
+    for (const command of ['validate', 'send', 'serve']) {
+      const own = await run([command, '--help']);
+      expect(own.code).toBe(0);
+      expect(own.stdout).toMatch(new RegExp(`^Usage: channel-webhooks ${command}`));
+      expect(own.stdout).toContain('Exit codes:');
+    }
+    expect(await run([])).toMatchObject({ code: 2, stdout: '' });
+    const unknown = await run(['post']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: unknown command "post"/);
+    const option = await run(['validate', '--colour', 'x.json']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toContain("Unknown option '--colour'");
+  }, 30_000);
+});
+
+describe('channel-webhooks validate', () => {
+  it('passes a valid payload with its size and markdown total, exit 0', async () => {
+    const payload = { text: 'Deploy finished', blocks: [{ type: 'markdown', text: '**done**' }] };
+    const path = file('ok.json', payload);
+    const result = await run(['validate', path]);
+    expect(result).toEqual({
+      code: 0,
+      stdout: `valid    ${path} (${Buffer.byteLength(JSON.stringify(payload))} of 65,536 bytes, markdown 8 of 12,000 characters)\n1 payload: 1 valid, 0 refused\n`,
+      stderr: '',
+    });
+  });
+
+  it('refuses a Block Kit payload from the corpus with every pointer the endpoint answers, exit 1', async () => {
+    const path = corpusFile('circleci-basic-fail-1.json');
+    const check = validatePayload(JSON.parse(readFileSync(path, 'utf8')));
+    if (check.ok) throw new Error('the corpus payload was expected to be refused');
+    const result = await run(['validate', path]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^refused  ${path}: invalid_payload: ${check.detail.replace('.', '\\.')} \\(855 of 65,536 bytes`)),
+      ...check.errors.map((error) => `  ${error.pointer} ${error.message}`),
+      '1 payload: 0 valid, 1 refused',
+      '',
+    ]);
+    expect(check.errors).toContainEqual({ pointer: '/blocks/4/type', message: expect.stringMatching(/^must be one of "header"/) });
+  });
+
+  it('reads an array of payloads from standard input, naming each by its index', async () => {
+    const result = await run(['validate', '-'], { stdin: JSON.stringify([{ text: 'ok' }, { text: 'ok', colour: 'red' }]) });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^valid {4}stdin\[0\] \(13 of 65,536 bytes/);
+    expect(result.stdout).toContain('refused  stdin[1]: invalid_payload: One field is invalid; see errors.');
+    expect(result.stdout).toContain('  /colour is not an allowed property\n');
+    expect(result.stdout).toContain('2 payloads: 1 valid, 1 refused');
+  });
+
+  it('refuses invalid JSON and a body over 64 KiB, exit 1; an unreadable file is exit 2', async () => {
+    const broken = await run(['validate', '-'], { stdin: '{"text":' });
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/^refused {2}stdin: invalid_json\n {2}\(the body\) must be valid JSON \(/);
+    const payload = { text: 'x'.repeat(9_000), blocks: [{ type: 'markdown', text: 'é'.repeat(30_000) }] };
+    const big = await run(['validate', file('big.json', payload)]);
+    expect(big.code).toBe(1);
+    const bytes = Buffer.byteLength(JSON.stringify(payload)).toLocaleString('en-US');
+    expect(big.stdout).toContain(`: payload_too_large\n  (the body) is ${bytes} bytes; at most 65,536 are accepted\n`);
+    const missing = await run(['validate', join(dir, 'nope.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^error: cannot read .*nope\.json: ENOENT/);
+  });
+
+  it('writes no colour when its output is not a terminal', async () => {
+    const result = await run(['validate', '-'], { stdin: '{"text":""}', env: { FORCE_COLOR: '1' } });
+    expect(result.stdout).not.toContain(ESC);
+  });
+});
+
+describe('channel-webhooks send and serve', () => {
+  it('serve --count 1 receives a send, prints it as plain text and exits 0; send prints the id, exit 0', async () => {
+    const { url, done } = await serve(['--count', '1', '--name', 'Deploys']);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/channels\/wh_[\w-]+\/[\w-]{43}$/);
+    const secret = url.split('/').pop()!;
+    const sent = await run(['send', '--text', 'Deploy *42* finished\n\u001b[31mnot red', '--key', 'deploy-42'], { env: { CHANNEL_WEBHOOK_URL: url } });
+    expect(sent.code).toBe(0);
+    const id = sent.stdout.trim();
+    expect(sent.stdout).toBe(`${id}\n`);
+    expect(sent.stderr).toBe('stored (201) under key deploy-42\n');
+    const served = await done;
+    expect(served.code).toBe(0);
+    expect(served.stdout.split('\n').slice(1)).toEqual([
+      expect.stringMatching(new RegExp(`^── Deploys · ${id} · \\d{4}-`)),
+      'Deploy 42 finished',
+      '\\u001b[31mnot red',
+      '',
+      '',
+    ]);
+    expect(`${sent.stdout}${sent.stderr}`).not.toContain(secret);
+  }, 30_000);
+
+  it('reads the payload from standard input, and a resend with the same key is a duplicate, exit 0', async () => {
+    const { url, done } = await serve(['--count', '2']);
+    const payload = JSON.stringify({ blocks: [{ type: 'header', text: { type: 'plain_text', text: 'Release 1.2' } }], eventId: 'release-1.2' });
+    const first = await run(['send', url, '-'], { stdin: payload });
+    expect(first).toMatchObject({ code: 0, stderr: 'stored (201) under key release-1.2\n' });
+    const again = await run(['send', url, '-'], { stdin: payload });
+    expect(again).toEqual({ code: 0, stdout: first.stdout, stderr: 'already stored under key release-1.2 (200 duplicate): the earlier message stands\n' });
+    expect(await run(['send', url, '--text', 'second'])).toMatchObject({ code: 0 });
+    const served = await done;
+    expect(served.code).toBe(0);
+    expect(served.stdout).toContain('\nRelease 1.2\n');
+    expect(served.stderr).toContain(`duplicate: answered with ${first.stdout.trim()}, stored earlier under the same key (200)`);
+  }, 30_000);
+
+  it('a refused send exits 1 with the pointers and without the secret; serve --fail-on-refusal exits 1', async () => {
+    const { url, done } = await serve(['--fail-on-refusal']);
+    const secret = url.split('/').pop()!;
+    const path = corpusFile('circleci-basic-fail-1.json');
+    const sent = await run(['send', url, '--file', path]);
+    expect(sent.code).toBe(1);
+    expect(sent.stdout).toBe('');
+    expect(sent.stderr).toMatch(
+      /^refused: the endpoint refused the post with 400 invalid_payload: 8 fields are invalid; see errors\.\n {2}\/blocks\/1\/text is required\n/,
+    );
+    expect(sent.stderr).not.toContain(secret);
+    const served = await done;
+    expect(served.code).toBe(1);
+    expect(served.stderr).toContain('refused 400 invalid_payload: 8 fields are invalid; see errors.\n  /blocks/1/text is required\n');
+  }, 30_000);
+
+  it('a send that gives up after its retries exits 3, names the key to resend with, and never prints the secret', async () => {
+    const secret = 'S'.repeat(43);
+    const sent = await run(['send', '--text', 'x', '--key', 'k-7', '--attempts', '2'], {
+      env: { CHANNEL_WEBHOOK_URL: `http://127.0.0.1:1/hooks/channels/wh_x/${secret}` },
+    });
+    expect(sent.code).toBe(3);
+    expect(sent.stdout).toBe('');
+    expect(sent.stderr).toMatch(
+      /^attempt 1 could not connect; retrying in \d\.\d s with the same key\ngave up: gave up after 2 attempts: the last could not connect/,
+    );
+    expect(sent.stderr).toContain('send again later with --key k-7');
+    expect(sent.stderr).not.toContain(secret);
+  }, 30_000);
+
+  it('send without a URL, or with two payload sources, is a usage error, exit 2', async () => {
+    const noUrl = await run(['send', '--text', 'x']);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toMatch(/^error: give the webhook URL, or set CHANNEL_WEBHOOK_URL/);
+    const both = await run(['send', 'http://127.0.0.1:1/hooks/channels/a/b', '--text', 'x', '-']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^error: give exactly one of --text, --file or -/);
+  });
+});
