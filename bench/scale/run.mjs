@@ -3,13 +3,13 @@
 // Redis and Redis Cluster servers started as the tests start them. Prints the tables and writes
 // bench/.tmp/scale-results.json. Options:
 //   --quick              a small world (~3 min): 1k/10k/100k webhooks, 0/100k/1M messages
-//   --parts=a,b          a subset of memory,postgres-webhooks,postgres-messages,redis,instances
+//   --parts=a,b          a subset of memory,postgres-webhooks,postgres-messages,sqlite,redis,instances
 //   --seconds=N          seconds of each measured run (default 2; 1.5 with --quick)
 //   --rounds=N           alternating rounds over the worlds of a dimension (default 3)
 // The full run needs ~2.5 GB of memory (the 1M-webhook memory store) and ~8 GB of disk (10M messages).
 
 import { fork } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ROOT, TMP, bundle } from '../internal.mjs';
@@ -24,7 +24,7 @@ import pg from 'pg';
 const args = Object.fromEntries(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=')));
 const quick = 'quick' in args;
 const seconds = Number(args.seconds ?? (quick ? 1.5 : 2));
-const parts = (args.parts ?? 'memory,postgres-webhooks,postgres-messages,redis,instances').split(',');
+const parts = (args.parts ?? 'memory,postgres-webhooks,postgres-messages,sqlite,redis,instances').split(',');
 const sizes = quick
   ? { webhooks: [1_000, 10_000, 100_000], messages: [0, 100_000, 1_000_000], actives: [1_000, 10_000], instances: [2, 4] }
   : { webhooks: [1_000, 100_000, 1_000_000], messages: [0, 1_000_000, 10_000_000], actives: [10_000, 100_000], instances: [2, 4] };
@@ -174,7 +174,7 @@ async function main() {
   const servers = await import(await bundle('servers.mjs', `export * from './test/support/servers.ts';`));
   coreInternals = await bundle('scale-core.mjs', `export { hashSecret } from './src/secret/secret.ts';`);
   const { missing } = servers.serverBinaries();
-  const needsServers = parts.some((part) => part !== 'memory');
+  const needsServers = parts.some((part) => part !== 'memory' && part !== 'sqlite');
   if (needsServers && missing.length > 0) throw new Error(`bench:scale needs PostgreSQL and Redis: ${missing.join('; ')}`);
   const { createPostgresStore } = await import('channel-webhooks/postgres');
   const { createRedisRateLimiter } = await import('channel-webhooks/redis');
@@ -245,6 +245,23 @@ async function main() {
       }
       await pgRows('messages', worlds, sizes.messages);
       for (const world of worlds) await dropWorld(world.prefix);
+    }
+
+    if (parts.includes('sqlite')) {
+      // A file per world in bench/.tmp, deleted after; messages up to the second size only (1M):
+      // one writer at a time makes a 10M seed another five minutes.
+      const dir = `${TMP}scale-sqlite/`;
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const sqliteWorld = (name, webhooks, messages) => ({ store: 'sqlite', webhooks, messages, keyShare: KEY_SHARE, file: `${dir}${name}.sqlite` });
+      const byWebhooks = sizes.webhooks.map((webhooks) => sqliteWorld(`w${webhooks}`, webhooks, 0));
+      log(`SQLite store: ${sizes.webhooks.join(', ')} webhooks`);
+      for (const [i, m] of (await measureWorlds(byWebhooks)).entries()) results.growth.push(growthRow('sqlite', 'webhooks', sizes.webhooks[i], m));
+      const messageSizes = sizes.messages.slice(0, 2);
+      log(`SQLite store: ${messageSizes.join(', ')} messages`);
+      const byMessages = messageSizes.map((messages) => sqliteWorld(`m${messages}`, 10_000, messages));
+      for (const [i, m] of (await measureWorlds(byMessages)).entries()) results.growth.push(growthRow('sqlite', 'messages', messageSizes[i], m));
+      rmSync(dir, { recursive: true, force: true });
     }
 
     if (parts.includes('redis')) {

@@ -1,5 +1,5 @@
 // One world in its own process: `node world-server.mjs` with WORLD (JSON) in the environment:
-// { store: 'memory' | 'postgres', webhooks, databaseUrl?, prefix?, keyShare }. It builds or opens
+// { store: 'memory' | 'postgres' | 'sqlite', webhooks, databaseUrl?, prefix?, file?, messages?, keyShare }. It builds or opens
 // the world, listens on a free loopback port (node:http, the library's listener) and answers the
 // parent over IPC: { run: 'inproc', seconds, concurrency } runs posts through the handler in this
 // process; { run: 'cpu' } returns this process's CPU time so far.
@@ -27,6 +27,10 @@ if (world.store === 'memory') {
   fillMemoryStore(store, world.webhooks, hashSecret);
   globalThis.gc();
   heapPerWebhook = Math.round((process.memoryUsage().heapUsed - before) / world.webhooks);
+} else if (world.store === 'sqlite') {
+  const { hashSecret } = await import(process.env.CORE_INTERNALS);
+  const { openSqliteWorld } = await import('./sqlite-world.mjs');
+  ({ store } = await openSqliteWorld(world, hashSecret));
 } else {
   const { default: pg } = await import('pg');
   const { createPostgresStore } = await import('channel-webhooks/postgres');
