@@ -6,6 +6,7 @@
 //   --parts=a,b          a subset of memory,postgres-webhooks,postgres-messages,sqlite,redis,instances
 //   --seconds=N          seconds of each measured run (default 2; 1.5 with --quick)
 //   --rounds=N           alternating rounds over the worlds of a dimension (default 3)
+//   --sqlite-cache-mib=N SQLite's page cache for the SQLite worlds (default: SQLite's own, 2 MB)
 // The full run needs ~2.5 GB of memory (the 1M-webhook memory store) and ~8 GB of disk (10M messages).
 
 import { fork } from 'node:child_process';
@@ -253,7 +254,8 @@ async function main() {
       const dir = `${TMP}scale-sqlite/`;
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
-      const sqliteWorld = (name, webhooks, messages) => ({ store: 'sqlite', webhooks, messages, keyShare: KEY_SHARE, file: `${dir}${name}.sqlite` });
+      const cacheMiB = args['sqlite-cache-mib'] === undefined ? undefined : Number(args['sqlite-cache-mib']);
+      const sqliteWorld = (name, webhooks, messages) => ({ store: 'sqlite', webhooks, messages, cacheMiB, keyShare: KEY_SHARE, file: `${dir}${name}.sqlite` });
       const byWebhooks = sizes.webhooks.map((webhooks) => sqliteWorld(`w${webhooks}`, webhooks, 0));
       log(`SQLite store: ${sizes.webhooks.join(', ')} webhooks`);
       for (const [i, m] of (await measureWorlds(byWebhooks)).entries()) results.growth.push(growthRow('sqlite', 'webhooks', sizes.webhooks[i], m));
