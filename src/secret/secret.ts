@@ -1,5 +1,4 @@
 import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
 
 const encoder = new TextEncoder();
 
@@ -19,9 +18,22 @@ export function generateWebhookId(): string {
   return `wh_${toBase64Url(crypto.getRandomValues(new Uint8Array(16)))}`;
 }
 
-/** Lower-case hex SHA-256 of a secret: what stores keep instead of the secret. */
+const HEX_DIGIT = encoder.encode('0123456789abcdef');
+const hexText = new Uint8Array(64);
+const decoder = new TextDecoder();
+
+/**
+ * Lower-case hex SHA-256 of a secret: what stores keep instead of the secret, for the webhook's
+ * life. Built as one flat string: joined from 32 pieces (as `bytesToHex` does), it stays a tree of
+ * strings until something reads it, some 1,000 bytes instead of ~80 in a memory store.
+ */
 export function hashSecret(secret: string): string {
-  return bytesToHex(sha256(encoder.encode(secret)));
+  const digest = sha256(encoder.encode(secret));
+  for (let i = 0; i < 32; i++) {
+    hexText[2 * i] = HEX_DIGIT[digest[i]! >> 4]!;
+    hexText[2 * i + 1] = HEX_DIGIT[digest[i]! & 15]!;
+  }
+  return decoder.decode(hexText);
 }
 
 // Hex digit values by character code; -1 for every other character.

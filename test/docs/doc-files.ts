@@ -2,12 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * Pages written in parallel on other branches and linked before they land: links to them may dangle
- * until then. Remove each once it exists.
- */
-export const LANDING: ReadonlySet<string> = new Set(['docs/scaling.md']);
-
 /** The repository's root. */
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anchorsOf, docPages, LANDING, root } from './doc-files.js';
+import { anchorsOf, docPages, root } from './doc-files.js';
 
 // Every link of the README and the docs leads somewhere. The README is also the package's page on
 // npm, where a relative link leads nowhere: its links are absolute or anchors of the page itself.
@@ -47,7 +47,7 @@ describe('README and docs links', () => {
   it('into this repository name files that exist', () => {
     const broken = links.filter((link) => {
       const resolved = resolveLink(link.page, link.target);
-      return resolved !== null && !existsSync(join(root, resolved.file)) && !LANDING.has(resolved.file);
+      return resolved !== null && !existsSync(join(root, resolved.file));
     });
     expect(broken).toEqual([]);
   });
@@ -59,13 +59,5 @@ describe('README and docs links', () => {
       return statSync(join(root, resolved.file)).isFile() && !anchorsOf(readFileSync(join(root, resolved.file), 'utf8')).has(resolved.anchor);
     });
     expect(broken).toEqual([]);
-  });
-
-  it('the pages still landing are linked', () => {
-    for (const file of LANDING)
-      expect(
-        links.some((link) => resolveLink(link.page, link.target)?.file === file),
-        file,
-      ).toBe(true);
   });
 });

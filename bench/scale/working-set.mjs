@@ -1,0 +1,44 @@
+// The memory store with many webhooks stored: is a post's cost set by how many are stored or by how
+// many post? `node --max-old-space-size=6144 bench/scale/working-set.mjs [webhooks] [active]`
+// (after `npm run bench:scale` has bundled bench/.tmp/scale-core.mjs, or `npm run bench:scale -- --parts=memory`):
+// posts go to `active` webhooks spread over the `webhooks` stored; prints CPU per post and the
+// garbage collector's time per 1,000 posts by kind. ~1 GB and ~30 s for a million webhooks.
+
+import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler } from 'channel-webhooks';
+import { SMALL } from '../payloads.mjs';
+import { TMP } from '../internal.mjs';
+import { drive, round } from './drive.mjs';
+import { fillMemoryStore, webhookPath } from './world.mjs';
+
+const stored = Number(process.argv[2] ?? 1_000_000);
+const active = Number(process.argv[3] ?? stored);
+const { hashSecret } = await import(`${TMP}scale-core.mjs`);
+const store = createMemoryStore();
+fillMemoryStore(store, stored, hashSecret);
+const handle = createWebhookHandler({ store, rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) });
+const body = new TextEncoder().encode(SMALL);
+const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
+// The active webhooks are spread evenly over the stored ones, so they are not neighbours in memory.
+const paths = Array.from({ length: active }, (_, i) => webhookPath(Math.floor((i * stored) / active)));
+const post = async () => (await handle({ method: 'POST', url: paths[Math.floor(Math.random() * active)], headers, body: async () => body })).status;
+
+await drive(post, { seconds: 1, concurrency: 32 });
+const kinds = {
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+};
+const gc = {};
+const observer = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const kind = kinds[entry.detail.kind] ?? 'other';
+    gc[kind] = (gc[kind] ?? 0) + entry.duration;
+  }
+});
+observer.observe({ entryTypes: ['gc'] });
+const run = await drive(post, { seconds: 4, concurrency: 32 });
+await new Promise((resolve) => setTimeout(resolve, 100));
+observer.disconnect();
+const perThousand = Object.fromEntries(Object.entries(gc).map(([kind, ms]) => [kind, round((ms / run.posts) * 1000)]));
+console.log(JSON.stringify({ stored, active, postsPerSecond: run.perSecond, cpuUsPerPost: run.cpuUsPerPost, gcMsPer1000Posts: perThousand }));

@@ -1,0 +1,71 @@
+// The worlds the scale benchmark posts into: webhooks and messages made from their index, so the
+// seeding SQL and the load generator agree on ids and secrets without passing millions of them
+// around. Ids and secrets keep the library's shapes (`wh_` and 22 base64url characters; 43).
+
+/** Webhook `i`'s id: `wh_` and its index in hex, zero-padded to 22 characters. */
+export const webhookId = (i) => `wh_${i.toString(16).padStart(22, '0')}`;
+
+/** Webhook `i`'s secret: `S` and its index in hex, zero-padded to 43 characters. */
+export const webhookSecret = (i) => `S${i.toString(16).padStart(42, '0')}`;
+
+/** The path a post to webhook `i` goes to. */
+export const webhookPath = (i) => `/hooks/channels/${webhookId(i)}/${webhookSecret(i)}`;
+
+/** Channels the webhooks are spread over (webhook `i` posts to channel `i % CHANNELS`). */
+export const CHANNELS = 100;
+export const channelOf = (i) => `ch-${i % CHANNELS}`;
+
+/** The same ids and secrets in SQL, for `generate_series(...) AS i`. */
+const SQL_ID = `'wh_' || lpad(to_hex(i), 22, '0')`;
+const SQL_SECRET_HASH = `encode(sha256(convert_to('S' || lpad(to_hex(i), 42, '0'), 'UTF8')), 'hex')`;
+
+/** Inserts webhooks `from` … `to - 1` (and the channels) into the store's tables, in one statement each. */
+export async function seedWebhooks(pool, prefix, from, to) {
+  await pool.query(
+    `INSERT INTO ${prefix}channels (id, owner_id, archived)
+     SELECT 'ch-' || c, 'u1', false FROM generate_series(0, ${CHANNELS - 1}) AS c ON CONFLICT DO NOTHING`,
+  );
+  await pool.query(
+    `INSERT INTO ${prefix}webhooks (id, channel_id, name, secret_hash, created_by, created_at)
+     SELECT ${SQL_ID}, 'ch-' || (i % ${CHANNELS}), 'bench ' || i, ${SQL_SECRET_HASH}, 'u1', 1764000000000 + i
+     FROM generate_series(${from}, ${to - 1}) AS i`,
+  );
+}
+
+/**
+ * Adds messages `from` … `to - 1` to the store's message table: ~200-character texts spread over
+ * `webhooks` webhooks and their channels, every `keyEvery`-th with an idempotency key, times one
+ * second apart ending now. Sent in slices of `slice` rows so each transaction stays small.
+ */
+export async function seedMessages(pool, prefix, from, to, { webhooks, keyEvery = 10, slice = 1_000_000, onSlice = () => {} }) {
+  const text = JSON.stringify('deploy finished on production cluster eu-west with zero errors and all health checks green '.repeat(3).slice(0, 200));
+  for (let start = from; start < to; start += slice) {
+    const end = Math.min(to, start + slice);
+    await pool.query(
+      `INSERT INTO ${prefix}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
+       SELECT md5(i::text)::uuid::text, 'ch-' || (w % ${CHANNELS}), 'wh_' || lpad(to_hex(w), 22, '0'), 'bench ' || w,
+              '${text}'::json, '[]'::json, now() - make_interval(secs => ${to} - i),
+              CASE WHEN i % ${keyEvery} = 0 THEN '"seed-' || i || '"' END
+       FROM generate_series(${start}, ${end - 1}) AS i, LATERAL (SELECT (i::bigint * 7919) % ${webhooks} AS w) AS pick`,
+    );
+    onSlice(end);
+  }
+}
+
+/** Puts the channels and webhooks `0` … `count - 1` into a memory store, hashing with `hashSecret`. */
+export function fillMemoryStore(store, count, hashSecret) {
+  for (let c = 0; c < CHANNELS; c++) store.putChannel({ id: `ch-${c}`, ownerId: 'u1', archived: false });
+  for (let i = 0; i < count; i++) {
+    store.insertWebhook({
+      id: webhookId(i),
+      channelId: channelOf(i),
+      name: `bench ${i}`,
+      secretHash: hashSecret(webhookSecret(i)),
+      createdBy: 'u1',
+      createdAt: 1764000000000 + i,
+      rotatedAt: null,
+      revokedAt: null,
+      lastPostAt: null,
+    });
+  }
+}
