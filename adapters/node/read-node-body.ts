@@ -36,7 +36,10 @@ export interface ParserLeftovers {
  * ```
  */
 export function readNodeBody(req: IncomingMessage, leftovers: ParserLeftovers, bodyTimeoutMs: number, maxBytes: number): RawBody | Promise<RawBody> {
-  if (isConsumed(req)) return fromLeftovers(leftovers);
+  // A destroyed stream also looks drained: without a parser's leftovers, it is the client that left
+  // (during a slow lookup, say), not a parser mounted first.
+  const leftNothing = leftovers.body === undefined && leftovers.rawBody === undefined;
+  if (!(req.destroyed && leftNothing) && isConsumed(req)) return fromLeftovers(leftovers);
   if (req.destroyed) throw new ChannelWebhookError('body_read_failed', 'the client closed the connection before sending the body');
   if (req.complete && req.readableFlowing !== true) return readBuffered(req, maxBytes);
   return readStream(req, maxBytes, bodyTimeoutMs);

@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createWebhookHandler } from '../../src/index.js';
+import type { WebhookStore } from '../../src/ports.js';
 import { frameworkTargets } from '../support/frameworks.js';
 import { abortMidBody, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
@@ -31,6 +34,30 @@ describe.each(frameworkTargets)('a client that misbehaves mid-body through $name
     const after = await send(`${app.origin}/api${fixture.path}`, { body: { text: 'still here' } });
     expect(after.status).toBe(201);
     expect((await fixture.messages()).map((message) => message.body)).toEqual(['still here']);
+  });
+
+  // A hung-up request's stream is destroyed, which also looks like a stream a body parser drained:
+  // the client leaving during a slow lookup must not be reported as a mounting mistake.
+  it('a client that hangs up while its webhook is looked up is not reported as a misconfiguration', async () => {
+    const reports: unknown[] = [];
+    const slowStore: WebhookStore = {
+      ...fixture.store,
+      getWebhook: (id, hash) => new Promise((resolve) => setTimeout(() => resolve(fixture.store.getWebhook(id, hash)), 150)),
+    };
+    const slow = await target.start(createWebhookHandler({ store: slowStore, onError: (error) => reports.push(error) }));
+    try {
+      const body = JSON.stringify({ text: 'sent, then gone' });
+      const socket = connect(Number(new URL(slow.origin).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`POST /api${fixture.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(reports.filter((error) => (error as { code?: string }).code === 'misconfigured')).toEqual([]);
+      expect((await send(`${slow.origin}/api${fixture.path}`, { body: { text: 'next' } })).status).toBe(201);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('aborting a chunked body stores nothing and the server keeps serving', async () => {
