@@ -42,7 +42,7 @@ describe.each(frameworkTargets)('a client that misbehaves mid-body through $name
     const reports: unknown[] = [];
     const slowStore: WebhookStore = {
       ...fixture.store,
-      getWebhook: (id, hash) => new Promise((resolve) => setTimeout(() => resolve(fixture.store.getWebhook(id, hash)), 150)),
+      getWebhook: (id) => new Promise((resolve) => setTimeout(() => resolve(fixture.store.getWebhook(id)), 150)),
     };
     const slow = await target.start(createWebhookHandler({ store: slowStore, onError: (error) => reports.push(error) }));
     try {
