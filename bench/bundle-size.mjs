@@ -1,6 +1,7 @@
-// The size each entry point adds to a user's bundle: the built ESM entry bundled with its runtime
-// dependencies (TypeBox), minified, then gzipped. Peer dependencies (frameworks, database clients,
-// markdown-it, OpenTelemetry) stay external, as the user's app already has them.
+// The size each entry point adds to a user's bundle: the built ESM entry bundled with the runtime
+// dependencies it loads (TypeBox and @noble/hashes; markdown-it for /render), minified, then
+// gzipped. Peer dependencies (frameworks, database clients, SQLite drivers, OpenTelemetry) stay
+// external, as the user's app already has them.
 // Run after `npm run build`: node bench/bundle-size.mjs [--markdown]
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
