@@ -19,7 +19,6 @@ export function generateWebhookId(): string {
 }
 
 const HEX_DIGIT = encoder.encode('0123456789abcdef');
-const hexText = new Uint8Array(64);
 const decoder = new TextDecoder();
 
 /**
@@ -46,6 +45,7 @@ function nativeSha256Hex(): ((secret: string) => string) | undefined {
  */
 export function portableHashSecret(secret: string): string {
   const digest = sha256(utf8(secret));
+  const hexText = new Uint8Array(64);
   for (let i = 0; i < 32; i++) {
     hexText[2 * i] = HEX_DIGIT[digest[i]! >> 4]!;
     hexText[2 * i + 1] = HEX_DIGIT[digest[i]! & 15]!;
