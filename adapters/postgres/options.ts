@@ -1,5 +1,5 @@
 import { BOOLEAN, checkOptions, integer, MILLISECONDS, type OptionsShape, port, required, rule } from '../../src/internal.js';
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from './schema.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 
 /**
  * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.

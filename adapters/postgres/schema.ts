@@ -1,4 +1,5 @@
-import { type ArgumentRule, checkOptions, rule } from '../../src/internal.js';
+import { checkOptions } from '../../src/internal.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 
 /**
  * Options of {@link postgresSchema}.
@@ -16,25 +17,6 @@ export interface PostgresSchemaOptions {
    */
   tablePrefix?: string;
 }
-
-/**
- * The table prefix used when none is given.
- *
- * @example
- * ```ts
- * await pool.query(`SELECT count(*) FROM ${DEFAULT_TABLE_PREFIX}messages`);
- * ```
- */
-export const DEFAULT_TABLE_PREFIX = 'channel_webhooks_';
-
-/**
- * The rule of a table prefix. Names are spliced into SQL (identifiers cannot be bound as
- * parameters), so only a plain lower-case identifier is accepted.
- */
-export const TABLE_PREFIX: ArgumentRule = rule(
-  '1-40 lower-case letters, digits or "_", starting with a letter or "_"',
-  (value) => typeof value === 'string' && /^[a-z_][a-z0-9_]{0,39}$/.test(value),
-);
 
 /**
  * The PostgreSQL schema of `createPostgresStore`, as SQL text (idempotent: every statement is

@@ -1,4 +1,4 @@
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../postgres/schema.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 import { BOOLEAN, ChannelWebhookError, checkOptions, integer, MAX_TIMEOUT_MS, oneOf, type OptionsShape, port, required } from '../../src/internal.js';
 import { migrationsAfter, SQLITE_SCHEMA_VERSION } from './schema.js';
 import type { SqliteDatabase, SqliteParty, SqliteRunner } from './sqlite-database.js';

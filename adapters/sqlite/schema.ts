@@ -1,4 +1,4 @@
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../postgres/schema.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 import { checkOptions } from '../../src/internal.js';
 
 /**
