@@ -17,6 +17,7 @@ import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
 import type { InsertMessageResult, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
 import { hashesMatch, hashSecret, isWellFormedCredential } from '../secret/secret.js';
 import { isoTime } from '../iso-time.js';
+import { newMessageId } from '../message-id.js';
 import { validatePayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
@@ -183,7 +184,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const { webhook } = post;
     const now = clock.now();
     const message: Message = {
-      id: crypto.randomUUID(),
+      id: newMessageId(),
       channelId: webhook.channelId,
       body: text ?? '',
       blocks: blocks ?? [],
