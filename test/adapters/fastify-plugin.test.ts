@@ -106,6 +106,36 @@ describe.each<[string, CreateFastify]>([
     expect(await fixture.messages()).toEqual([]);
   });
 
+  it("the app's onSend and onResponse hooks see webhook answers; its preSerialization hooks do not change them", async () => {
+    const app = create();
+    const seen: string[] = [];
+    app.addHook('preSerialization', async (_request, _reply, payload) => ({ wrapped: payload }));
+    app.addHook('onSend', async (request, reply, payload) => {
+      seen.push(`onSend ${request.method} ${reply.statusCode}`);
+      reply.header('x-app', 'onSend');
+      return payload;
+    });
+    app.addHook('onResponse', async (_request, reply) => {
+      seen.push(`onResponse ${reply.statusCode}`);
+    });
+    app.get('/api/health', async () => ({ ok: true }));
+    await app.register(createFastifyPlugin(fixture.handle), { prefix: '/api' });
+    const listening = await listenFastify(app);
+    apps.push(listening);
+
+    const answer = await send(`${listening.origin}/api${fixture.path}`, { body: { text: 'hooked' } });
+    const [stored] = await fixture.messages();
+    expect([answer.status, answer.headers['content-type'], answer.headers['x-app'], answer.json]).toEqual([
+      201,
+      'application/json',
+      'onSend',
+      { message: stored, duplicate: false },
+    ]);
+    // The app's own routes still go through its preSerialization hook.
+    expect((await send(`${listening.origin}/api/health`, { method: 'GET' })).json).toEqual({ wrapped: { ok: true } });
+    expect(seen).toEqual(['onSend POST 201', 'onResponse 201', 'onSend GET 200', 'onResponse 200']);
+  });
+
   it('answers exactly as the Express adapter: status, headers and body', async () => {
     const expressFixture = fixture;
     const fastifyFixture = await createWebhookFixture();
