@@ -32,6 +32,6 @@ export const loadCoreInternals = async () =>
     await bundle(
       'core-internals.mjs',
       `export { validatePayload } from './src/validation/validate-payload.ts';
-       export { hashSecret, secretMatches } from './src/secret/secret.ts';`,
+       export { hashSecret, hashesMatch } from './src/secret/secret.ts';`,
     )
   );
