@@ -20,6 +20,8 @@ export const PAIRS = [
   { id: 'koa', label: 'Koa 3 adapter', a: 'koa-adapter', b: 'koa-raw', payload: 'small', target: 0.9 },
   { id: 'koa-floor', label: 'contract floor on Koa', a: 'koa-floor', b: 'koa-raw', payload: 'small', target: null },
   { id: 'fastify', label: 'Fastify 5 plugin', a: 'fastify-plugin', b: 'fastify-raw', payload: 'small', target: 0.85 },
+  { id: 'fastify-floor', label: 'contract floor on Fastify', a: 'fastify-floor', b: 'fastify-raw', payload: 'small', target: null },
+  { id: 'fastify-vs-floor', label: 'Fastify: plugin vs the floor', a: 'fastify-plugin', b: 'fastify-floor', payload: 'small', target: null },
   { id: 'fetch', label: 'Fetch adapter on Hono', a: 'hono-fetch', b: 'hono-raw', payload: 'small', target: 0.9 },
   { id: 'hono-floor', label: 'contract floor on Hono', a: 'hono-floor', b: 'hono-raw', payload: 'small', target: null },
   { id: 'fetch-vs-floor', label: 'Hono: Fetch adapter vs the floor', a: 'hono-fetch', b: 'hono-floor', payload: 'small', target: null },

@@ -185,6 +185,29 @@ const variants = {
     return { server: app.server, paths: fakePaths() };
   },
 
+  // The contract floor on Fastify, answering from the route's onRequest hook before Fastify parses
+  // anything (as the plugin does): the floor reads the body only once its checks let the post on.
+  async 'fastify-floor'() {
+    const { default: Fastify } = await import('fastify');
+    const floor = createFloor(count);
+    const app = Fastify();
+    const asIs = (text) => text;
+    const onRequest = (request, reply) => {
+      const req = request.raw;
+      const send = ({ status, headers, body }) => reply.code(status).headers(headers).serializer(asIs).send(JSON.stringify(body));
+      const answer = floor.post(req.method, req.url, req.headers, (max) => readCapped(req, max));
+      if (typeof answer.then === 'function') answer.then(send);
+      else {
+        // Refused before its body was read: let the body go so the connection can be reused.
+        req.resume();
+        send(answer);
+      }
+    };
+    app.all('/hooks/channels/:id/:secret', { onRequest }, (_request, reply) => reply.send());
+    await app.ready();
+    return { server: app.server, paths: floor.paths };
+  },
+
   async 'fastify-plugin'() {
     const { default: Fastify } = await import('fastify');
     const { createFastifyPlugin } = await library('fastify');
