@@ -1,4 +1,4 @@
-import { rule } from './arguments/argument-rules.js';
+import { EPOCH_MS } from './arguments/argument-rules.js';
 import { checkArgument } from './arguments/check-options.js';
 import { ChannelWebhookError } from './errors.js';
 import type { Clock } from './ports.js';
@@ -41,7 +41,7 @@ export interface FakeClock extends Clock {
  * ```
  */
 export function createFakeClock(start: number = Date.UTC(2026, 0, 1)): FakeClock {
-  checkArgument('createFakeClock', 'start', start, rule('a finite number of epoch ms', Number.isFinite));
+  checkArgument('createFakeClock', 'start', start, EPOCH_MS);
   let current = start;
   const set = (ms: number): number => {
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < current) {

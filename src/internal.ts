@@ -18,6 +18,19 @@ export { FIXED_PROBLEMS, answer, problemResponse } from './http/problem.js';
 export { matchWebhookPath, type WebhookPath } from './http/route.js';
 export { redactWebhookUrl } from './http/redact.js';
 export type * from './ports.js';
-export { BOOLEAN, HTTP_URL, MILLISECONDS, POSITIVE_MS, fn, integer, oneOf, port, required, rule, type ArgumentRule } from './arguments/argument-rules.js';
+export {
+  BOOLEAN,
+  EPOCH_MS,
+  HTTP_URL,
+  MILLISECONDS,
+  POSITIVE_MS,
+  fn,
+  integer,
+  oneOf,
+  port,
+  required,
+  rule,
+  type ArgumentRule,
+} from './arguments/argument-rules.js';
 export { checkArgument, checkOptions, invalidArgument, type OptionsShape } from './arguments/check-options.js';
-export { CLOCK, HANDLE, HANDLER_STORE, MANAGER_STORE, RATE_LIMITER } from './arguments/port-rules.js';
+export { CLOCK, HANDLE, HANDLER_STORE, HIT_TIME, MANAGER_STORE, RATE_LIMITER } from './arguments/port-rules.js';

@@ -2,10 +2,12 @@ import { SLIDING_WINDOW_SCRIPT } from './sliding-window-script.js';
 import { resolveSendCommand, type RedisCallClient, type RedisSendCommand } from './send-command.js';
 import {
   ChannelWebhookError,
+  checkArgument,
   checkOptions,
   DEFAULT_RATE_LIMIT,
   DEFAULT_RATE_WINDOW_MS,
   fn,
+  HIT_TIME,
   integer,
   type OptionsShape,
   port,
@@ -140,7 +142,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
 
   return {
     async hit(key, now): Promise<RateLimitDecision> {
-      if (!Number.isFinite(now)) throw new ChannelWebhookError('invalid_argument', `now must be a finite number, got ${now}`);
+      checkArgument('RateLimiter.hit', 'now', now, HIT_TIME);
       let reply: unknown;
       try {
         reply = await run(key, now);

@@ -1,9 +1,10 @@
 import { resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
 import {
-  ChannelWebhookError,
+  checkArgument,
   DEFAULT_RATE_LIMIT,
   DEFAULT_RATE_WINDOW_MS,
+  HIT_TIME,
   integer,
   POSITIVE_MS,
   type RateLimitDecision,
@@ -80,7 +81,7 @@ export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): Sqli
 
   return {
     hit(key, now) {
-      if (!Number.isFinite(now)) throw new ChannelWebhookError('invalid_argument', `now must be a finite number, got ${now}`);
+      checkArgument('RateLimiter.hit', 'now', now, HIT_TIME);
       return transaction('hit', (): RateLimitDecision => {
         // Each row keeps the time its request leaves the window, not the time it came: limiters with
         // other windows may share the table, and each sweep then deletes only what has expired. The

@@ -124,6 +124,17 @@ export const MILLISECONDS: ArgumentRule = rule(
 );
 
 /**
+ * A point in time in milliseconds since the Unix epoch, as clocks give it: any finite number. A
+ * time that is not one would make every comparison with it false.
+ *
+ * @example
+ * ```ts
+ * checkArgument('RateLimiter.hit', 'now', now, required(EPOCH_MS));
+ * ```
+ */
+export const EPOCH_MS: ArgumentRule = rule('a finite number of epoch ms', Number.isFinite);
+
+/**
  * A span of time in milliseconds that is only compared, never given to a timer: any positive number.
  *
  * @example

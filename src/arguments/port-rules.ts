@@ -1,4 +1,4 @@
-import { type ArgumentRule, fn, port } from './argument-rules.js';
+import { type ArgumentRule, EPOCH_MS, fn, port, required } from './argument-rules.js';
 
 /**
  * A store as the handler uses it, on every post.
@@ -61,3 +61,17 @@ export const CLOCK: ArgumentRule = port('a Clock', ['now'], 'Pass systemClock, c
  * ```
  */
 export const HANDLE: ArgumentRule = fn('the handler from createWebhookHandler()', 'Pass createWebhookHandler({ store }).');
+
+/**
+ * The time a rate limiter's `hit` is given. Every limiter of this library refuses one that is not
+ * a finite number of epoch ms (a clock returning `NaN`, say) with code `invalid_argument`, rather
+ * than count a request at a time no window comparison can place.
+ *
+ * @example
+ * ```ts
+ * hit(key, now) {
+ *   checkArgument('RateLimiter.hit', 'now', now, HIT_TIME);
+ * }
+ * ```
+ */
+export const HIT_TIME: ArgumentRule = required(EPOCH_MS);

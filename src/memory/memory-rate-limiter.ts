@@ -1,5 +1,6 @@
 import { integer, POSITIVE_MS } from '../arguments/argument-rules.js';
-import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
+import { checkArgument, checkOptions, type OptionsShape } from '../arguments/check-options.js';
+import { HIT_TIME } from '../arguments/port-rules.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../limits.js';
 import type { RateLimitDecision, RateLimiter } from '../ports.js';
 
@@ -99,6 +100,7 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
   };
 
   const decide = (key: string, now: number): RateLimitDecision => {
+    checkArgument('RateLimiter.hit', 'now', now, HIT_TIME);
     // Before the lookup: the sweep must not see this key's log while it is briefly empty.
     sweepSome(now);
     let log = logs.get(key);
