@@ -8,7 +8,7 @@ import { decodeSlackEntities } from './escape.js';
 const MARKERS: Record<string, StyleTag> = { '*': 'strong', _: 'em', '~': 's' };
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const SPACE_CHAR = /\s/;
-const EMOJI = /:([a-z0-9][a-z0-9_+'-]{0,99}(?:::skin-tone-[2-6])?):/iy;
+const EMOJI = /:([a-z0-9+-][a-z0-9_+'-]{0,99}(?:::skin-tone-[2-6])?):/iy;
 const QUOTE_LINE = /^(?:>|&gt;) ?/;
 const ENTITIES: [string, string][] = [
   ['&amp;', '&'],

@@ -47,6 +47,8 @@ describe('mrkdwn as Slack renders it', () => {
     ['if a < b and c > d', '<p>if a &lt; b and c &gt; d</p>', 'if a < b and c > d'],
     ['<example.com|x> <@ U1>', '<p>&lt;example.com|x&gt; &lt;@ U1&gt;</p>', '<example.com|x> <@ U1>'],
     [':tada: done', '<p><span class="cw-emoji">:tada:</span> done</p>', ':tada: done'],
+    [':+1: :-1: ok', '<p><span class="cw-emoji">:+1:</span> <span class="cw-emoji">:-1:</span> ok</p>', ':+1: :-1: ok'],
+    ['a :+1 b :+', '<p>a :+1 b :+</p>', 'a :+1 b :+'],
     ['&gt; quoted\n> more\nafter', '<blockquote class="cw-quote"><p>quoted<br>more</p></blockquote><p>after</p>', 'quoted\nmore\nafter'],
     [
       'before\n```\nline *1*\n<b>2</b>\n```\nafter',
@@ -98,6 +100,7 @@ describe('resolvers', () => {
       '<p><img class="cw-emoji" src="/emoji/party.png" alt=":party:"></p>',
     );
     expect(toPlainText({ body: ':tada:', blocks: [] }, { emoji: () => ({ text: '🎉' }) })).toBe('🎉');
+    expect(toHtml({ body: ':+1:', blocks: [] }, { emoji: (name) => (name === '+1' ? '👍' : undefined) })).toBe('<p><span class="cw-emoji">👍</span></p>');
   });
 
   it('shows what a resolver returns as text even when it is not a string', () => {
