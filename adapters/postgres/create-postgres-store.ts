@@ -41,7 +41,7 @@ const PROVEN_CREDENTIALS = 10_000;
  * message). The insert is guarded and idempotent in that one statement: it locks the webhook row and
  * then the channel row, stores only if, on their newest committed versions, the webhook still
  * answers to the post's secret and its channel is active, and uses
- * `INSERT … ON CONFLICT (webhook_id, idempotency_key) DO UPDATE … RETURNING`: N racing posts with
+ * `INSERT … ON CONFLICT (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO UPDATE … RETURNING`: N racing posts with
  * one key, on any number of instances, store one message and all get it back. A failed or
  * timed-out call rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being
  * one statement, has written nothing or everything. Webhook lookups pass a bounded gate
@@ -268,7 +268,7 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
    ), ins AS (
      INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
      SELECT $1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8 FROM c WHERE c.archived IS FALSE
-     ON CONFLICT (webhook_id, idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
+     ON CONFLICT (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
      RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_FIELDS} END AS earlier
    ), touch AS (
      UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)

@@ -32,8 +32,9 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_messages (
   body json NOT NULL,
   blocks json NOT NULL,
   created_at timestamptz NOT NULL,
-  idempotency_key text,
-  CONSTRAINT channel_webhooks_messages_key UNIQUE (webhook_id, idempotency_key)
+  idempotency_key text
 );
+
+CREATE UNIQUE INDEX IF NOT EXISTS channel_webhooks_messages_key_idx ON channel_webhooks_messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 CREATE INDEX IF NOT EXISTS channel_webhooks_messages_channel_idx ON channel_webhooks_messages (channel_id, seq);

@@ -28,8 +28,9 @@ export interface PostgresSchemaOptions {
  *   duplicate keys) and any JavaScript string, including U+0000 and lone surrogates, which a `text`
  *   column refuses or alters. Read the body with `body #>> '{}'`.
  * - `idempotency_key` holds the key as a JSON string literal (`"deploy-42"`), for the same reason;
- *   the unique constraint on `(webhook_id, idempotency_key)` makes the idempotent insert one
- *   statement. Rows without a key are `NULL` there, and NULLs never conflict.
+ *   a unique index on `(webhook_id, idempotency_key)` makes the idempotent insert one statement.
+ *   Rows without a key are `NULL` there and never conflict, so the index is partial: it holds only
+ *   keyed messages (a tenth of the size at one post in ten keyed).
  * - Times of webhooks are epoch ms in `bigint`; a message's time is a `timestamptz`.
  * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
  *
@@ -72,9 +73,10 @@ CREATE TABLE IF NOT EXISTS ${p}messages (
   body json NOT NULL,
   blocks json NOT NULL,
   created_at timestamptz NOT NULL,
-  idempotency_key text,
-  CONSTRAINT ${p}messages_key UNIQUE (webhook_id, idempotency_key)
+  idempotency_key text
 );
+
+CREATE UNIQUE INDEX IF NOT EXISTS ${p}messages_key_idx ON ${p}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 CREATE INDEX IF NOT EXISTS ${p}messages_channel_idx ON ${p}messages (channel_id, seq);
 `;

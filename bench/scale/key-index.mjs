@@ -1,5 +1,5 @@
-// The idempotency index as the PostgreSQL store has it (every message, NULL keys too) against a
-// partial one (keyed messages only), on two message tables of N rows in one ephemeral PostgreSQL:
+// A full idempotency index (every message, NULL keys too) against the partial one the PostgreSQL
+// store has (keyed messages only), on two message tables of N rows in one ephemeral PostgreSQL:
 // inserts as posts make them (random webhook, 10% with a key, ON CONFLICT … DO UPDATE … RETURNING),
 // in alternating rounds. `node bench/scale/key-index.mjs [rows]` (default 3,000,000: ~2.5 GB of
 // disk, ~5 minutes on 2 cores). Prints the index sizes, then per round the inserts per second,

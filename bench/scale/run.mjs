@@ -318,11 +318,11 @@ const pick = (object, keys) => Object.fromEntries(keys.map((key) => [key, object
  * hour on 2 cores for 10 million rows; the indexes are the same.
  */
 async function bulkSeed(admin, prefix, count, webhooks) {
-  await admin.query(`ALTER TABLE ${prefix}messages DROP CONSTRAINT ${prefix}messages_key, DROP CONSTRAINT ${prefix}messages_id_key`);
-  await admin.query(`DROP INDEX ${prefix}messages_channel_idx`);
+  await admin.query(`ALTER TABLE ${prefix}messages DROP CONSTRAINT ${prefix}messages_id_key`);
+  await admin.query(`DROP INDEX ${prefix}messages_key_idx, ${prefix}messages_channel_idx`);
   await seedMessages(admin, prefix, 0, count, { webhooks, onSlice: (done) => log(`  … ${done} messages`) });
   await admin.query(`ALTER TABLE ${prefix}messages ADD CONSTRAINT ${prefix}messages_id_key UNIQUE (id)`);
-  await admin.query(`ALTER TABLE ${prefix}messages ADD CONSTRAINT ${prefix}messages_key UNIQUE (webhook_id, idempotency_key)`);
+  await admin.query(`CREATE UNIQUE INDEX ${prefix}messages_key_idx ON ${prefix}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL`);
   await admin.query(`CREATE INDEX ${prefix}messages_channel_idx ON ${prefix}messages (channel_id, seq)`);
   await admin.query(`VACUUM ANALYZE ${prefix}messages`);
 }

@@ -83,6 +83,26 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       expect(rows.map((row) => row.table_name)).toEqual([`${prefix}channels`, `${prefix}messages`, `${prefix}webhooks`]);
     });
 
+    // NULL keys never conflict, so the index of keys holds keyed messages only: posts without a key
+    // (most of them) cost it nothing, where a full index would hold a leaf entry for each.
+    it('the idempotency index grows with keyed messages only', async () => {
+      const prefix = `cwtest_keyidx_${Date.now().toString(36)}_`;
+      const store = createPostgresStore({ pool, tablePrefix: prefix });
+      await store.migrate();
+      await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+      const webhook = makeWebhook('general', Date.UTC(2026, 0, 1));
+      await store.insertWebhook(webhook);
+      const indexSize = async () =>
+        Number((await pool.query(`SELECT pg_relation_size($1::regclass) AS bytes`, [`${prefix}messages_key_idx`])).rows[0].bytes);
+      const empty = await indexSize();
+      for (let i = 0; i < 600; i++) await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 0, 0, i)), null));
+      expect(await indexSize()).toBe(empty);
+      for (let i = 0; i < 600; i++) await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 1, 0, i)), `key-${i}`));
+      expect(await indexSize()).toBeGreaterThan(empty);
+      const again = await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 2)), 'key-7'));
+      expect(again.outcome).toBe('duplicate');
+    });
+
     it('refuses a table prefix that is not a plain identifier', () => {
       expect(() => createPostgresStore({ pool, tablePrefix: 'x; DROP TABLE users; --' })).toThrow(
         expect.objectContaining({ name: 'ChannelWebhookError', code: 'invalid_argument' }),
