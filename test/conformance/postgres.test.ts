@@ -92,8 +92,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
       const webhook = makeWebhook('general', Date.UTC(2026, 0, 1));
       await store.insertWebhook(webhook);
-      const indexSize = async () =>
-        Number((await pool.query(`SELECT pg_relation_size($1::regclass) AS bytes`, [`${prefix}messages_key_idx`])).rows[0].bytes);
+      const indexSize = async () => Number((await pool.query(`SELECT pg_relation_size($1::regclass) AS bytes`, [`${prefix}messages_key_idx`])).rows[0].bytes);
       const empty = await indexSize();
       for (let i = 0; i < 600; i++) await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 0, 0, i)), null));
       expect(await indexSize()).toBe(empty);
