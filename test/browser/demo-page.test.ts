@@ -68,7 +68,8 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
     await expect.poll(() => page.inputValue('#secret-url')).not.toBe(old);
     const fresh = await page.inputValue('#secret-url');
     expect(new URL(fresh).pathname.split('/')[3]).toBe(new URL(old).pathname.split('/')[3]);
-    expect(await page.textContent('#webhooks')).toMatch(/Deploys\s*active\s*rotated/);
+    // The list is reloaded after the new URL is shown: wait for it, as a reader would.
+    await expect.poll(() => page.textContent('#webhooks')).toMatch(/Deploys\s*active\s*rotated/);
 
     const refused = await send(old, { body: { text: 'through the old URL' } });
     expect([refused.status, (refused.json as { code: string }).code]).toEqual([404, 'not_found']);
