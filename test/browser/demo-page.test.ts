@@ -41,7 +41,8 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
     const url = await page.inputValue('#secret-url');
     expect(url).toMatch(new RegExp(`^${demo.origin}/hooks/channels/wh_[\\w-]{22}/[\\w-]{43}$`));
     expect(await page.textContent('#curl')).toContain(`'${url}'`);
-    expect(await page.textContent('#webhooks')).toMatch(/Deploys\s*active/);
+    // The list is reloaded after the URL is shown: wait for it, as a reader would.
+    await expect.poll(() => page.textContent('#webhooks')).toMatch(/Deploys\s*active/);
     const secret = url.split('/').pop()!;
     expect(demo.logs.join('\n')).not.toContain(secret);
 
