@@ -27,16 +27,19 @@ const writeFloor = (res, { status, headers, body }) => {
   res.end(payload);
 };
 
-// A node:http listener (or Express route) answering every request with the floor.
-const floorListener = (floor) => (req, res) => {
+// Answers one request with the floor through `write`: once the body was read, or at once when the
+// floor refused the post before reading it (then the body is let go, so the connection is reused).
+const answerWithFloor = (floor, req, write) => {
   const answer = floor.post(req.method, req.url, req.headers, (max) => readCapped(req, max));
-  if (typeof answer.then === 'function') answer.then((done) => writeFloor(res, done));
+  if (typeof answer.then === 'function') answer.then(write);
   else {
-    // Refused before its body was read: let the body go so the connection can be reused.
     req.resume();
-    writeFloor(res, answer);
+    write(answer);
   }
 };
+
+// A node:http listener (or Express route) answering every request with the floor.
+const floorListener = (floor) => (req, res) => answerWithFloor(floor, req, (answer) => writeFloor(res, answer));
 
 // A variant named `…@baseline` loads the library from the built package at BENCH_BASELINE (a
 // directory holding its package.json and dist/), so that two builds meet in one run.
@@ -192,17 +195,8 @@ const variants = {
     const floor = createFloor(count);
     const app = Fastify();
     const asIs = (text) => text;
-    const onRequest = (request, reply) => {
-      const req = request.raw;
-      const send = ({ status, headers, body }) => reply.code(status).headers(headers).serializer(asIs).send(JSON.stringify(body));
-      const answer = floor.post(req.method, req.url, req.headers, (max) => readCapped(req, max));
-      if (typeof answer.then === 'function') answer.then(send);
-      else {
-        // Refused before its body was read: let the body go so the connection can be reused.
-        req.resume();
-        send(answer);
-      }
-    };
+    const onRequest = (request, reply) =>
+      answerWithFloor(floor, request.raw, ({ status, headers, body }) => reply.code(status).headers(headers).serializer(asIs).send(JSON.stringify(body)));
     app.all('/hooks/channels/:id/:secret', { onRequest }, (_request, reply) => reply.send());
     await app.ready();
     return { server: app.server, paths: floor.paths };
