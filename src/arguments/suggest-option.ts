@@ -1,22 +1,23 @@
 // Names other libraries use for what one of our options does; a name is only ever suggested to a
-// factory that has the option it points at.
-const NAMES_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
+// factory that has the option it points at. A Map, since it is looked up with the caller's key: an
+// object would answer `constructor` or `__proto__` from Object.prototype.
+const NAMES_ELSEWHERE: ReadonlyMap<string, readonly string[]> = new Map([
   // express-rate-limit and rate-limiter-flexible
-  max: ['limit'],
-  points: ['limit'],
-  duration: ['windowMs'],
-  interval: ['windowMs'],
+  ['max', ['limit']],
+  ['points', ['limit']],
+  ['duration', ['windowMs']],
+  ['interval', ['windowMs']],
   // rate-limit-redis, rate-limiter-flexible
-  prefix: ['keyPrefix', 'tablePrefix'],
-  keyprefix: ['keyPrefix'],
-  storeclient: ['client'],
-  redis: ['client'],
+  ['prefix', ['keyPrefix', 'tablePrefix']],
+  ['keyprefix', ['keyPrefix']],
+  ['storeclient', ['client']],
+  ['redis', ['client']],
   // connect-pg-simple, knex
-  tablename: ['tablePrefix'],
-  client: ['pool'],
-  limiter: ['rateLimiter'],
-  url: ['baseUrl', 'serverUrl'],
-};
+  ['tablename', ['tablePrefix']],
+  ['client', ['pool']],
+  ['limiter', ['rateLimiter']],
+  ['url', ['baseUrl', 'serverUrl']],
+]);
 
 /**
  * The options a caller probably meant by `key`: the option another library calls `key`, else the
@@ -26,7 +27,7 @@ const NAMES_ELSEWHERE: Readonly<Record<string, readonly string[]>> = {
  */
 export function suggestOptions(key: string, options: readonly string[]): string[] {
   const lower = key.toLowerCase();
-  const elsewhere = (NAMES_ELSEWHERE[lower] ?? []).filter((name) => options.includes(name));
+  const elsewhere = (NAMES_ELSEWHERE.get(lower) ?? []).filter((name) => options.includes(name));
   if (elsewhere.length > 0) return elsewhere;
   let best = Number.POSITIVE_INFINITY;
   let closest: string[] = [];
