@@ -235,7 +235,7 @@ describe.skipIf(!existsSync(RUNTIME_BINARIES.bun))(runtimeSuiteTitle('the packed
   }, 60_000);
 });
 
-// The packed SQLite store on node:sqlite, which Deno has (Node only from 22.5): both conformance suites.
+// The packed SQLite store on node:sqlite, which Deno has (and Node from 22.5: see node-versions.test.ts): both conformance suites.
 describe.skipIf(!existsSync(RUNTIME_BINARIES.deno))(runtimeSuiteTitle('the packed SQLite store on Deno (node:sqlite)', RUNTIME_BINARIES.deno), () => {
   it('passes both conformance suites', async () => {
     const { code, output } = await runToEnd(RUNTIME_BINARIES.deno, [
