@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url';
 // The runtimes the packed package is tested on are not dev dependencies of the clone: together they
 // weigh about 700 MB. test/runtimes/package.json lists them, its own lock file pins them, and
 // `npm run runtimes:install` installs them into test/runtimes/node_modules (git-ignored), where the
-// tests find them and where a test file in test/runtimes resolves a library installed there.
+// tests find them and where a test file in test/runtimes resolves a library installed there. To add
+// one, `npm install --prefix test/runtimes --save-exact <package>@<version>`: the check below then
+// covers it, and a binary gets its path in RUNTIME_BINARIES.
 const here = dirname(fileURLToPath(import.meta.url));
 const installed = join(here, 'node_modules');
 
-export const RUNTIMES_INSTALL_COMMAND = 'npm run runtimes:install';
+const RUNTIMES_INSTALL_COMMAND = 'npm run runtimes:install';
 
 /** The executable of each runtime in the install. */
 export const RUNTIME_BINARIES = {
@@ -30,7 +32,7 @@ export function runtimeSuiteTitle(title: string, binary: string): string {
  * each installed at another version than its lock file pins. Both empty when the runtime tests can
  * run as CI runs them.
  */
-export function runtimeInstallProblems(): { missing: string[]; stale: string[] } {
+function runtimeInstallProblems(): { missing: string[]; stale: string[] } {
   const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   const lock = JSON.parse(readFileSync(join(here, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
   const missing: string[] = [];
