@@ -5,14 +5,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isCi } from '../support/global-setup.js';
 import { paddedBody, send } from '../support/http.js';
 import { freePort } from '../support/servers.js';
 import { installPackedLibrary } from '../support/pack.js';
 import { startFaultyEndpoint, type FaultyEndpoint } from '../send/fault-proxy.js';
+import { RUNTIME_BINARIES, runtimeSuiteTitle } from './runtime-install.js';
 
 // The packed library, served by each real runtime through its Fetch adapter: what a user of Bun,
-// Deno or Cloudflare Workers runs. The runtimes come from npm as binary packages (dev dependencies).
+// Deno or Cloudflare Workers runs. The runtimes come from npm as binary packages, in the runtime
+// install (test/runtimes/package.json, `npm run runtimes:install`).
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixtures = join(root, 'test', 'runtimes', 'fixtures');
 const STORE_TIMEOUT_MS = 400;
@@ -28,17 +29,17 @@ interface Runtime {
 const runtimes: Runtime[] = [
   {
     name: 'Bun',
-    binary: join(root, 'node_modules/@oven/bun-linux-x64/bin/bun'),
+    binary: RUNTIME_BINARIES.bun,
     command: async (app) => ['run', join(app, 'bun.mjs')],
   },
   {
     name: 'Deno',
-    binary: join(root, 'node_modules/@deno/linux-x64-glibc/deno'),
+    binary: RUNTIME_BINARIES.deno,
     command: async (app) => ['run', '--quiet', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env=PORT', '--allow-read', join(app, 'deno.mjs')],
   },
   {
     name: 'workerd',
-    binary: join(root, 'node_modules/@cloudflare/workerd-linux-64/bin/workerd'),
+    binary: RUNTIME_BINARIES.workerd,
     command: (app, port) => workerdCommand(app, port, 'worker.mjs'),
   },
 ];
@@ -79,10 +80,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(app, { recursive: true, force: true }));
 
 for (const runtime of runtimes) {
-  const present = existsSync(runtime.binary);
-  if (!present && isCi()) throw new Error(`${runtime.name} is missing at ${runtime.binary}: run npm ci`);
-
-  describe.skipIf(!present)(`the packed Fetch adapter on ${runtime.name}`, () => {
+  describe.skipIf(!existsSync(runtime.binary))(runtimeSuiteTitle(`the packed Fetch adapter on ${runtime.name}`, runtime.binary), () => {
     let child: ChildProcess;
     let base: string;
     let port: number;
@@ -228,19 +226,19 @@ for (const runtime of runtimes) {
 }
 
 // The packed SQLite store on bun:sqlite: both conformance suites and a round of posts, as `bun test` runs them.
-describe.skipIf(!existsSync(runtimes[0]!.binary))('the packed SQLite store on Bun (bun:sqlite)', () => {
+describe.skipIf(!existsSync(RUNTIME_BINARIES.bun))(runtimeSuiteTitle('the packed SQLite store on Bun (bun:sqlite)', RUNTIME_BINARIES.bun), () => {
   it('passes both conformance suites and stores, deduplicates and refuses posts', async () => {
-    const { code, output } = await runToEnd(runtimes[0]!.binary, ['test', './sqlite.test.mjs']);
+    const { code, output } = await runToEnd(RUNTIME_BINARIES.bun, ['test', './sqlite.test.mjs']);
     expect(output, output).toMatch(/\b0 fail\b/);
     expect(Number(/(\d+) pass\b/.exec(output)?.[1])).toBeGreaterThanOrEqual(38);
     expect(code).toBe(0);
   }, 60_000);
 });
 
-// The packed SQLite store on node:sqlite, which Deno has (Node only from 22.5): both conformance suites.
-describe.skipIf(!existsSync(runtimes[1]!.binary))('the packed SQLite store on Deno (node:sqlite)', () => {
+// The packed SQLite store on node:sqlite, which Deno has (and Node from 22.5: see node-versions.test.ts): both conformance suites.
+describe.skipIf(!existsSync(RUNTIME_BINARIES.deno))(runtimeSuiteTitle('the packed SQLite store on Deno (node:sqlite)', RUNTIME_BINARIES.deno), () => {
   it('passes both conformance suites', async () => {
-    const { code, output } = await runToEnd(runtimes[1]!.binary, [
+    const { code, output } = await runToEnd(RUNTIME_BINARIES.deno, [
       'run',
       '--quiet',
       '--allow-read',
@@ -286,7 +284,7 @@ const exampleRuns: Array<{
 ];
 
 for (const example of exampleRuns) {
-  describe.skipIf(!existsSync(example.runtime.binary))(example.name, () => {
+  describe.skipIf(!existsSync(example.runtime.binary))(runtimeSuiteTitle(example.name, example.runtime.binary), () => {
     it('runs as its comment says and stores a post sent to the webhook URL it gives', async () => {
       const output: string[] = [];
       const port = await freePort();

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { checkRuntimeInstall } from '../runtimes/runtime-install.js';
 import { serverBinaries, startPostgres, startRedis, startRedisCluster, type PostgresServer, type RedisClusterServer, type RedisServer } from './servers.js';
 
 declare module 'vitest' {
@@ -23,6 +24,7 @@ export const isCi = (): boolean => ['true', '1'].includes((process.env.CI ?? '')
  * Each test file isolates itself with its own table and key prefixes, so files still run in parallel.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  checkRuntimeInstall(isCi());
   const binaries = serverBinaries();
   let postgres: PostgresServer | null = null;
   let redis: RedisServer | null = null;
