@@ -163,7 +163,7 @@ async function send(settings: Settings, payload: WebhookPayload, { idempotencyKe
       report('gave_up');
       const why =
         result.waitMs === null
-          ? `${deadlineSaid} leaves no time for another attempt after ${attempts(attempt)}`
+          ? `${deadlineSaid} leaves no time for attempt ${attempt + 1}`
           : `the endpoint asked to wait ${seconds(waitMs)}, past ${deadlineSaid}, after ${attempts(attempt)}`;
       return failure('deadline_exceeded', `${why}; ${describe(result)}`, attempt, result);
     }
