@@ -102,7 +102,7 @@ async function send(settings: Settings, payload: WebhookPayload, { idempotencyKe
     possiblyStored,
     ...(last?.kind === 'transient' && last.cause !== undefined ? { cause: last.cause } : {}),
   });
-  if ('reason' in request) return failure('not_sent', `nothing was sent: ${request.reason}`, 0);
+  if ('reason' in request) return failure('not_sent', request.reason, 0);
 
   const deadline = clock.now() + settings.timeoutMs;
   const deadlineSaid = `the ${seconds(settings.timeoutMs)} deadline`;

@@ -89,6 +89,14 @@ describe('send, against an endpoint that fails', () => {
     });
   });
 
+  it('names what kept a payload from being sent, once, exit 1', async () => {
+    expect(await run(['send', url('failing'), '-', '--key', 'b'], { stdin: '{"text":"x","eventId":"a"}' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'not sent: the key differs from the payload’s eventId; the endpoint would refuse the pair\n',
+    });
+  });
+
   it('refuses a redirect, naming its status, exit 1', async () => {
     expect(await run(['send', url('redirect'), '--text', 'x'])).toEqual({
       code: 1,
