@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { EXIT, type Io, usageError, writer } from './cli/io.js';
+import { version } from '../package.json';
+import { suggestOptions } from '../src/arguments/suggest-option.js';
+import { EXIT, type Io, printable, usageError, writer } from './cli/io.js';
 import { sendCommand } from './cli/send-command.js';
 import { serveCommand } from './cli/serve-command.js';
 import { validateCommand } from './cli/validate-command.js';
@@ -13,6 +15,10 @@ Commands:
   send [<url>]        Post a payload with safe retries (URL from CHANNEL_WEBHOOK_URL).
   serve               Run a local receiver and print what arrives.
 
+Options:
+  -v, --version       Print the version.
+  -h, --help          Show this help.
+
 Run channel-webhooks <command> --help for a command's options.
 
 Exit codes: 0 success; 1 refused (fix the payload); 2 usage error; 3 gave up after retries.`;
@@ -25,13 +31,22 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
 
 async function main(argv: string[], io: Io): Promise<number> {
   const [name, ...args] = argv;
-  if (name === undefined) return usageError(io, 'give a command', HELP);
+  const names = Object.keys(commands);
+  if (name === undefined) return usageError(io, `give a command: ${names.join(', ')}`, HELP);
   if (name === '--help' || name === '-h' || name === 'help') {
     writer(io.stdout, io.env).line(HELP);
     return EXIT.ok;
   }
+  if (name === '--version' || name === '-v') {
+    writer(io.stdout, io.env).line(version);
+    return EXIT.ok;
+  }
   const command = commands[name];
-  if (command === undefined) return usageError(io, `unknown command ${JSON.stringify(name)}`, HELP);
+  if (command === undefined) {
+    const meant = suggestOptions(name, names);
+    const hint = meant.length > 0 ? `did you mean '${meant.join("' or '")}'?` : `the commands are ${names.join(', ')}`;
+    return usageError(io, `unknown ${name.startsWith('-') ? 'option' : 'command'} '${name}'; ${hint}`, HELP);
+  }
   return command(args, io);
 }
 
@@ -40,7 +55,7 @@ main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stde
     process.exitCode = code;
   },
   (error: unknown) => {
-    writer(process.stderr, process.env).line(`channel-webhooks: ${(error as Error)?.stack ?? String(error)}`);
+    writer(process.stderr, process.env).line(`channel-webhooks: ${printable((error as Error)?.stack ?? String(error), { lines: true })}`);
     process.exitCode = 70;
   },
 );

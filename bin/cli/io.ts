@@ -1,3 +1,4 @@
+import { suggestOptions } from '../../src/arguments/suggest-option.js';
 import { redactWebhookUrl } from '../../src/index.js';
 
 /** Exit codes a CI can branch on. */
@@ -43,39 +44,77 @@ export function writer(stream: Io['stdout'], env: NodeJS.ProcessEnv): Out {
   };
 }
 
-// Text from a sender must not drive the terminal: every control character but newline and tab is shown as a placeholder.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Text from outside (a sender's payload, an endpoint's answer, a file, an error quoting either)
+// must not drive the terminal or change how a line reads: C0 and C1 controls (ESC starts colour,
+// title, clipboard (OSC 52) and screen sequences; CSI is also U+009B), DEL, line and paragraph
+// separators, and the bidirectional marks, embeddings, overrides and isolates, which reorder what
+// is shown. Newline and tab are kept only in text printed as lines of its own.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-/** `text` with control characters (terminal escapes) made visible and harmless. */
-export function printable(text: string): string {
-  return text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * `text`, which came from outside, made safe to print: every control, separator and bidirectional
+ * formatting character written as `\uXXXX`. The one function for any such text; by default the
+ * result is one line (newline and tab escaped too: a pointer, a code, an id); with `lines`, newline
+ * and tab stay (a message's text).
+ */
+export function printable(text: string, { lines = false }: { lines?: boolean } = {}): string {
+  return text.replace(lines ? CONTROL_BUT_LINES : CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** A usage error: the message and the command's help, on standard error. */
+/** The command a help text is for, as its first line names it: `channel-webhooks send`. */
+const commandOf = (help: string): string => /^Usage: (channel-webhooks(?: [a-z][a-z-]*)?)/.exec(help)?.[1] ?? 'channel-webhooks';
+
+/**
+ * A usage error: the one line that says what is wrong (escaped: it may quote an argument or a
+ * file's error), and where the help is, on standard error.
+ */
 export function usageError(io: Io, message: string, help: string): number {
   const err = writer(io.stderr, io.env);
-  err.line(`${err.paint('red', 'error:')} ${message}`);
-  err.line();
-  err.line(help);
+  err.line(`${err.paint('red', 'error:')} ${printable(message)}`);
+  err.line(`Run '${commandOf(help)} --help' for usage.`);
   return EXIT.usage;
 }
 
 /**
  * Parses a command's arguments with `parse` (a `util.parseArgs` call): the parsed arguments, or the
- * exit code once a usage error or the `--help` text has been printed.
+ * exit code once a usage error or the `--help` text has been printed. An unknown option is named
+ * with the option of `help`'s list it is closest to, by the rule the library's own option checks use.
  */
 export function parseCommand<T extends { values: { help?: boolean } }>(io: Io, help: string, parse: () => T): T | number {
   let parsed: T;
   try {
     parsed = parse();
   } catch (error) {
-    return usageError(io, (error as Error).message, help);
+    return usageError(io, argumentsError(error as Error & { code?: string }, help), help);
   }
   if (parsed.values.help) {
     writer(io.stdout, io.env).line(help);
     return EXIT.ok;
   }
   return parsed;
+}
+
+// What parseArgs's errors say, said for this command; the option is the one quoted in its message.
+function argumentsError(error: Error & { code?: string }, help: string): string {
+  const option = /'([^']+)'/
+    .exec(error.message)?.[1]
+    ?.match(/--?[A-Za-z][\w-]*/g)
+    ?.at(-1);
+  if (option === undefined) return error.message;
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const options = [...help.matchAll(/^ {2}(?:-\w, )?--([a-z][a-z-]*)/gm)].map((match) => match[1]!);
+    const meant = suggestOptions(option.replace(/^--?/, ''), options);
+    const suggestion =
+      meant.length > 0
+        ? `did you mean ${meant.map((name) => `'--${name}'`).join(' or ')}?`
+        : `the options are ${options.map((name) => `--${name}`).join(', ')}`;
+    return `unknown option '${option}'; ${suggestion}`;
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return /argument missing/.test(error.message) ? `option '${option}' needs a value` : `option '${option}' takes no value`;
+  }
+  return error.message;
 }
 
 /** `n` with thousands separators, as the endpoint's messages write numbers. */

@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
-import { createWebhookSender, type SendAttempt, type WebhookPayload } from '../../src/send/index.js';
-import { EXIT, type Io, parseCommand, usageError, writer } from './io.js';
+import { MAX_TIMEOUT_MS } from '../../src/deadline.js';
+import { createWebhookSender, type SendAttempt, type SendFailureCode, type WebhookPayload } from '../../src/send/index.js';
+import { WEBHOOK_URL } from '../../src/send/webhook-url.js';
+import { countdownSleep } from './countdown.js';
+import { EXIT, type Io, parseCommand, printable, usageError, writer } from './io.js';
 import { readJson, sourceName } from './read-input.js';
 
 export const SEND_HELP = `Usage: channel-webhooks send [<url>] (--text <text> | --file <path> | -) [options]
@@ -22,9 +25,12 @@ Options:
   --timeout <seconds>  Give up after this long, retries and waits included (default 90).
   -h, --help           Show this help.
 
-Exit codes: 0 stored (or already stored under the key); 1 refused: fix the payload, the URL or the
-channel; 2 usage error or unreadable input; 3 gave up after retries: resend later with the same --key;
-130 interrupted.
+A redirect is a refusal: the post is never sent on to another location. A wait of 5 s or more
+(a 429's Retry-After) is shown while it runs; Ctrl-C stops it at once.
+
+Exit codes: 0 stored (or already stored under the key); 1 refused, not sent, or an answer over
+1 MiB: fix the payload, the URL or the channel; 2 usage error or unreadable input; 3 gave up after
+retries: resend later with the same --key; 130 interrupted.
 
 Example:
   export CHANNEL_WEBHOOK_URL='https://chat.example.com/hooks/channels/…'
@@ -41,12 +47,20 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
   if (urls.length > 1) return usageError(io, 'give at most one URL', SEND_HELP);
   const url = urls[0] ?? io.env.CHANNEL_WEBHOOK_URL;
   if (url === undefined || url === '') return usageError(io, 'give the webhook URL, or set CHANNEL_WEBHOOK_URL', SEND_HELP);
+  const urlProblem = WEBHOOK_URL.problem(url);
+  if (urlProblem !== undefined) {
+    // Never the URL itself: it may be a secret one, mistyped.
+    const named = urls[0] === undefined ? 'CHANNEL_WEBHOOK_URL' : 'the webhook URL';
+    const file = urls[0] !== undefined && urlProblem === 'it is not a URL' ? ' (to send a file, give --file <path>)' : '';
+    return usageError(io, `${named} is not an absolute http(s) URL: ${urlProblem}${file}`, SEND_HELP);
+  }
   const sources = [values.text !== undefined, values.file !== undefined, stdin].filter(Boolean).length;
   if (sources !== 1) return usageError(io, 'give exactly one of --text, --file or -', SEND_HELP);
   const attempts = values.attempts === undefined ? undefined : Number(values.attempts);
-  const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (attempts !== undefined && !(Number.isInteger(attempts) && attempts >= 1)) return usageError(io, '--attempts must be a whole number ≥ 1', SEND_HELP);
-  if (timeout !== undefined && !(timeout > 0 && Number.isFinite(timeout))) return usageError(io, '--timeout must be a positive number of seconds', SEND_HELP);
+  const timeoutMs = values.timeout === undefined ? undefined : Math.round(Number(values.timeout) * 1000);
+  if (attempts !== undefined && !(Number.isSafeInteger(attempts) && attempts >= 1)) return usageError(io, '--attempts must be a whole number ≥ 1', SEND_HELP);
+  if (timeoutMs !== undefined && !(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS))
+    return usageError(io, `--timeout must be a number of seconds from 0.001 to ${Math.floor(MAX_TIMEOUT_MS / 1000)}`, SEND_HELP);
 
   let payload: unknown = { text: values.text };
   if (values.text === undefined) {
@@ -54,18 +68,18 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     const json = await readJson(source, io);
     if (json.kind === 'unreadable') return usageError(io, json.message, SEND_HELP);
     if (json.kind === 'not_json') {
-      err.line(`${err.paint('red', 'refused')}: ${sourceName(source)} is not valid JSON (${json.message})`);
+      err.line(`${err.paint('red', 'not sent')}: ${printable(sourceName(source))} is not valid JSON (${printable(json.message)})`);
       return EXIT.refused;
     }
     payload = json.value;
   }
 
-  let sender: ReturnType<typeof createWebhookSender>;
-  try {
-    sender = createWebhookSender({ url, maxAttempts: attempts, timeoutMs: timeout === undefined ? undefined : timeout * 1000 });
-  } catch (error) {
-    return usageError(io, (error as Error).message, SEND_HELP);
-  }
+  const sender = createWebhookSender({
+    url,
+    maxAttempts: attempts,
+    timeoutMs,
+    sleep: countdownSleep(io.stderr, err),
+  });
   const interrupt = new AbortController();
   const stop = () => interrupt.abort();
   process.once('SIGINT', stop);
@@ -73,30 +87,41 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     .send(payload as WebhookPayload, { idempotencyKey: values.key, signal: interrupt.signal, onAttempt: (attempt) => logAttempt(err, attempt) })
     .finally(() => process.off('SIGINT', stop));
 
+  const key = shellWord(result.idempotencyKey);
   if (result.ok) {
-    out.line(result.message.id);
+    out.line(printable(result.message.id));
     err.line(
       result.duplicate
-        ? `${err.paint('yellow', 'already stored')} under key ${result.idempotencyKey} (200 duplicate): the earlier message stands`
-        : `${err.paint('green', 'stored')} (201) under key ${result.idempotencyKey}`,
+        ? `${err.paint('yellow', 'already stored')} under key ${key} (200 duplicate): the earlier message stands`
+        : `${err.paint('green', 'stored')} (201) under key ${key}`,
     );
     return EXIT.ok;
   }
-  const label = result.code === 'refused' || result.code === 'not_sent' ? 'refused' : result.code === 'aborted' ? 'interrupted' : 'gave up';
-  err.line(`${err.paint('red', label)}: ${result.message}`);
-  for (const error of result.problem?.errors ?? []) err.line(`  ${err.paint('bold', error.pointer ?? `header ${error.header}`)} ${error.message}`);
-  switch (result.code) {
-    case 'refused':
-    case 'not_sent':
-      return EXIT.refused;
-    case 'aborted':
-      err.line(`The message may have been stored: send again with --key ${result.idempotencyKey} to store it at most once.`);
-      return EXIT.interrupted;
-    default:
-      err.line(`The message may have been stored: send again later with --key ${result.idempotencyKey} to store it at most once.`);
-      return EXIT.gaveUp;
-  }
+  err.line(`${err.paint('red', LABELS[result.code])}: ${printable(result.code === 'aborted' ? interrupted(result.attempts) : result.message)}`);
+  for (const error of result.problem?.errors ?? [])
+    err.line(`  ${err.paint('bold', printable(error.pointer ?? `header ${error.header}`))} ${printable(error.message)}`);
+  if (result.code === 'refused' || result.code === 'not_sent') return EXIT.refused;
+  err.line(
+    result.possiblyStored
+      ? `The message may have been stored: send again${result.code === 'aborted' ? '' : ' later'} with --key ${key} to store it at most once.`
+      : `Nothing was stored: send again${result.code === 'aborted' ? '' : ' later'} with --key ${key}.`,
+  );
+  return result.code === 'aborted' ? EXIT.interrupted : result.code === 'answer_too_large' ? EXIT.refused : EXIT.gaveUp;
 }
+
+const LABELS: Record<SendFailureCode, string> = {
+  refused: 'refused',
+  not_sent: 'not sent',
+  answer_too_large: 'unusable answer',
+  retries_exhausted: 'gave up',
+  deadline_exceeded: 'gave up',
+  aborted: 'interrupted',
+};
+
+const interrupted = (attempts: number): string => (attempts === 0 ? 'before the first attempt' : `after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+
+/** `key` as it can be pasted after `--key` in a shell: quoted when it holds anything but plain characters. */
+const shellWord = (key: string): string => printable(/^[\w.:@%+=,/-]+$/.test(key) ? key : `'${key.replaceAll("'", "'\\''")}'`);
 
 const parse = (args: string[]) =>
   parseArgs({
@@ -113,8 +138,15 @@ const parse = (args: string[]) =>
     },
   });
 
+const FAILED: Record<NonNullable<SendAttempt['error']>, string> = {
+  no_connection: 'could not connect',
+  network: 'met a network error',
+  timeout: 'timed out',
+  bad_response: 'answered without a stored message',
+};
+
 function logAttempt(err: ReturnType<typeof writer>, attempt: SendAttempt): void {
   if (attempt.outcome !== 'retry') return;
-  const what = attempt.status !== null ? `answered ${attempt.status}` : attempt.error === 'timeout' ? 'timed out' : 'could not connect';
+  const what = attempt.status !== null ? `answered ${attempt.status}` : FAILED[attempt.error ?? 'network'];
   err.line(err.paint('dim', `attempt ${attempt.attempt} ${what}; retrying in ${(attempt.retryInMs! / 1000).toFixed(1)} s with the same key`));
 }

@@ -11,7 +11,8 @@ export const SERVE_HELP = `Usage: channel-webhooks serve [options]
 A local receiver for a sender's development and CI: creates a webhook on an in-memory store,
 prints its URL (the first line of standard output), and prints every message that arrives as
 plain text. Answers exactly as a real endpoint does (validation, idempotency, 60 requests a
-minute). Listens on 127.0.0.1 only. Refusals are reported on standard error.
+minute). Listens on 127.0.0.1 only. Refusals are reported on standard error, and when it stops,
+one line sums up the run: posts received, stored, duplicates, and refused by code.
 
 Options:
   --port <n>           Port to listen on (default 0: any free port).
@@ -32,7 +33,7 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
   const { values } = parsed;
   const out = writer(io.stdout, io.env);
   const err = writer(io.stderr, io.env);
-  if (parsed.positionals.length > 0) return usageError(io, `unexpected argument ${parsed.positionals[0]}`, SERVE_HELP);
+  if (parsed.positionals.length > 0) return usageError(io, `unexpected argument '${parsed.positionals[0]}'`, SERVE_HELP);
   const port = Number(values.port ?? '0');
   const wanted = values.count === undefined ? Number.POSITIVE_INFINITY : Number(values.count);
   if (!(Number.isInteger(port) && port >= 0 && port <= 65_535)) return usageError(io, '--port must be a whole number from 0 to 65535', SERVE_HELP);
@@ -47,28 +48,35 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
   });
-  let stored = 0;
+  const tally = { received: 0, stored: 0, duplicates: 0, refused: new Map<string, number>() };
   const observed: WebhookHandler = async (request) => {
     const response = await handle(request);
+    tally.received++;
     if (response.status === 201) {
       showMessage((response.body as { message: Message }).message);
-      if (++stored >= wanted) finish(EXIT.ok);
+      if (++tally.stored >= wanted) finish(EXIT.ok);
     } else if (response.status === 200) {
+      tally.duplicates++;
       const { message } = response.body as { message: Message };
-      err.line(err.paint('yellow', `duplicate: answered with ${message.id}, stored earlier under the same key (200)`));
+      err.line(err.paint('yellow', `duplicate: answered with ${printable(message.id)}, stored earlier under the same key (200)`));
     } else {
       const problem = response.body as ProblemBody;
       const refused = response.status >= 400 && response.status < 500 && response.status !== 429;
-      err.line(`${err.paint(refused ? 'red' : 'yellow', refused ? 'refused' : 'answered')} ${response.status} ${problem.code}: ${problem.detail}`);
-      for (const error of problem.errors ?? []) err.line(`  ${err.paint('bold', error.pointer ?? `header ${error.header}`)} ${printable(error.message)}`);
+      tally.refused.set(problem.code, (tally.refused.get(problem.code) ?? 0) + 1);
+      err.line(
+        `${err.paint(refused ? 'red' : 'yellow', refused ? 'refused' : 'answered')} ${response.status} ${printable(problem.code)}: ${printable(problem.detail)}`,
+      );
+      // A pointer names the sender's own property names: escaped like every other text of theirs.
+      for (const error of problem.errors ?? [])
+        err.line(`  ${err.paint('bold', printable(error.pointer ?? `header ${error.header}`))} ${printable(error.message)}`);
       if (refused && values['fail-on-refusal']) finish(EXIT.refused);
     }
     return response;
   };
 
   const showMessage = (message: Message) => {
-    out.line(out.paint('bold', `── ${printable(message.author.name)} · ${message.id} · ${message.createdAt}`));
-    out.line(printable(toPlainText(message)));
+    out.line(out.paint('bold', `── ${printable(message.author.name)} · ${printable(message.id)} · ${printable(message.createdAt)}`));
+    out.line(printable(toPlainText(message), { lines: true }));
     out.line();
   };
 
@@ -97,6 +105,7 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
   process.once('SIGINT', interrupt);
   const code = await finished;
   process.off('SIGINT', interrupt);
+  err.line(summary(tally));
   // Let the answer that ended the run reach its sender before the connections close.
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
@@ -104,6 +113,14 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
     setTimeout(() => server.closeAllConnections(), 1_000).unref();
   });
   return code;
+}
+
+/** The run in one line: `stopped: 5 posts received, 2 stored, 1 duplicate, 2 refused (invalid_payload 1, not_found 1)`. */
+function summary({ received, stored, duplicates, refused }: { received: number; stored: number; duplicates: number; refused: Map<string, number> }): string {
+  const refusals = [...refused.values()].reduce((sum, n) => sum + n, 0);
+  const byCode = [...refused].map(([code, n]) => `${printable(code)} ${n}`).join(', ');
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `stopped: ${plural(received, 'post')} received, ${stored} stored, ${plural(duplicates, 'duplicate')}, ${refusals} refused${refusals === 0 ? '' : ` (${byCode})`}`;
 }
 
 const parse = (args: string[]) =>

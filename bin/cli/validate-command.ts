@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { MAX_BODY_BYTES, validatePayload, type FieldError } from '../../src/index.js';
 import { MAX_MARKDOWN_TOTAL } from '../../src/validation/block-schemas.js';
 import { codePointLength } from '../../src/validation/text.js';
-import { count, EXIT, type Io, type Out, parseCommand, usageError, writer } from './io.js';
+import { count, EXIT, type Io, type Out, parseCommand, printable, usageError, writer } from './io.js';
 import { readJson, sourceName } from './read-input.js';
 
 export const VALIDATE_HELP = `Usage: channel-webhooks validate <file|->...
@@ -36,13 +36,13 @@ export async function validateCommand(args: string[], io: Io): Promise<number> {
     if (json.kind === 'not_json') {
       total++;
       refused++;
-      report(out, sourceName(source), [{ pointer: '', message: `must be valid JSON (${json.message})` }], 'invalid_json');
+      report(out, printable(sourceName(source)), [{ pointer: '', message: `must be valid JSON (${json.message})` }], 'invalid_json');
       continue;
     }
     const payloads = Array.isArray(json.value) ? json.value : [json.value];
     payloads.forEach((payload, index) => {
       total++;
-      const name = Array.isArray(json.value) ? `${sourceName(source)}[${index}]` : sourceName(source);
+      const name = printable(Array.isArray(json.value) ? `${sourceName(source)}[${index}]` : sourceName(source));
       if (!check(out, name, payload)) refused++;
     });
   }
@@ -73,9 +73,12 @@ function check(out: Out, name: string, payload: unknown): boolean {
 }
 
 function report(out: Out, name: string, errors: FieldError[], why: string, facts?: string): void {
-  out.line(`${out.paint('red', 'refused')}  ${name}: ${why}${facts === undefined ? '' : ` ${out.paint('dim', `(${facts})`)}`}`);
+  out.line(`${out.paint('red', 'refused')}  ${name}: ${printable(why)}${facts === undefined ? '' : ` ${out.paint('dim', `(${facts})`)}`}`);
+  // A pointer names the payload's own property names, and a message may quote its text: escaped.
   for (const error of errors)
-    out.line(`  ${out.paint('bold', error.pointer ?? `header ${error.header}`)}${error.pointer === '' ? '(the body)' : ''} ${error.message}`);
+    out.line(
+      `  ${out.paint('bold', printable(error.pointer ?? `header ${error.header}`))}${error.pointer === '' ? '(the body)' : ''} ${printable(error.message)}`,
+    );
 }
 
 function markdownTotal(payload: unknown): number {

@@ -7,6 +7,7 @@
 export { createWebhookSender } from './create-webhook-sender.js';
 export type {
   SendAttempt,
+  SendErrorCause,
   SendFailure,
   SendFailureCode,
   SendOptions,

@@ -20,7 +20,10 @@ export interface WebhookSenderOptions {
    * runs past it. Default 90 000 (a 429 may ask for up to a minute).
    */
   timeoutMs?: number;
-  /** Longest one attempt may take, answer body included, before it is abandoned and retried. Default 10 000. */
+  /**
+   * Longest one attempt may take, answer body included, before it is abandoned and retried. Default
+   * 10 000. Whatever the time, at most 1 MiB of an answer is read (see {@link SendFailureCode}).
+   */
   attemptTimeoutMs?: number;
   /** The backoff's first ceiling: before retry n, a wait drawn uniformly from [0, min(maxDelayMs, baseDelayMs × 2ⁿ⁻¹)). Default 500. */
   baseDelayMs?: number;
@@ -49,7 +52,9 @@ export interface WebhookSenderOptions {
 export interface SendOptions {
   /**
    * The event's idempotency key, sent as `Idempotency-Key` on every attempt. Default: the payload's
-   * `eventId`, else a new key. When both are given they must be equal.
+   * `eventId`, else a new key. When both are given they must be equal. A key a header cannot carry
+   * as it is (a character outside printable ASCII, or white space at either end, which HTTP strips)
+   * travels as the payload's `eventId` alone, added to the payload when it has none.
    */
   idempotencyKey?: string;
   /** Stops the send: no further attempt or wait. The result is then `aborted`. */
@@ -63,7 +68,8 @@ export interface SendOptions {
  *
  * - `stored`: a new message (201). `duplicate`: a message stored earlier under the key (200).
  * - `retry`: a transient failure; the next attempt comes after `retryInMs`.
- * - `refused`: the endpoint refused the post; it is not retried.
+ * - `refused`: the endpoint refused the post (a 3xx redirect included); it is not retried.
+ * - `answer_too_large`: the answer's body was over 1 MiB; it is not read further, nor retried.
  * - `gave_up`: a transient failure, and no attempt or time is left.
  * - `aborted`: the caller's signal stopped it.
  *
@@ -77,11 +83,15 @@ export interface SendAttempt {
   /** 1 for the first attempt. */
   attempt: number;
   idempotencyKey: string;
-  outcome: 'stored' | 'duplicate' | 'retry' | 'refused' | 'gave_up' | 'aborted';
+  outcome: 'stored' | 'duplicate' | 'retry' | 'refused' | 'answer_too_large' | 'gave_up' | 'aborted';
   /** The answer's status, or `null` when there was none. */
   status: number | null;
-  /** Why there was no usable answer: the connection failed, the attempt timed out, or a 2xx held no message. */
-  error: 'network' | 'timeout' | 'bad_response' | null;
+  /**
+   * Why there was no usable answer: no connection could be made (`no_connection`: refused, no such
+   * host, unreachable, a bad certificate; nothing was sent), the connection failed once made
+   * (`network`), the attempt timed out, or a 2xx held no message.
+   */
+  error: 'no_connection' | 'network' | 'timeout' | 'bad_response' | null;
   durationMs: number;
   /** The wait before the next attempt, or `null` when there is none. */
   retryInMs: number | null;
@@ -111,21 +121,45 @@ export interface SendSuccess {
  * Why a send failed, each a stable code:
  *
  * - `refused`: the endpoint refused the post (400, 404, 409, 413, 415, or any other 4xx but 408 and
- *   429). Fix the payload, the URL or the channel; resending as it is will fail again.
- * - `not_sent`: nothing was sent: the payload is not JSON, or `idempotencyKey` differs from its `eventId`.
- * - `retries_exhausted`: every attempt met a transient failure (500, 429, a network error, a time-out).
+ *   429), or answered with a redirect (any 3xx: a webhook URL is never redirected, and the post is
+ *   never sent on to another location). Fix the payload, the URL or the channel; resending as it is
+ *   will fail again.
+ * - `not_sent`: nothing was sent: the payload is not JSON, `idempotencyKey` differs from its
+ *   `eventId`, or the key can travel neither in a header nor as the payload's `eventId`.
+ * - `answer_too_large`: the answer's body was over 1 MiB (the endpoint's answers are a few KiB), so
+ *   what answered is not this endpoint as it should be; the rest is not read, and the post is not
+ *   retried. Check the URL.
+ * - `retries_exhausted`: every attempt met a transient failure (5xx, 408, 429, a network error, a time-out).
  * - `deadline_exceeded`: `timeoutMs` ran out, or a 429 asked to wait past it.
  * - `aborted`: the caller's signal stopped the send.
  *
- * After the last three, the message may or may not be stored: send again later with the same
- * `idempotencyKey`, and it is stored exactly once.
+ * Whether the message may be stored all the same is {@link SendFailure.possiblyStored}: if it is,
+ * send again later with the same `idempotencyKey`, and it is stored exactly once.
  *
  * @example
  * ```ts
  * const giveUp: SendFailureCode[] = ['retries_exhausted', 'deadline_exceeded'];
  * ```
  */
-export type SendFailureCode = 'refused' | 'not_sent' | 'retries_exhausted' | 'deadline_exceeded' | 'aborted';
+export type SendFailureCode = 'refused' | 'not_sent' | 'answer_too_large' | 'retries_exhausted' | 'deadline_exceeded' | 'aborted';
+
+/**
+ * An error as a failure carries it: its name, code and message with the webhook URL's secret taken
+ * out, and its own cause a few levels deep; nothing else of the original (no stack, no properties
+ * such as a URL it was built from), so that a log of the failure never holds the secret.
+ *
+ * @example
+ * ```ts
+ * const cause: SendErrorCause = { name: 'TypeError', message: 'fetch failed', cause: { name: 'Error', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:8080' } };
+ * ```
+ */
+export interface SendErrorCause {
+  name: string;
+  /** The error's `code` (`ECONNREFUSED`, `UND_ERR_SOCKET`), when it has one. */
+  code?: string;
+  message: string;
+  cause?: SendErrorCause;
+}
 
 /**
  * A send that ended without a stored message, and why.
@@ -139,18 +173,25 @@ export type SendFailureCode = 'refused' | 'not_sent' | 'retries_exhausted' | 'de
 export interface SendFailure {
   ok: false;
   code: SendFailureCode;
-  /** One sentence that names why, safe to log: it never holds the URL's secret. */
+  /** One sentence that names why, safe to log: it never holds the URL's secret. Times are in seconds. */
   message: string;
   idempotencyKey: string;
   attempts: number;
-  /** The last answer's status, or `null` when the last attempt got none. */
+  /** The last answer's status, or `null` when the last attempt got none (or a browser hid a redirect's). */
   status: number | null;
   /** The last answer's problem body (with `errors` for a 400), or `null`. */
   problem: ProblemBody | null;
   /** What the endpoint last asked to wait before a retry (`Retry-After`), or `null`. */
   retryAfterMs: number | null;
-  /** The error of the last attempt that got no answer (a network error), if any. */
-  cause?: unknown;
+  /**
+   * Whether an attempt may have stored the message although the send failed: `true` after a
+   * time-out, a connection lost once made, a 5xx or an unreadable 2xx (send again with the same
+   * key); `false` when no attempt could have (every one was refused, answered 429 or 408, or found
+   * no connection).
+   */
+  possiblyStored: boolean;
+  /** The error of the last attempt that got no answer (a network error), scrubbed; see {@link SendErrorCause}. */
+  cause?: SendErrorCause;
 }
 
 /**

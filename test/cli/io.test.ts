@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { printable, writer } from '../../bin/cli/io.js';
 
@@ -42,7 +43,26 @@ describe('the command’s output', () => {
     expect(written).toEqual(['posting to https://chat.example.com/hooks/channels/wh_1/[redacted]\n']);
   });
 
-  it('shows a sender’s control characters instead of passing them to the terminal', () => {
-    expect(printable('a\u001b[31mb\tc\nd\u009b')).toBe('a\\u001b[31mb\tc\nd\\u009b');
+  it('shows text from outside instead of letting it drive the terminal: on one line by default, keeping lines when asked', () => {
+    const hostile = 'a\u001b]52;c;aGk=\u0007b\tc\nd\re\u007f\u009b2J\u202eexe.pdf\u202c\u2066x\u2069\u200f\u2028é✓';
+    expect(printable(hostile)).toBe('a\\u001b]52;c;aGk=\\u0007b\\u0009c\\u000ad\\u000de\\u007f\\u009b2J\\u202eexe.pdf\\u202c\\u2066x\\u2069\\u200f\\u2028é✓');
+    expect(printable(hostile, { lines: true })).toBe(
+      'a\\u001b]52;c;aGk=\\u0007b\tc\nd\\u000de\\u007f\\u009b2J\\u202eexe.pdf\\u202c\\u2066x\\u2069\\u200f\\u2028é✓',
+    );
+  });
+
+  // The rule: whatever the text, what printable returns holds no C0 or C1 control, DEL, line or
+  // paragraph separator or bidi control (newline and tab only with `lines`), and text without
+  // any of them comes back unchanged.
+  it('leaves nothing unsafe in any text, and changes nothing in safe text', () => {
+    const unsafe = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(printable(text)).not.toMatch(unsafe);
+        expect(printable(text, { lines: true }).replace(/[\n\t]/g, '')).not.toMatch(unsafe);
+        if (!unsafe.test(text)) expect(printable(text)).toBe(text);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

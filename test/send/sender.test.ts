@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../src/clock.js';
-import { createWebhookSender, type SendAttempt, type WebhookSenderOptions } from '../../src/send/index.js';
+import { createWebhookSender, type SendAttempt, type WebhookSender, type WebhookSenderOptions } from '../../src/send/index.js';
+import { listen } from '../support/http.js';
 import { startFaultyEndpoint, type FaultyEndpoint } from './fault-proxy.js';
 
 let endpoint: FaultyEndpoint;
@@ -77,7 +79,8 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
       status: 400,
       attempts: 1,
       problem: { code: 'invalid_payload', errors: [{ pointer: '/colour', message: 'is not an allowed property' }] },
-      message: 'the endpoint refused the post with 400 invalid_payload: One field is invalid; see errors.',
+      message: 'the endpoint answered 400 invalid_payload: One field is invalid; see errors.',
+      possiblyStored: false,
     });
     expect(seenSince(before)).toHaveLength(1);
   });
@@ -112,7 +115,8 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
       attempts: 1,
       status: 429,
       retryAfterMs: 2_000,
-      message: 'gave up after 1 attempt: the endpoint asked to wait 2 s, past the 1500 ms deadline; the last answered 429 rate_limited',
+      message: 'the endpoint asked to wait 2 s, past the 1.5 s deadline, after 1 attempt; the last answered 429 rate_limited',
+      possiblyStored: false,
     });
     expect(waits).toEqual([]);
   });
@@ -124,8 +128,8 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
       { text: 'never stored' },
       { onAttempt: (attempt) => attempts.push(attempt) },
     );
-    expect(result).toMatchObject({ ok: false, code: 'retries_exhausted', attempts: 4, status: 500, problem: { code: 'store_failed' } });
-    expect(result.ok || result.message).toBe('gave up after 4 attempts: the last answered 500 store_failed');
+    expect(result).toMatchObject({ ok: false, code: 'retries_exhausted', attempts: 4, status: 500, problem: { code: 'store_failed' }, possiblyStored: true });
+    expect(result.ok || result.message).toBe('4 attempts failed; the last answered 500 store_failed');
     expect(waits).toEqual([999, 1_998, 2_997]);
     expect(attempts.map(({ outcome, error }) => [outcome, error])).toEqual([
       ['retry', null],
@@ -183,7 +187,8 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
       code: 'deadline_exceeded',
       attempts: 2,
       status: 500,
-      message: 'gave up after 2 attempts: the 10000 ms deadline ran out; the last answered 500 store_failed',
+      message: 'the 10 s deadline ran out after 2 attempts; the last answered 500 store_failed',
+      possiblyStored: true,
     });
   });
 
@@ -202,11 +207,84 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
     }
   });
 
-  it('names a connection failure without the secret', async () => {
-    const closed = endpoint.directUrl.replace(/:\d+\//, ':1/');
-    const result = await fast({ url: closed, maxAttempts: 2 }).send({ text: 'x' });
-    expect(result).toMatchObject({ ok: false, code: 'retries_exhausted', attempts: 2, status: null });
-    expect(result.ok || result.message).toMatch(/^gave up after 2 attempts: the last could not connect \(/);
-    expect(result.ok || result.message).not.toContain(secretOf(closed));
+  it('names a refused connection without the secret, and says that nothing was stored', async () => {
+    const closed = await listen(createServer());
+    const url = `${closed.origin}${new URL(endpoint.directUrl).pathname}`;
+    await closed.close();
+    const result = await fast({ url, maxAttempts: 2 }).send({ text: 'x' });
+    expect(result).toMatchObject({ ok: false, code: 'retries_exhausted', attempts: 2, status: null, possiblyStored: false });
+    expect(result.ok || result.message).toMatch(/^2 attempts failed; the last could not connect \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/);
+    expect(result.ok || result.cause).toMatchObject({ name: 'TypeError', message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+    expect(JSON.stringify(result)).not.toContain(secretOf(url));
+  });
+});
+
+describe('a key a header cannot carry', () => {
+  it('travels as the payload’s eventId alone: a key with a non-ASCII character is stored once, and found again', async () => {
+    const before = endpoint.seen.length;
+    const payload = { text: 'deploy ✓', eventId: 'deploy-✓-42' };
+    const first = await fast().send(payload);
+    expect(first).toMatchObject({ ok: true, status: 201, attempts: 1, idempotencyKey: 'deploy-✓-42' });
+    const again = await fast().send(payload);
+    expect(again).toMatchObject({ ok: true, status: 200, duplicate: true, attempts: 1 });
+    expect(seenSince(before)).toEqual([
+      { key: undefined, body: JSON.stringify(payload), fault: 'pass' },
+      { key: undefined, body: JSON.stringify(payload), fault: 'pass' },
+    ]);
+  });
+
+  it('with white space at either end, which HTTP strips from a header, is stored under the key as written', async () => {
+    // Straight to the real handler: a header would reach it trimmed and differ from the eventId (400 key_mismatch).
+    const payload = { text: 'padded key', eventId: ' deploy-43 ' };
+    const first = await fast({ url: endpoint.directUrl }).send(payload);
+    expect(first).toMatchObject({ ok: true, status: 201, idempotencyKey: ' deploy-43 ' });
+    const again = await fast({ url: endpoint.directUrl }).send({ text: 'padded key, again', eventId: ' deploy-43 ' });
+    expect(again).toMatchObject({ ok: true, status: 200, duplicate: true, message: { id: first.ok && first.message.id } });
+  });
+
+  it('given as idempotencyKey is added to a payload without an eventId, the same on every retry', async () => {
+    endpoint.inject(['500']);
+    const before = endpoint.seen.length;
+    const result = await fast().send({ text: 'keyed by option' }, { idempotencyKey: 'ключ-1' });
+    expect(result).toMatchObject({ ok: true, status: 201, attempts: 2, idempotencyKey: 'ключ-1' });
+    const sent = JSON.stringify({ text: 'keyed by option', eventId: 'ключ-1' });
+    expect(seenSince(before).map(({ key, body }) => ({ key, body }))).toEqual([
+      { key: undefined, body: sent },
+      { key: undefined, body: sent },
+    ]);
+  });
+
+  it('that fits nowhere fails at once as not_sent, saying why, and sends nothing', async () => {
+    const before = endpoint.seen.length;
+    const cases: [Parameters<WebhookSender['send']>, string][] = [
+      [
+        [{ text: 'x' }, { idempotencyKey: '✓'.repeat(201) }],
+        'the key cannot travel in a header (it holds a character other than printable ASCII), nor as the payload’s eventId, which is 1–200 characters after trimming',
+      ],
+      [
+        [['not', 'an', 'object'] as never, { idempotencyKey: ' k ' }],
+        'the key cannot travel in a header (HTTP strips white space at either end), and the payload has no place for it as eventId',
+      ],
+      [
+        [{ text: 'x', eventId: 42 } as never, { idempotencyKey: 'k\n2' }],
+        'the key cannot travel in a header (it holds a character other than printable ASCII), and the payload has no place for it as eventId',
+      ],
+      [[{ text: 'x', eventId: 'a-✓' }, { idempotencyKey: 'b-✓' }], 'the key differs from the payload’s eventId; the endpoint would refuse the pair'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await fast().send(...args);
+      expect(result).toEqual({
+        ok: false,
+        code: 'not_sent',
+        message,
+        idempotencyKey: args[1]!.idempotencyKey,
+        attempts: 0,
+        status: null,
+        problem: null,
+        retryAfterMs: null,
+        possiblyStored: false,
+      });
+    }
+    expect(seenSince(before)).toEqual([]);
   });
 });
