@@ -12,6 +12,21 @@ import {
   type TObject,
   type TProperties,
 } from '@sinclair/typebox';
+import {
+  MAX_ALT_TEXT,
+  MAX_BLOCK_ID,
+  MAX_BLOCKS,
+  MAX_COLOR,
+  MAX_CONTEXT_ELEMENTS,
+  MAX_DATE_FORMAT,
+  MAX_ID,
+  MAX_INDENT,
+  MAX_KEY,
+  MAX_MARKDOWN_TOTAL,
+  MAX_NAME,
+  MAX_TEXT,
+  MAX_URL,
+} from './field-rules.js';
 
 // Shapes follow docs/design.md ("Field rules"), with what it takes from Slack Block Kit (the fields of Slack's
 // current element reference). These schemas are compiled by the validator and published, as they are,
@@ -19,15 +34,9 @@ import {
 // validate-payload.ts, because TypeBox counts UTF-16 units: such a string carries `maxCodePoints`,
 // which the compiler ignores and the OpenAPI document publishes as JSON Schema's `maxLength` (code points).
 
+export { MAX_BLOCK_ID, MAX_KEY, MAX_MARKDOWN_TOTAL, MAX_TEXT } from './field-rules.js';
+
 const strict = <T extends TProperties>(properties: T): TObject<T> => TypeObject(properties, { additionalProperties: false });
-/** Most code points in `text`, after trimming. */
-export const MAX_TEXT = 10_000;
-/** Most code points in `eventId` or `Idempotency-Key`, after trimming. */
-export const MAX_KEY = 200;
-/** Most code points of all markdown blocks of one request together. */
-export const MAX_MARKDOWN_TOTAL = 12_000;
-/** Most code points in a `block_id`. */
-export const MAX_BLOCK_ID = 255;
 const blockId = Optional(TypeString({ minLength: 1, maxCodePoints: MAX_BLOCK_ID, description: `1–${MAX_BLOCK_ID} code points.` }));
 const anyArray = TypeArray(Unknown());
 
@@ -35,8 +44,8 @@ export const plainTextObject = strict({ type: Literal('plain_text'), text: TypeS
 export const mrkdwnTextObject = strict({ type: Literal('mrkdwn'), text: TypeString(), verbatim: Optional(TypeBoolean()) });
 export const imageElement = strict({
   type: Literal('image'),
-  image_url: TypeString({ minLength: 1, maxLength: 3000, description: 'An http(s) URL.' }),
-  alt_text: TypeString({ minLength: 1, maxLength: 2000 }),
+  image_url: TypeString({ minLength: 1, maxLength: MAX_URL, description: 'An http(s) URL.' }),
+  alt_text: TypeString({ minLength: 1, maxLength: MAX_ALT_TEXT }),
 });
 
 export const headerBlock = strict({ type: Literal('header'), text: plainTextObject, block_id: blockId });
@@ -50,7 +59,11 @@ export const markdownBlock = strict({
 });
 export const dividerBlock = strict({ type: Literal('divider'), block_id: blockId });
 /** Its `elements` are checked one by one, so that each error points at the element. */
-export const contextBlock = strict({ type: Literal('context'), elements: TypeArray(Unknown(), { minItems: 1, maxItems: 10 }), block_id: blockId });
+export const contextBlock = strict({
+  type: Literal('context'),
+  elements: TypeArray(Unknown(), { minItems: 1, maxItems: MAX_CONTEXT_ELEMENTS }),
+  block_id: blockId,
+});
 export const richTextBlock = strict({ type: Literal('rich_text'), elements: TypeArray(Unknown(), { minItems: 1 }), block_id: blockId });
 
 const border = Optional(Union([Literal(0), Literal(1)]));
@@ -60,13 +73,13 @@ export const richTextPreformatted = strict({
   type: Literal('rich_text_preformatted'),
   elements: anyArray,
   border,
-  language: Optional(TypeString({ minLength: 1, maxLength: 100 })),
+  language: Optional(TypeString({ minLength: 1, maxLength: MAX_NAME })),
 });
 export const richTextList = strict({
   type: Literal('rich_text_list'),
   style: Union([Literal('bullet'), Literal('ordered')]),
   elements: TypeArray(Unknown(), { minItems: 1 }),
-  indent: Optional(Integer({ minimum: 0, maximum: 8 })),
+  indent: Optional(Integer({ minimum: 0, maximum: MAX_INDENT })),
   offset: Optional(Integer({ minimum: 0 })),
   border,
 });
@@ -83,13 +96,13 @@ const textStyle = Optional(
     unlink: Optional(TypeBoolean()),
   }),
 );
-const id = TypeString({ minLength: 1, maxLength: 255 });
+const id = TypeString({ minLength: 1, maxLength: MAX_ID });
 
 export const inlineElements = {
   text: strict({ type: Literal('text'), text: TypeString(), style: textStyle }),
   link: strict({
     type: Literal('link'),
-    url: TypeString({ minLength: 1, maxLength: 3000, description: 'An http(s) or mailto URL.' }),
+    url: TypeString({ minLength: 1, maxLength: MAX_URL, description: 'An http(s) or mailto URL.' }),
     text: Optional(TypeString()),
     unsafe: Optional(TypeBoolean()),
     from_llm: Optional(TypeBoolean()),
@@ -99,10 +112,10 @@ export const inlineElements = {
   }),
   emoji: strict({
     type: Literal('emoji'),
-    name: TypeString({ minLength: 1, maxLength: 100 }),
-    unicode: Optional(TypeString({ maxLength: 100 })),
+    name: TypeString({ minLength: 1, maxLength: MAX_NAME }),
+    unicode: Optional(TypeString({ maxLength: MAX_NAME })),
     skin_tone: Optional(Integer({ minimum: 1, maximum: 6 })),
-    url: Optional(TypeString({ minLength: 1, maxLength: 3000, description: 'An http(s) URL.' })),
+    url: Optional(TypeString({ minLength: 1, maxLength: MAX_URL, description: 'An http(s) URL.' })),
     style: textStyle,
   }),
   user: strict({ type: Literal('user'), user_id: id, from_llm: Optional(TypeBoolean()), style: textStyle }),
@@ -112,13 +125,13 @@ export const inlineElements = {
   date: strict({
     type: Literal('date'),
     timestamp: Integer({ minimum: 0, description: 'Unix time in seconds.' }),
-    format: TypeString({ minLength: 1, maxLength: 255 }),
-    timezone: Optional(TypeString({ minLength: 1, maxLength: 100 })),
-    url: Optional(TypeString({ minLength: 1, maxLength: 3000, description: 'An http(s) URL.' })),
+    format: TypeString({ minLength: 1, maxLength: MAX_DATE_FORMAT }),
+    timezone: Optional(TypeString({ minLength: 1, maxLength: MAX_NAME })),
+    url: Optional(TypeString({ minLength: 1, maxLength: MAX_URL, description: 'An http(s) URL.' })),
     fallback: Optional(TypeString()),
     style: textStyle,
   }),
-  color: strict({ type: Literal('color'), value: TypeString({ minLength: 1, maxLength: 32 }), style: textStyle }),
+  color: strict({ type: Literal('color'), value: TypeString({ minLength: 1, maxLength: MAX_COLOR }), style: textStyle }),
 };
 
 /** The request body's top level. `blocks` items are checked one by one by type. */
@@ -132,7 +145,7 @@ export const payloadSchema = strict({
   blocks: Optional(
     TypeArray(Unknown(), {
       minItems: 1,
-      maxItems: 50,
+      maxItems: MAX_BLOCKS,
       description:
         'Without `text`, at least one block must show visible text: a header, section or markdown text, a context text element, or a rich_text text or link that is not blank after trimming.',
     }),

@@ -1,11 +1,8 @@
 import type { HeaderValue } from '../http/http-types.js';
 import type { FieldError } from '../http/problem.js';
 import { boundPointer, codePointLength, hasTrimmedLength } from './text.js';
+import { LINK_URL, MAX_BLOCK_ID, MAX_KEY, MAX_MARKDOWN_TOTAL, MAX_TEXT, UNSTORABLE, WEB_URL } from './field-rules.js';
 import {
-  MAX_BLOCK_ID,
-  MAX_KEY,
-  MAX_MARKDOWN_TOTAL,
-  MAX_TEXT,
   contextBlock,
   dividerBlock,
   headerBlock,
@@ -59,11 +56,6 @@ const richTextCheckers = checkers({
 });
 const listItemCheckers = checkers({ rich_text_section: richTextSection });
 const inlineCheckers = checkers(inlineElements);
-
-const WEB_URL = /^https?:\/\/\S+$/i;
-const LINK_URL = /^(?:https?:\/\/|mailto:)\S+$/i;
-// NUL and lone surrogates cannot be stored as text by every database, nor encoded as UTF-8.
-const UNSTORABLE = /[\0\p{Cs}]/u;
 
 interface Checkers {
   byType: Map<string, Checker>;
