@@ -5,6 +5,7 @@
  * @module
  */
 export { createWebhookSender } from './create-webhook-sender.js';
+export { fromSlackPayload, type SlackChange, type SlackConversion } from './from-slack-payload.js';
 export type {
   SendAttempt,
   SendErrorCause,
