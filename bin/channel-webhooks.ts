@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { version } from '../package.json';
 import { suggestOptions } from '../src/arguments/suggest-option.js';
+import { convertCommand } from './cli/convert-command.js';
 import { EXIT, type Io, printable, usageError, writer } from './cli/io.js';
 import { sendCommand } from './cli/send-command.js';
 import { serveCommand } from './cli/serve-command.js';
@@ -14,6 +15,7 @@ Commands:
   validate <file|->   Check payloads offline, with the endpoint's own rules.
   send [<url>]        Post a payload with safe retries (URL from CHANNEL_WEBHOOK_URL).
   serve               Run a local receiver and print what arrives.
+  convert <file|->    Turn a Slack payload into one this endpoint takes, listing what changed.
 
 Options:
   -v, --version       Print the version.
@@ -27,6 +29,7 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   validate: validateCommand,
   send: sendCommand,
   serve: serveCommand,
+  convert: convertCommand,
 };
 
 async function main(argv: string[], io: Io): Promise<number> {

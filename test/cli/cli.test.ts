@@ -34,7 +34,7 @@ describe('channel-webhooks', () => {
     const help = await run(['--help']);
     expect(help).toMatchObject({ code: 0, stderr: '' });
     expect(help.stdout).toMatch(/^Usage: channel-webhooks <command>/);
-    for (const command of ['validate', 'send', 'serve']) {
+    for (const command of ['validate', 'send', 'serve', 'convert']) {
       const own = await run([command, '--help']);
       expect(own.code).toBe(0);
       expect(own.stdout).toMatch(new RegExp(`^Usage: channel-webhooks ${command}`));
@@ -43,12 +43,12 @@ describe('channel-webhooks', () => {
     expect(await run([])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: give a command: validate, send, serve\nRun 'channel-webhooks --help' for usage.\n",
+      stderr: "error: give a command: validate, send, serve, convert\nRun 'channel-webhooks --help' for usage.\n",
     });
     expect(await run(['post'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown command 'post'; the commands are validate, send, serve\nRun 'channel-webhooks --help' for usage.\n",
+      stderr: "error: unknown command 'post'; the commands are validate, send, serve, convert\nRun 'channel-webhooks --help' for usage.\n",
     });
     expect(await run(['validate', '--colour', 'x.json'])).toEqual({
       code: 2,
