@@ -30,6 +30,7 @@ export async function validateCommand(args: string[], io: Io): Promise<number> {
 
   let total = 0;
   let refused = 0;
+  let slack = 0;
   for (const source of parsed.positionals) {
     const json = await readJson(source, io);
     if (json.kind === 'unreadable') return usageError(io, json.message, VALIDATE_HELP);
@@ -43,42 +44,50 @@ export async function validateCommand(args: string[], io: Io): Promise<number> {
     payloads.forEach((payload, index) => {
       total++;
       const name = printable(Array.isArray(json.value) ? `${sourceName(source)}[${index}]` : sourceName(source));
-      if (!check(out, name, payload)) refused++;
+      const verdict = check(out, name, payload);
+      if (verdict !== 'valid') refused++;
+      if (verdict === 'slack') slack++;
     });
   }
   const summary = `${total} payload${total === 1 ? '' : 's'}: ${total - refused} valid, ${refused} refused`;
   out.line(refused === 0 ? out.paint('green', summary) : out.paint('red', summary));
+  if (slack > 0)
+    out.line(
+      `${slack === 1 ? '1 refused payload uses' : `${slack} refused payloads use`} Slack constructs (see the hints): channel-webhooks convert <file> rewrites a Slack payload for this endpoint.`,
+    );
   return refused === 0 ? EXIT.ok : EXIT.refused;
 }
 
 const parse = (args: string[]) => parseArgs({ args, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } });
 
-/** Prints the verdict on one payload; returns whether it passes. */
-function check(out: Out, name: string, payload: unknown): boolean {
+/** Prints the verdict on one payload: valid, refused, or refused with hints about Slack constructs. */
+function check(out: Out, name: string, payload: unknown): 'valid' | 'refused' | 'slack' {
   const bytes = new TextEncoder().encode(JSON.stringify(payload) ?? '').byteLength;
   const markdown = markdownTotal(payload);
   const facts = `${count(bytes)} of ${count(MAX_BODY_BYTES)} bytes, markdown ${count(markdown)} of ${count(MAX_MARKDOWN_TOTAL)} characters`;
   if (bytes > MAX_BODY_BYTES) {
     // The endpoint answers 413 before it reads a field: the size is the one problem it reports.
     report(out, name, [{ pointer: '', message: `is ${count(bytes)} bytes; at most ${count(MAX_BODY_BYTES)} are accepted` }], 'payload_too_large');
-    return false;
+    return 'refused';
   }
   const result = validatePayload(payload);
   if (!result.ok) {
     report(out, name, result.errors, `${result.code}: ${result.detail}`, facts);
-    return false;
+    return result.errors.some((error) => error.hint !== undefined) ? 'slack' : 'refused';
   }
   out.line(`${out.paint('green', 'valid')}    ${name} ${out.paint('dim', `(${facts})`)}`);
-  return true;
+  return 'valid';
 }
 
 function report(out: Out, name: string, errors: FieldError[], why: string, facts?: string): void {
   out.line(`${out.paint('red', 'refused')}  ${name}: ${printable(why)}${facts === undefined ? '' : ` ${out.paint('dim', `(${facts})`)}`}`);
-  // A pointer names the payload's own property names, and a message may quote its text: escaped.
-  for (const error of errors)
+  // A pointer names the payload's own property names, and a message may quote its text: escaped. A hint is the library's own sentence.
+  for (const error of errors) {
     out.line(
       `  ${out.paint('bold', printable(error.pointer ?? `header ${error.header}`))}${error.pointer === '' ? '(the body)' : ''} ${printable(error.message)}`,
     );
+    if (error.hint !== undefined) out.line(`    ${out.paint('dim', 'hint:')} ${error.hint}`);
+  }
 }
 
 function markdownTotal(payload: unknown): number {

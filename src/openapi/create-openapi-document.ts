@@ -326,6 +326,11 @@ function responseSchemas(): Record<string, JsonSchema> {
               pointer: { type: 'string', description: 'A JSON Pointer into the body (`""` is the whole body).' },
               header: { type: 'string', description: 'The offending header, lower-case.' },
               message: { type: 'string' },
+              hint: {
+                type: 'string',
+                description:
+                  'Present when the refused field is a Slack construct this endpoint does not take (section `fields`, an `accessory`, an `image` or `actions` block, `attachments`, `username`, `channel`, …): what to send instead, ending with a link to the section of the differences guide that shows it. The one error of its cause: a section whose `fields` stand for its text is not also told that `text` is required.',
+              },
             },
           },
         },

@@ -21,6 +21,7 @@ import {
 } from './block-schemas.js';
 import { compile, describeError, type Checker } from './compile.js';
 import type { Block } from './payload-types.js';
+import { blockTypeHint, explainBlock, inlineTypeHint, payloadPropertyHint, visibleTextHint } from './slack-hints.js';
 
 /** A payload that passed every rule. */
 export interface ValidPayload {
@@ -39,14 +40,17 @@ export const MAX_ERRORS = 20;
 
 // Compiled once, at module load.
 const payloadChecker = compile(payloadSchema);
-const blockCheckers = checkers({
-  header: headerBlock,
-  section: sectionBlock,
-  markdown: markdownBlock,
-  divider: dividerBlock,
-  context: contextBlock,
-  rich_text: richTextBlock,
-});
+const blockCheckers = checkers(
+  {
+    header: headerBlock,
+    section: sectionBlock,
+    markdown: markdownBlock,
+    divider: dividerBlock,
+    context: contextBlock,
+    rich_text: richTextBlock,
+  },
+  blockTypeHint,
+);
 const contextCheckers = checkers({ plain_text: plainTextObject, mrkdwn: mrkdwnTextObject, image: imageElement });
 const richTextCheckers = checkers({
   rich_text_section: richTextSection,
@@ -55,16 +59,24 @@ const richTextCheckers = checkers({
   rich_text_preformatted: richTextPreformatted,
 });
 const listItemCheckers = checkers({ rich_text_section: richTextSection });
-const inlineCheckers = checkers(inlineElements);
+const inlineCheckers = checkers(inlineElements, inlineTypeHint);
 
 interface Checkers {
   byType: Map<string, Checker>;
   label: string;
+  /** The hint for a `type` outside the set, when Slack has that type. */
+  typeHint?: (type: unknown) => string | undefined;
 }
 
-function checkers(schemas: Record<string, Parameters<typeof compile>[0]>): Checkers {
+function checkers(schemas: Record<string, Parameters<typeof compile>[0]>, typeHint?: Checkers['typeHint']): Checkers {
   const byType = new Map(Object.entries(schemas).map(([type, schema]) => [type, compile(schema)] as const));
-  return { byType, label: [...byType.keys()].map((type) => JSON.stringify(type)).join(', ') };
+  return { byType, label: [...byType.keys()].map((type) => JSON.stringify(type)).join(', '), typeHint };
+}
+
+/** How schema errors are listed: the pointers already explained by another error, and a hint per pointer. */
+interface SchemaErrorOptions {
+  skip?: ReadonlySet<string>;
+  hint?: (pointer: string) => string | undefined;
 }
 
 /**
@@ -76,21 +88,23 @@ class Collector {
   readonly errors: FieldError[] = [];
   // Made at the first error: most payloads are valid, and a set per post is garbage per post.
   #pointers: Set<string> | undefined;
-  add(pointer: string, message: string): void {
+  add(pointer: string, message: string, hint?: string): void {
     const bounded = boundPointer(pointer);
     if (this.errors.length >= MAX_ERRORS) return;
     this.#pointers ??= new Set<string>();
     if (this.#pointers.has(bounded)) return;
     this.#pointers.add(bounded);
-    this.errors.push({ pointer: bounded, message });
+    this.errors.push(hint === undefined ? { pointer: bounded, message } : { pointer: bounded, message, hint });
   }
   addHeader(header: string, message: string): void {
     if (this.errors.length < MAX_ERRORS) this.errors.push({ header, message });
   }
-  addSchemaErrors(checker: Checker, value: unknown, pointer: string): void {
+  addSchemaErrors(checker: Checker, value: unknown, pointer: string, options: SchemaErrorOptions = {}): void {
     for (const error of checker.errors(value)) {
       if (this.errors.length >= MAX_ERRORS) return;
-      this.add(pointer + error.path, describeError(error));
+      const at = pointer + error.path;
+      if (options.skip?.has(at)) continue;
+      this.add(at, describeError(error), options.hint?.(at));
     }
   }
 }
@@ -112,11 +126,14 @@ function dispatch(value: unknown, pointer: string, set: Checkers, out: Collector
   const type = value.type;
   const checker = typeof type === 'string' ? set.byType.get(type) : undefined;
   if (checker === undefined) {
-    out.add(`${pointer}/type`, `must be one of ${set.label}`);
+    out.add(`${pointer}/type`, `must be one of ${set.label}`, set.typeHint?.(type));
     return null;
   }
   if (!checker.check(value)) {
-    out.addSchemaErrors(checker, value, pointer);
+    // A Slack construct is one error that says what to send instead, listed before the schema's own.
+    const { refusals, explained } = explainBlock(value, pointer);
+    for (const refusal of refusals) out.add(refusal.pointer, refusal.message, refusal.hint);
+    out.addSchemaErrors(checker, value, pointer, { skip: explained });
     return null;
   }
   return type as string;
@@ -240,7 +257,7 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
   if (typeof eventId === 'string' && !hasTrimmedLength(eventId, MAX_KEY)) {
     out.add('/eventId', `must have 1 to ${MAX_KEY} characters after trimming`);
   }
-  if (!payloadChecker.check(value)) out.addSchemaErrors(payloadChecker, value, '');
+  if (!payloadChecker.check(value)) out.addSchemaErrors(payloadChecker, value, '', { hint: (pointer) => payloadPropertyHint(pointer.slice(1)) });
 
   if (Array.isArray(blocks) && blocks.length >= 1 && blocks.length <= 50) {
     let visible = false;
@@ -259,7 +276,7 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     }
     // Only judge visibility on well-formed blocks: an invalid block already has its own error.
     if (text === undefined && !visible && out.errors.length === errorsBefore) {
-      out.add('/blocks', 'must contain visible text when text is omitted');
+      out.add('/blocks', 'must contain visible text when text is omitted', visibleTextHint());
     }
   }
   if (text === undefined && blocks === undefined) out.add('/text', 'is required when blocks is absent');

@@ -78,11 +78,16 @@ describe('channel-webhooks validate', () => {
     expect(result.code).toBe(1);
     expect(result.stdout.split('\n')).toEqual([
       expect.stringMatching(new RegExp(`^refused  ${path}: invalid_payload: ${check.detail.replace('.', '\\.')} \\(855 of 65,536 bytes`)),
-      ...check.errors.map((error) => `  ${error.pointer} ${error.message}`),
+      ...check.errors.flatMap((error) => [`  ${error.pointer} ${error.message}`, ...(error.hint === undefined ? [] : [`    hint: ${error.hint}`])]),
       '1 payload: 0 valid, 1 refused',
+      '1 refused payload uses Slack constructs (see the hints): channel-webhooks convert <file> rewrites a Slack payload for this endpoint.',
       '',
     ]);
-    expect(check.errors).toContainEqual({ pointer: '/blocks/4/type', message: expect.stringMatching(/^must be one of "header"/) });
+    expect(check.errors).toContainEqual({
+      pointer: '/blocks/4/type',
+      message: expect.stringMatching(/^must be one of "header"/),
+      hint: expect.stringMatching(/^`actions` blocks are Slack-only/),
+    });
   });
 
   it('reads an array of payloads from standard input, naming each by its index', async () => {
@@ -157,11 +162,13 @@ describe('channel-webhooks send and serve', () => {
     const sent = await run(['send', url, '--file', path]);
     expect(sent.code).toBe(1);
     expect(sent.stdout).toBe('');
-    expect(sent.stderr).toMatch(/^refused: the endpoint answered 400 invalid_payload: 8 fields are invalid; see errors\.\n {2}\/blocks\/1\/text is required\n/);
+    expect(sent.stderr).toMatch(
+      /^refused: the endpoint answered 400 invalid_payload: 5 fields are invalid; see errors\.\n {2}\/blocks\/1\/fields is not an allowed property\n/,
+    );
     expect(sent.stderr).not.toContain(secret);
     const served = await done;
     expect(served.code).toBe(1);
-    expect(served.stderr).toContain('refused 400 invalid_payload: 8 fields are invalid; see errors.\n  /blocks/1/text is required\n');
+    expect(served.stderr).toContain('refused 400 invalid_payload: 5 fields are invalid; see errors.\n  /blocks/1/fields is not an allowed property\n');
   }, 30_000);
 
   it('a send that gives up after its retries exits 3, names the key to resend with, and never prints the secret', async () => {

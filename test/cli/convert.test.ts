@@ -8,8 +8,8 @@ import { validatePayload } from '../../src/index.js';
 import { fromSlackPayload, type SlackChange } from '../../src/send/index.js';
 import { printable } from '../../bin/cli/io.js';
 
-// `channel-webhooks convert` as users run the command: bundled from bin/ the way tsup builds
-// dist/cli.js, started as a child process of its own.
+// `channel-webhooks convert`, and the hints `validate` prints, as users run the command: bundled from
+// bin/ the way tsup builds dist/cli.js, started as a child process of its own.
 const root = join(import.meta.dirname, '..', '..');
 const CORPUS = join(root, 'test', 'fixtures', 'blockkit');
 let cli: string;
@@ -157,5 +157,30 @@ describe('channel-webhooks convert', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: channel-webhooks convert <file\|->\n/);
     expect(help.stdout).toContain('Exit codes: 0 the converted payload is valid');
+  });
+});
+
+describe('channel-webhooks validate, on a Slack payload', () => {
+  it('prints each refusal’s hint under it, and points at convert once', async () => {
+    const path = join(CORPUS, 'pysdk-webhook-send-blocks.json');
+    const check = validatePayload(JSON.parse(readFileSync(path, 'utf8')));
+    if (check.ok) throw new Error('the corpus payload was expected to be refused');
+    const result = await run(['validate', path, file('ok.json', { text: 'ok' })]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.split('\n');
+    expect(lines.slice(1, 5)).toEqual(check.errors.flatMap((error) => [`  ${error.pointer} ${error.message}`, `    hint: ${error.hint}`]));
+    expect(lines.slice(-3)).toEqual([
+      '2 payloads: 1 valid, 1 refused',
+      '1 refused payload uses Slack constructs (see the hints): channel-webhooks convert <file> rewrites a Slack payload for this endpoint.',
+      '',
+    ]);
+  });
+
+  it('prints no hint and no pointer to convert for a refusal that is not a Slack construct', async () => {
+    const payload = JSON.stringify({ text: 'x', colour: 'red' });
+    const result = await run(['validate', '-'], payload);
+    expect(result.stdout).toBe(
+      `refused  stdin: invalid_payload: One field is invalid; see errors. (${payload.length} of 65,536 bytes, markdown 0 of 12,000 characters)\n  /colour is not an allowed property\n1 payload: 0 valid, 1 refused\n`,
+    );
   });
 });
