@@ -33,7 +33,8 @@ describe('a payload of exactly 50 blocks is checked block by block', () => {
       headers: problemHeaders({ remaining: 59, seconds: 60 }),
       body: problem(400, 'invalid_payload', {
         detail: 'One field is invalid; see errors.',
-        errors: [{ pointer: '/blocks', message: 'must contain visible text when text is omitted' }],
+        // Slack takes blocks without text: the refusal says what to add.
+        errors: [{ pointer: '/blocks', message: 'must contain visible text when text is omitted', hint: expect.stringMatching(/#blocks-without-text$/) }],
       }),
     });
     expect(await s.store.listMessages('general')).toEqual([]);
