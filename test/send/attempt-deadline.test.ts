@@ -59,9 +59,11 @@ describe('an attempt never outlives the sender’s total deadline', () => {
     expect(result).toEqual({
       ok: false,
       code: 'deadline_exceeded',
-      message: 'gave up after 2 attempts: the 2000 ms deadline leaves no time for another; the last timed out',
+      message: 'the 2 s deadline leaves no time for attempt 3; the last timed out',
       idempotencyKey: 'deploy-42',
       attempts: 2,
+      // The stalled attempt was cut off after it was sent: it may have been stored.
+      possiblyStored: true,
       status: null,
       problem: null,
       retryAfterMs: null,
@@ -96,7 +98,7 @@ describe('an attempt never outlives the sender’s total deadline', () => {
         code: 'deadline_exceeded',
         attempts: 2,
         status: null,
-        message: 'gave up after 2 attempts: the 1000 ms deadline leaves no time for another; the last timed out',
+        message: 'the 1 s deadline leaves no time for attempt 3; the last timed out',
       });
       expect(attempts.map(({ outcome, status, error }) => [outcome, status, error])).toEqual([
         ['retry', 500, null],
