@@ -1,5 +1,5 @@
 import { suggestOptions } from '../../src/arguments/suggest-option.js';
-import { redactWebhookUrl } from '../../src/index.js';
+import { type FieldError, redactWebhookUrl } from '../../src/index.js';
 
 /** Exit codes a CI can branch on. */
 export const EXIT = {
@@ -119,3 +119,16 @@ function argumentsError(error: Error & { code?: string }, help: string): string 
 
 /** `n` with thousands separators, as the endpoint's messages write numbers. */
 export const count = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * Prints the error entries of a 400, one line each (pointer and message), and the hint under any
+ * entry that has one. A pointer names the sender's own property names and a message may quote
+ * their text, and an answer from a remote endpoint is anyone's text: all of it is escaped.
+ */
+export function printFieldErrors(out: Out, errors: readonly FieldError[]): void {
+  for (const error of errors) {
+    const where = error.pointer ?? `header ${error.header}`;
+    out.line(`  ${out.paint('bold', printable(where))}${where === '' ? '(the body)' : ''} ${printable(error.message)}`);
+    if (error.hint !== undefined) out.line(`    ${out.paint('dim', 'hint:')} ${printable(error.hint)}`);
+  }
+}

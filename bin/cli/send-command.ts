@@ -3,7 +3,7 @@ import { MAX_TIMEOUT_MS } from '../../src/deadline.js';
 import { createWebhookSender, type SendAttempt, type SendFailureCode, type WebhookPayload } from '../../src/send/index.js';
 import { WEBHOOK_URL } from '../../src/send/webhook-url.js';
 import { countdownSleep } from './countdown.js';
-import { EXIT, type Io, parseCommand, printable, usageError, writer } from './io.js';
+import { EXIT, type Io, parseCommand, printable, printFieldErrors, usageError, writer } from './io.js';
 import { readJson, sourceName } from './read-input.js';
 
 export const SEND_HELP = `Usage: channel-webhooks send [<url>] (--text <text> | --file <path> | -) [options]
@@ -98,8 +98,7 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   err.line(`${err.paint('red', LABELS[result.code])}: ${printable(result.code === 'aborted' ? interrupted(result.attempts) : result.message)}`);
-  for (const error of result.problem?.errors ?? [])
-    err.line(`  ${err.paint('bold', printable(error.pointer ?? `header ${error.header}`))} ${printable(error.message)}`);
+  printFieldErrors(err, result.problem?.errors ?? []);
   if (result.code === 'refused' || result.code === 'not_sent') return EXIT.refused;
   err.line(
     result.possiblyStored

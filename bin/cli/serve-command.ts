@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { createNodeListener } from '../../adapters/node/index.js';
 import { createMemoryStore, createWebhookHandler, createWebhookManager, type Message, type ProblemBody, type WebhookHandler } from '../../src/index.js';
 import { toPlainText } from '../../src/render/index.js';
-import { EXIT, type Io, parseCommand, printable, usageError, writer } from './io.js';
+import { EXIT, type Io, parseCommand, printable, printFieldErrors, usageError, writer } from './io.js';
 
 export const SERVE_HELP = `Usage: channel-webhooks serve [options]
 
@@ -66,9 +66,7 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
       err.line(
         `${err.paint(refused ? 'red' : 'yellow', refused ? 'refused' : 'answered')} ${response.status} ${printable(problem.code)}: ${printable(problem.detail)}`,
       );
-      // A pointer names the sender's own property names: escaped like every other text of theirs.
-      for (const error of problem.errors ?? [])
-        err.line(`  ${err.paint('bold', printable(error.pointer ?? `header ${error.header}`))} ${printable(error.message)}`);
+      printFieldErrors(err, problem.errors ?? []);
       if (refused && values['fail-on-refusal']) finish(EXIT.refused);
     }
     return response;

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { MAX_BODY_BYTES, validatePayload, type FieldError } from '../../src/index.js';
 import { MAX_MARKDOWN_TOTAL } from '../../src/validation/block-schemas.js';
 import { codePointLength } from '../../src/validation/text.js';
-import { count, EXIT, type Io, type Out, parseCommand, printable, usageError, writer } from './io.js';
+import { count, EXIT, type Io, type Out, parseCommand, printable, printFieldErrors, usageError, writer } from './io.js';
 import { readJson, sourceName } from './read-input.js';
 
 export const VALIDATE_HELP = `Usage: channel-webhooks validate <file|->...
@@ -81,13 +81,7 @@ function check(out: Out, name: string, payload: unknown): 'valid' | 'refused' | 
 
 function report(out: Out, name: string, errors: FieldError[], why: string, facts?: string): void {
   out.line(`${out.paint('red', 'refused')}  ${name}: ${printable(why)}${facts === undefined ? '' : ` ${out.paint('dim', `(${facts})`)}`}`);
-  // A pointer names the payload's own property names, and a message may quote its text: escaped. A hint is the library's own sentence.
-  for (const error of errors) {
-    out.line(
-      `  ${out.paint('bold', printable(error.pointer ?? `header ${error.header}`))}${error.pointer === '' ? '(the body)' : ''} ${printable(error.message)}`,
-    );
-    if (error.hint !== undefined) out.line(`    ${out.paint('dim', 'hint:')} ${error.hint}`);
-  }
+  printFieldErrors(out, errors);
 }
 
 function markdownTotal(payload: unknown): number {
