@@ -6,16 +6,7 @@ import { validatePayload } from '../../src/index.js';
 import { useCommand } from './run-command.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const CORPUS = '/work/shared/corpus/blockkit';
-const corpusFile = (name: string) => {
-  const shared = join(CORPUS, name);
-  try {
-    readFileSync(shared);
-    return shared;
-  } catch {
-    return join(root, 'test', 'fixtures', 'blockkit', name);
-  }
-};
+const corpusFile = (name: string) => join(root, 'test', 'fixtures', 'blockkit', name);
 const command = useCommand();
 
 /** A loopback port nothing listens on: a connection to it is refused. */
