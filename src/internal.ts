@@ -5,10 +5,17 @@
  * @module
  */
 export { systemClock } from './clock.js';
-export { createConsoleErrorLog } from './console-error-log.js';
-export { MAX_TIMEOUT_MS, settleWithin } from './deadline.js';
-export { CORE_HEADERS, DEFAULT_BODY_TIMEOUT_MS, openAdapterEntry, type AdapterEntry, type AdapterOptions, type RespondNow } from './handler/adapter-entry.js';
-export { isThenable, type MaybePromise } from './maybe-promise.js';
+export { createConsoleErrorLog } from './reporting/console-error-log.js';
+export { MAX_TIMEOUT_MS, settleWithin } from './waiting/deadline.js';
+export {
+  CORE_HEADERS,
+  DEFAULT_BODY_TIMEOUT_MS,
+  openAdapterEntry,
+  type AdapterEntry,
+  type AdapterOptions,
+  type RespondNow,
+} from './adapter-kit/create-webhook-adapter.js';
+export { isThenable, type MaybePromise } from './waiting/maybe-promise.js';
 export { ChannelWebhookError, isChannelWebhookError } from './errors.js';
 export type { ChannelWebhookErrorCode } from './errors.js';
 export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from './limits.js';

@@ -1,4 +1,4 @@
-import { MAX_TIMEOUT_MS } from '../deadline.js';
+import { MAX_TIMEOUT_MS } from '../waiting/deadline.js';
 import { describeValue } from './describe-value.js';
 
 /**

@@ -2,22 +2,22 @@ import { checkHandlerOptions } from './check-handler-options.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
 import { isFetchRequest, withLowerCaseHeaders } from './plain-request.js';
-import { registerRespondNow, type RespondNow } from './adapter-entry.js';
+import { registerRespondNow, type RespondNow } from '../adapter-kit/create-webhook-adapter.js';
 import { systemClock } from '../clock.js';
-import { createConsoleErrorLog } from '../console-error-log.js';
-import { createDeadline } from '../deadline.js';
+import { createConsoleErrorLog } from '../reporting/console-error-log.js';
+import { createDeadline } from '../waiting/deadline.js';
 import { ChannelWebhookError } from '../errors.js';
 import { isJsonContentType } from '../http/content-type.js';
 import type { HeaderValue, RawBody, WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, storedHeaders, withRateLimitHeaders } from '../http/problem.js';
 import { matchWebhookPath, type WebhookPath } from '../http/route.js';
 import { MAX_BODY_BYTES } from '../limits.js';
-import { isThenable, type MaybePromise } from '../maybe-promise.js';
+import { isThenable, type MaybePromise } from '../waiting/maybe-promise.js';
 import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
 import type { InsertMessageResult, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
 import { hashesMatch, hashSecret, isWellFormedCredential } from '../secret/secret.js';
-import { isoTime } from '../iso-time.js';
-import { newMessageId } from '../message-id.js';
+import { isoTime } from '../message/iso-time.js';
+import { newMessageId } from '../message/message-id.js';
 import { validatePayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.

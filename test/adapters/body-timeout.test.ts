@@ -1,7 +1,7 @@
 import { Agent, IncomingMessage, request as httpRequest } from 'node:http';
 import { connect, Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readNodeBody } from '../../adapters/node/read-node-body.js';
+import { readNodeBody } from '../../adapters/frameworks/node/read-node-body.js';
 import { nodeFrameworkTargets } from '../support/frameworks.js';
 import { paddedBody, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';

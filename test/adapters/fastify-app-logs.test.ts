@@ -2,7 +2,7 @@ import Fastify5 from 'fastify';
 import Fastify4 from 'fastify4';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFastifyPlugin, createRedactingLogMethod } from '../../adapters/fastify/index.js';
+import { createFastifyPlugin, createRedactingLogMethod } from '../../adapters/frameworks/fastify/index.js';
 import { listenFastify, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 import { ACCEPTED_FORMS, NEAR_MISSES } from './url-forms.js';

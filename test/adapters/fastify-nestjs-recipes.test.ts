@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import express from 'express';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createExpressMiddleware } from '../../adapters/express/index.js';
-import { createFastifyPlugin } from '../../adapters/fastify/index.js';
+import { createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
+import { createFastifyPlugin } from '../../adapters/frameworks/fastify/index.js';
 import { listen, listenFastify, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 

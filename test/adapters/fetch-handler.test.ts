@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createFetchHandler } from '../../adapters/fetch/index.js';
+import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 
 const ORIGIN = 'https://chat.example.com';
@@ -83,8 +83,8 @@ describe('createFetchHandler on the global Request and Response', () => {
   });
 
   it('uses Web standards only: imports nothing but its own files and the core', () => {
-    for (const name of readdirSync('adapters/fetch')) {
-      const source = readFileSync(`adapters/fetch/${name}`, 'utf8');
+    for (const name of readdirSync('adapters/frameworks/fetch')) {
+      const source = readFileSync(`adapters/frameworks/fetch/${name}`, 'utf8');
       const imported = [...source.matchAll(/^import [^;]* from '([^']+)';/gm)].map((match) => match[1]!);
       expect(imported.filter((path) => !path.startsWith('./') && !path.startsWith('../../src/'))).toEqual([]);
     }

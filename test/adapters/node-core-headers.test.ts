@@ -3,10 +3,10 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import expressApp from 'express';
 import Koa from 'koa';
-import { createExpressMiddleware } from '../../adapters/express/index.js';
-import { createFetchHandler } from '../../adapters/fetch/index.js';
-import { createKoaMiddleware } from '../../adapters/koa/index.js';
-import { nodeCoreHeaders, nodeRequestHeaders } from '../../adapters/node/node-request-headers.js';
+import { createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
+import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
+import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
+import { nodeCoreHeaders, nodeRequestHeaders } from '../../adapters/frameworks/node/node-request-headers.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, send } from '../support/http.js';
 

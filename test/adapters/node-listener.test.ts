@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createNodeListener } from '../../adapters/node/index.js';
+import { createNodeListener } from '../../adapters/frameworks/node/index.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, send, type Listening } from '../support/http.js';
 import { setup } from '../support/setup.js';

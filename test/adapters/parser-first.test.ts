@@ -5,8 +5,8 @@ import Koa3 from 'koa';
 import Koa2 from 'koa2';
 import bodyParser from 'koa-bodyparser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createExpressMiddleware } from '../../adapters/express/index.js';
-import { createKoaMiddleware } from '../../adapters/koa/index.js';
+import { createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
+import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
 import { listen, send, type Listening } from '../support/http.js';
 import { createWebhookFixture, type WebhookFixture } from '../support/setup.js';
 

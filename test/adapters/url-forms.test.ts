@@ -104,7 +104,7 @@ for (const runtime of runtimes) {
         platform: 'neutral',
         mainFields: ['module', 'main'],
         alias: {
-          'channel-webhooks/fetch': join(root, 'adapters/fetch/index.ts'),
+          'channel-webhooks/fetch': join(root, 'adapters/frameworks/fetch/index.ts'),
           'channel-webhooks/send': join(root, 'src/send/index.ts'),
           'channel-webhooks': join(root, 'src/index.ts'),
         },

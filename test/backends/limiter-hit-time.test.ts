@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRateLimiter } from '../../adapters/redis/index.js';
-import { createSqliteRateLimiter } from '../../adapters/sqlite/index.js';
+import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
+import { createSqliteRateLimiter } from '../../adapters/stores/sqlite/index.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../../src/index.js';
 import { backends } from '../support/backends.js';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresStore } from '../../adapters/postgres/index.js';
+import { createPostgresStore, type PostgresStore } from '../../adapters/stores/postgres/index.js';
 import { createMemoryRateLimiter, createWebhookHandler, createWebhookManager, type WebhookHandler } from '../../src/index.js';
 import { isCi } from '../support/global-setup.js';
 import { serverBinaries, startPostgres, type PostgresServer } from '../support/servers.js';

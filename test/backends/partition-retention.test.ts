@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore } from '../../adapters/postgres/index.js';
+import { createPostgresStore } from '../../adapters/stores/postgres/index.js';
 import { createFakeClock, createMemoryRateLimiter, createWebhookHandler, createWebhookManager } from '../../src/index.js';
 import { backends } from '../support/backends.js';
 

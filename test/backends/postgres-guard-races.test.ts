@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresStore } from '../../adapters/postgres/index.js';
+import { createPostgresStore, type PostgresStore } from '../../adapters/stores/postgres/index.js';
 import { insertInput, makeMessage, makeWebhook, randomId } from '../../src/testing/fixtures.js';
 import type { InsertMessageResult, WebhookRecord } from '../../src/index.js';
 import { backends } from '../support/backends.js';

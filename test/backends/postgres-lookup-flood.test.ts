@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresQuery, type PostgresStoreOptions } from '../../adapters/postgres/index.js';
+import { createPostgresStore, type PostgresQuery, type PostgresStoreOptions } from '../../adapters/stores/postgres/index.js';
 import { createMemoryRateLimiter, createWebhookHandler, createWebhookManager } from '../../src/index.js';
 import { makeMessage, makeWebhook, randomHex, randomId } from '../../src/testing/fixtures.js';
 import { backends } from '../support/backends.js';

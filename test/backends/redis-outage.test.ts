@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRateLimiter } from '../../adapters/redis/index.js';
+import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createMemoryStore, createWebhookHandler, createWebhookManager, type ErrorContext, type WebhookHandler } from '../../src/index.js';
 import { isCi } from '../support/global-setup.js';
 import { serverBinaries, startRedis, type RedisServer } from '../support/servers.js';

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresQuery } from '../../adapters/postgres/index.js';
-import { createRedisRateLimiter, type RedisSendCommand } from '../../adapters/redis/index.js';
+import { createPostgresStore, type PostgresQuery } from '../../adapters/stores/postgres/index.js';
+import { createRedisRateLimiter, type RedisSendCommand } from '../../adapters/stores/redis/index.js';
 import { createWebhookHandler, createWebhookManager } from '../../src/index.js';
 import { backends } from '../support/backends.js';
 

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../adapters/sqlite/index.js';
+import { createSqliteStore } from '../../adapters/stores/sqlite/index.js';
 import { send } from '../support/http.js';
 import { freePort } from '../support/servers.js';
 import { freshFile, startApp } from './sqlite-support.js';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../../adapters/sqlite/index.js';
+import { createSqliteStore } from '../../adapters/stores/sqlite/index.js';
 import { freshFile, seed, spawnChild, type Child } from './sqlite-support.js';
 
 // Real processes on one database file, on the built package (`npm test` builds it first). Few and

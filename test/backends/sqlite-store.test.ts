@@ -7,7 +7,7 @@ import {
   sqliteSchema,
   type SqliteDatabase,
   type SqliteStatement,
-} from '../../adapters/sqlite/index.js';
+} from '../../adapters/stores/sqlite/index.js';
 import { insertInput, makeMessage, makeWebhook } from '../../src/testing/fixtures.js';
 import { createWebhookHandler, freshFile, post, seed, spawnChild } from './sqlite-support.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { createWebhookHandler, createWebhookManager, type WebhookHandler } from '../../src/index.js';
-import { createSqliteStore, type SqliteStore } from '../../adapters/sqlite/index.js';
+import { createSqliteStore, type SqliteStore } from '../../adapters/stores/sqlite/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = 'test/backends/sqlite-child.mjs';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, postgresSchema, type PostgresQuery } from '../../adapters/postgres/index.js';
+import { createPostgresStore, postgresSchema, type PostgresQuery } from '../../adapters/stores/postgres/index.js';
 import { runStoreConformance } from '../../src/testing/index.js';
 import { insertInput, makeMessage, makeWebhook } from '../../src/testing/fixtures.js';
 import { backends } from '../support/backends.js';
@@ -69,8 +69,8 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
   });
 
   describe('schema', () => {
-    it('adapters/postgres/schema.sql is the schema for the default prefix', async () => {
-      const file = await readFile(new URL('../../adapters/postgres/schema.sql', import.meta.url), 'utf8');
+    it('adapters/stores/postgres/schema.sql is the schema for the default prefix', async () => {
+      const file = await readFile(new URL('../../adapters/stores/postgres/schema.sql', import.meta.url), 'utf8');
       expect(file).toContain(postgresSchema());
     });
 

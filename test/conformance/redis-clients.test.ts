@@ -2,7 +2,7 @@ import { Redis as Valkey } from 'iovalkey';
 import { createClient } from 'redis';
 import { createClient as createClient4 } from 'redis4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRateLimiter, type RedisRateLimiterOptions, type RedisSendCommand } from '../../adapters/redis/index.js';
+import { createRedisRateLimiter, type RedisRateLimiterOptions, type RedisSendCommand } from '../../adapters/stores/redis/index.js';
 import { runRateLimiterConformance } from '../../src/testing/index.js';
 import { backends } from '../support/backends.js';
 

@@ -1,7 +1,7 @@
 import { Cluster, Redis } from 'ioredis';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createRedisRateLimiter, type RedisSendCommand } from '../../adapters/redis/index.js';
+import { createRedisRateLimiter, type RedisSendCommand } from '../../adapters/stores/redis/index.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../../src/index.js';
 import { runRateLimiterConformance } from '../../src/testing/index.js';
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRateLimiter, type RedisSendCommand } from '../../adapters/redis/index.js';
+import { createRedisRateLimiter, type RedisSendCommand } from '../../adapters/stores/redis/index.js';
 import { freePort } from '../support/servers.js';
 import { runRateLimiterConformance } from '../../src/testing/index.js';
 import { backends } from '../support/backends.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, it } from 'vitest';
-import { createSqliteRateLimiter, createSqliteStore } from '../../adapters/sqlite/index.js';
+import { createSqliteRateLimiter, createSqliteStore } from '../../adapters/stores/sqlite/index.js';
 import { runRateLimiterConformance, runStoreConformance } from '../../src/testing/index.js';
 
 // One database file; each test gets a store on one connection and a peer on another, as two

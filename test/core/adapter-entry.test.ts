@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CORE_HEADERS, openAdapterEntry } from '../../src/handler/adapter-entry.js';
+import { CORE_HEADERS, openAdapterEntry } from '../../src/adapter-kit/create-webhook-adapter.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import type { WebhookRequest, WebhookResponse } from '../../src/http/http-types.js';
 import { matchWebhookPath } from '../../src/http/route.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDeadline, settleWithin } from '../../src/deadline.js';
+import { createDeadline, settleWithin } from '../../src/waiting/deadline.js';
 import type { ChannelWebhookError } from '../../src/errors.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
 import type { WebhookStore } from '../../src/ports.js';

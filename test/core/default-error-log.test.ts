@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
-import { createWebhookManager } from '../../src/manager/create-webhook-manager.js';
+import { createWebhookManager } from '../../src/lifecycle/create-webhook-manager.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookStore } from '../../src/ports.js';
 import { BASE_URL, CHANNEL_ID, OWNER, request } from '../support/setup.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
-import { createWebhookManager, type WebhookWithUrl } from '../../src/manager/create-webhook-manager.js';
+import { createWebhookManager, type WebhookWithUrl } from '../../src/lifecycle/create-webhook-manager.js';
 import type { WebhookResponse } from '../../src/http/http-types.js';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';

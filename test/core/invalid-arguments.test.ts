@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createExpressMiddleware } from '../../adapters/express/index.js';
-import { createFetchHandler } from '../../adapters/fetch/index.js';
-import { createNodeListener } from '../../adapters/node/index.js';
-import { createKoaMiddleware } from '../../adapters/koa/index.js';
+import { createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
+import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
+import { createNodeListener } from '../../adapters/frameworks/node/index.js';
+import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
 import { createFakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
 import type { WebhookHandler, WebhookHandlerOptions } from '../../src/handler/handler-types.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoTime } from '../../src/iso-time.js';
+import { isoTime } from '../../src/message/iso-time.js';
 
 // Rule: a message's `createdAt` is exactly what `Date#toISOString` gives for the clock's time,
 // whatever the order of the times asked for, within one second or across seconds, and out of the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
-import { createWebhookManager, type Actor, type AuditEvent } from '../../src/manager/create-webhook-manager.js';
+import { createWebhookManager, type Actor, type AuditEvent } from '../../src/lifecycle/create-webhook-manager.js';
 import { isChannelWebhookError } from '../../src/errors.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookRecord, WebhookStore } from '../../src/ports.js';

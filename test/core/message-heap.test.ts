@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore, createWebhookHandler, createWebhookManager, type RateLimiter } from '../../src/index.js';
-import { isoTime } from '../../src/iso-time.js';
+import { isoTime } from '../../src/message/iso-time.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

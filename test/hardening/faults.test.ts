@@ -2,7 +2,7 @@ import express from 'express';
 import { createServer, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createExpressMiddleware } from '../../adapters/express/index.js';
+import { createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
 import { isChannelWebhookError } from '../../src/errors.js';
 import type { WebhookResponse } from '../../src/http/http-types.js';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';

@@ -6,7 +6,7 @@
 import { expect } from 'vitest';
 import { createFakeClock, type FakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
-import { createWebhookManager, type Actor, type WebhookManager, type WebhookWithUrl } from '../../src/manager/create-webhook-manager.js';
+import { createWebhookManager, type Actor, type WebhookManager, type WebhookWithUrl } from '../../src/lifecycle/create-webhook-manager.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from '../../src/handler/handler-types.js';
 import type { HeaderValue, RawBody, BodyReader, WebhookResponse } from '../../src/http/http-types.js';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
