@@ -1,8 +1,7 @@
 import { checkHandlerOptions } from './check-handler-options.js';
-import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
+import type { ErrorContext, FastPath, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
 import { isFetchRequest, withLowerCaseHeaders } from './plain-request.js';
-import { registerRespondNow, type RespondNow } from '../adapter-kit/create-webhook-adapter.js';
 import { systemClock } from '../clock.js';
 import { createConsoleErrorLog } from '../reporting/console-error-log.js';
 import { createDeadline } from '../waiting/deadline.js';
@@ -25,6 +24,8 @@ const ABSENT_HASH = hashSecret('absent');
 const FETCH_REQUEST_GIVEN =
   'handle() was given a Fetch Request; it takes a plain { method, url, headers, body } object. Serve Fetch requests with createFetchHandler(handle) from channel-webhooks/fetch.';
 const NO_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
+// Every request header the steps below read.
+const HEADER_NAMES = Object.freeze(['content-type', 'content-length', 'transfer-encoding', 'idempotency-key'] as const);
 
 /** A post whose URL holds well-formed credentials, while step 2 looks them up. */
 interface Target {
@@ -41,6 +42,8 @@ interface Post {
   readonly webhook: WebhookRecord;
   /** Step 4's decision: `null` before it, and after a failed limiter let the post through. */
   decision: RateLimitDecision | null;
+  /** Step 5's trusted Content-Length, handed to the body reader so that it is parsed once. */
+  declaredLength: number | null;
 }
 
 /** A step that goes on from a port's answer, or from its failure. */
@@ -103,7 +106,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   function checkSecret({ request, presentedHash }: Target, webhook: WebhookRecord | null): MaybePromise<WebhookResponse> {
     const matches = hashesMatch(presentedHash, webhook?.secretHash ?? ABSENT_HASH);
     if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
-    const post: Post = { request, headers: request.headers ?? NO_HEADERS, webhook, decision: null };
+    const post: Post = { request, headers: request.headers ?? NO_HEADERS, webhook, decision: null, declaredLength: null };
 
     // 3. Media type.
     if (!isJsonContentType(post.headers['content-type'])) return answer(FIXED.unsupportedMediaType);
@@ -131,12 +134,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   function readBody(post: Post): MaybePromise<WebhookResponse> {
     const declared = declaredLength(post.headers);
     if (declared !== null && declared > MAX_BODY_BYTES) return limited(post, answer(FIXED.payloadTooLarge));
+    post.declaredLength = declared;
     return after(post, bodyOf, bodyArrived, bodyFailed);
   }
 
   function bodyOf(post: Post): MaybePromise<RawBody> {
     const { body } = post.request;
-    return typeof body === 'function' ? body(MAX_BODY_BYTES) : body;
+    return typeof body === 'function' ? body(MAX_BODY_BYTES, post.declaredLength) : body;
   }
 
   function bodyArrived(post: Post, raw: RawBody): MaybePromise<WebhookResponse> {
@@ -275,10 +279,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   }
 
-  const respond: RespondNow = (request, path) => guarded(receive, request, path);
+  const handleMatched: FastPath['handleMatched'] = (request, path) => guarded(receive, request, path);
   // The public function takes requests written by hand: header names in any case, and a Fetch
   // Request told apart from a mistyped request.
-  const handler: WebhookHandler = (request) => Promise.resolve(isFetchRequest(request) ? fetchRequestGiven() : respond(withLowerCaseHeaders(request), null));
+  const handler = (request: WebhookRequest) =>
+    Promise.resolve(isFetchRequest(request) ? fetchRequestGiven() : guarded(receive, withLowerCaseHeaders(request), null));
 
   function fetchRequestGiven(): WebhookResponse {
     const error = new ChannelWebhookError('misconfigured', FETCH_REQUEST_GIVEN);
@@ -286,8 +291,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return problemResponse('misconfigured', FETCH_REQUEST_GIVEN);
   }
 
-  registerRespondNow(handler, respond);
-  return handler;
+  const fastPath: FastPath = Object.freeze({ headerNames: HEADER_NAMES, handleMatched });
+  return Object.assign(handler, { fastPath }) satisfies WebhookHandler;
 }
 
 /** The decision's headers on an answer given after the post was counted (none when a failed limiter let it through). */

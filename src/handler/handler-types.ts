@@ -1,5 +1,6 @@
-import type { Clock, Message, RateLimiter, WebhookStore } from '../ports.js';
 import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
+import type { WebhookPath } from '../http/route.js';
+import type { Clock, MaybePromise, Message, RateLimiter, WebhookStore } from '../ports.js';
 
 /**
  * Where a failure reported to `onError` happened.
@@ -72,10 +73,43 @@ export interface WebhookHandlerOptions {
 /**
  * Turns one normalized request into its answer. Never rejects.
  *
+ * A handler from {@link createWebhookHandler} also has a {@link WebhookHandler.fastPath}; a handler
+ * an app writes around it (a wrapper that logs, `instrumentHandler`) is a plain function and has none.
+ *
  * @example
  * ```ts
  * const handle: WebhookHandler = createWebhookHandler({ store });
  * const res = await handle({ method: 'POST', url, headers, body });
  * ```
  */
-export type WebhookHandler = (request: WebhookRequest) => Promise<WebhookResponse>;
+export interface WebhookHandler {
+  (request: WebhookRequest): Promise<WebhookResponse>;
+  /**
+   * How an adapter calls the handler without waiting when nothing has to wait. Only a handler from
+   * `createWebhookHandler` has it; `createWebhookAdapter` uses it when it is there and calls the
+   * handler as a function, with every header, when it is not.
+   */
+  readonly fastPath?: FastPath;
+}
+
+/**
+ * The fast path of a handler from {@link createWebhookHandler}, for framework adapters: the same
+ * answers as the handler itself, for a request whose URL the adapter already matched, given as a
+ * value when nothing on the way had to wait (a body already in hand, ports that answer in process)
+ * and as a promise otherwise.
+ *
+ * @example
+ * ```ts
+ * const { fastPath } = createWebhookHandler({ store });
+ * const answer = fastPath.handleMatched({ method, url, headers, body }, matchWebhookPath(url));
+ * ```
+ */
+export interface FastPath {
+  /** The only request headers the handler reads, in lower case: an adapter passes these alone. */
+  readonly headerNames: readonly string[];
+  /**
+   * Answers a request whose URL matched `path`, with header names in lower case. It never throws
+   * and never rejects.
+   */
+  handleMatched(request: WebhookRequest, path: WebhookPath): MaybePromise<WebhookResponse>;
+}

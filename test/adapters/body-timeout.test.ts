@@ -209,7 +209,7 @@ describe('readNodeBody clears its deadline and listeners on every path', () => {
   });
 
   const startReading = () => {
-    const reading = readNodeBody(req, {}, 300, MAX_BYTES);
+    const reading = readNodeBody(req, {}, { maxBytes: MAX_BYTES, declaredLength: null, timeoutMs: 300 });
     // Settle it at once, so a rejection is never unhandled while the test drives the stream.
     const outcome = Promise.resolve(reading).then(
       (value) => ({ value }),

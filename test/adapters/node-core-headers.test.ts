@@ -6,7 +6,7 @@ import Koa from 'koa';
 import { createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
 import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
-import { nodeCoreHeaders, nodeRequestHeaders } from '../../adapters/frameworks/node/node-request-headers.js';
+import { headerLookup, nodeCoreHeaders, nodeRequestHeaders } from '../../adapters/frameworks/node/node-request-headers.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, send } from '../support/http.js';
 
@@ -33,7 +33,7 @@ describe('nodeCoreHeaders', () => {
   const headersOf = (lines: string[]) =>
     new Promise<[unknown, unknown]>((resolve, reject) => {
       seen = (req) => {
-        const own = nodeCoreHeaders(req);
+        const own = nodeCoreHeaders(req, headerLookup(CORE));
         const node = nodeRequestHeaders(req);
         resolve([own, Object.fromEntries(CORE.map((name) => [name, node[name]]))]);
       };
@@ -66,7 +66,7 @@ describe('nodeCoreHeaders', () => {
     const [own, node] = await new Promise<[unknown, unknown]>((resolve, reject) => {
       seen = (req) => {
         const reference = nodeRequestHeaders(req);
-        resolve([nodeCoreHeaders(req), Object.fromEntries(CORE.map((header) => [header, reference[header]]))]);
+        resolve([nodeCoreHeaders(req, headerLookup(CORE)), Object.fromEntries(CORE.map((header) => [header, reference[header]]))]);
       };
       const socket = connect(port, '127.0.0.1', () => {
         socket.end(

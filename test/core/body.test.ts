@@ -83,7 +83,7 @@ describe('413 payload too large', () => {
     const read = vi.fn(async () => '{"text":"hi"}');
     await s.post(undefined, { raw: read });
     expect(read).toHaveBeenCalledTimes(1);
-    expect(read).toHaveBeenCalledWith(MAX_BODY_BYTES);
+    expect(read).toHaveBeenCalledWith(MAX_BODY_BYTES, null);
   });
 });
 

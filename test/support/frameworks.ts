@@ -12,7 +12,7 @@ import { createFastifyPlugin } from '../../adapters/frameworks/fastify/index.js'
 import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
 import { createNodeListener } from '../../adapters/frameworks/node/index.js';
-import type { NodeAdapterOptions } from '../../adapters/frameworks/node/node-adapter.js';
+import type { NodeAdapterOptions } from '../../adapters/frameworks/node/node-request-parts.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, listenFastify, type Listening } from './http.js';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createNodeAdapter, type NodeAdapterOptions } from '../node/node-adapter.js';
+import { createWebhookAdapter, isThenable, type WebhookHandler } from '../../../src/adapter-kit/index.js';
+import { nodeRequestParts, type NodeAdapterOptions } from '../node/node-request-parts.js';
 import { writeNodeResponse } from '../node/write-node-response.js';
-import { isThenable, matchWebhookPath, type WebhookHandler } from '../../../src/internal.js';
 
 /**
  * The parts of an Express 4 or 5 request the middleware reads: a structural type, so that the
@@ -33,14 +33,12 @@ export interface ExpressLikeRequest extends IncomingMessage {
 export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /**
- * Creates an Express (4 or 5) middleware that answers webhook posts: every request whose path ends
- * in `/hooks/channels/{webhook_id}/{secret}`, under any mount prefix. Every other request goes on
- * to `next()`. Mount it before any body parser; what it guarantees is said once for every Node
- * adapter, at `createNodeAdapter` (adapters/frameworks/node/node-adapter.ts).
+ * Creates an Express (4 or 5) middleware that answers webhook posts under any mount prefix (see
+ * `createWebhookAdapter` for what every adapter does, and `nodeRequestParts` for Node) and passes
+ * every other request on to `next()`. Mount it before any body parser.
  *
  * @param handle - the core handler, from `createWebhookHandler`.
- * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000. An
- *   invalid value throws a `ChannelWebhookError` with code `invalid_argument` here, not on a post.
+ * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000.
  * @example
  * ```ts
  * import express from 'express';
@@ -54,17 +52,28 @@ export type ExpressMiddleware = (req: ExpressLikeRequest, res: ServerResponse, n
  * ```
  */
 export function createExpressMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): ExpressMiddleware {
-  const respond = createNodeAdapter(handle, options, 'createExpressMiddleware');
-  return (req, res, next) => {
-    const path = matchWebhookPath(req.url ?? '');
-    if (path === null) return next();
-    try {
+  const serve = createWebhookAdapter(
+    handle,
+    {
+      name: 'createExpressMiddleware',
       // A parser that ran first left its raw body on `req` itself.
-      const response = respond(req, req.originalUrl ?? req.url ?? '', path, req);
-      if (!isThenable(response)) return writeNodeResponse(res, response);
-      response.then((settled) => writeNodeResponse(res, settled)).then(undefined, next);
+      ...nodeRequestParts(
+        (req: ExpressLikeRequest) => req,
+        (req) => req,
+      ),
+      originalUrl: (req) => req.originalUrl ?? req.url ?? '',
+      write: writeNodeResponse,
+    },
+    options,
+  );
+  return (req, res, next) => {
+    let answered: ReturnType<typeof serve>;
+    try {
+      answered = serve(req, res);
     } catch (error) {
-      next(error);
+      return next(error);
     }
+    if (answered === null) return next();
+    if (isThenable(answered)) answered.then(undefined, next);
   };
 }

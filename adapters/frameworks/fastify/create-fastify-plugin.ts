@@ -1,8 +1,8 @@
-import type { IncomingMessage } from 'node:http';
-import type { FastifyPluginCallback, FastifyReply, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
-import { createNodeAdapter, type NodeAdapterOptions } from '../node/node-adapter.js';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
+import { BOOLEAN } from '../../../src/arguments/index.js';
+import { createWebhookAdapter, isThenable, type WebhookHandler, type WebhookResponse } from '../../../src/adapter-kit/index.js';
+import { nodeRequestParts, type NodeAdapterOptions } from '../node/node-request-parts.js';
 import { nodeHeaders } from '../node/write-node-response.js';
-import { BOOLEAN, isThenable, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../../src/internal.js';
 import { createRedactingRequestSerializer } from './redact-request-log.js';
 
 /**
@@ -26,8 +26,7 @@ export interface FastifyAdapterOptions extends NodeAdapterOptions {
  * Creates a Fastify (4 or 5) plugin that answers webhook posts at
  * `{prefix}/hooks/channels/{webhook_id}/{secret}`, `prefix` being the one given to `register`.
  * Every other method on that path is answered 405 with `Allow: POST`; every other path is left to
- * the app. What it guarantees is said once for every Node adapter, at `createNodeAdapter`
- * (adapters/frameworks/node/node-adapter.ts).
+ * the app (see `createWebhookAdapter` for what every adapter does, and `nodeRequestParts` for Node).
  *
  * The route answers from its own `onRequest` hook, before Fastify parses anything: Fastify's
  * content-type parsers, its `bodyLimit` and its 415 never see a webhook post, so a wrong secret is
@@ -38,9 +37,7 @@ export interface FastifyAdapterOptions extends NodeAdapterOptions {
  *
  * @param handle - the core handler, from `createWebhookHandler`.
  * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000;
- *   `redactLogs`: redact the secret in the routes' request logs, default `true`. A handler that is
- *   not a function or an invalid option throws a `ChannelWebhookError` with code
- *   `invalid_argument` here, not on a post.
+ *   `redactLogs`: redact the secret in the routes' request logs, default `true`.
  * @example
  * ```ts
  * import Fastify from 'fastify';
@@ -55,17 +52,25 @@ export interface FastifyAdapterOptions extends NodeAdapterOptions {
  * ```
  */
 export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAdapterOptions): FastifyPluginCallback {
-  const respond = createNodeAdapter(handle, options, 'createFastifyPlugin', { redactLogs: BOOLEAN });
+  const serve = createWebhookAdapter(
+    handle,
+    {
+      name: 'createFastifyPlugin',
+      options: { redactLogs: BOOLEAN },
+      // No parser has run: the route answers before Fastify reads anything.
+      ...nodeRequestParts((request: FastifyRequest) => request.raw),
+      write: sendReply,
+    },
+    options,
+  );
   const redactLogs = options?.redactLogs ?? true;
+  // A router set to ignore case can route here a URL that is no webhook URL to the kit: the
+  // handler answers it as it answers any such URL (405, or 404).
+  const answerUnmatched = (request: FastifyRequest, reply: FastifyReply) =>
+    handle({ method: request.raw.method ?? 'GET', url: request.raw.url ?? '', headers: {} }).then((response) => sendReply(reply, response, request));
   const onRequest: onRequestHookHandler = (request, reply) => {
-    const req = request.raw;
-    const url = req.url ?? '';
-    const response = respond(req, url, matchWebhookPath(url)!, NO_LEFTOVERS);
-    if (!isThenable(response)) return send(reply, req, response);
-    response.then(
-      (settled) => send(reply, req, settled),
-      (error: unknown) => reply.send(error),
-    );
+    const answered = serve(request, reply) ?? answerUnmatched(request, reply);
+    if (isThenable(answered)) answered.then(undefined, (error: unknown) => reply.send(error));
   };
   return (instance, _pluginOptions, done) => {
     const routeOptions = redactLogs ? { onRequest, logSerializers: { req: createRedactingRequestSerializer(instance.log) } } : { onRequest };
@@ -74,17 +79,14 @@ export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAda
   };
 }
 
-// The body is the core's to read: no parser has run, and nothing a body parser leaves.
-const NO_LEFTOVERS = {};
-
 // The route's onRequest hook answers every request, so that Fastify never parses a webhook body.
 const NEVER_REACHED: RouteHandlerMethod = (_request, reply) => reply.send();
 
-function send(reply: FastifyReply, req: IncomingMessage, response: WebhookResponse): void {
+function sendReply(reply: FastifyReply, response: WebhookResponse, request: FastifyRequest): void {
   // The body goes out as the core's JSON text. Given a serializer, Fastify sends a string as that
   // serializer returns it, and neither adds a charset to the content type nor runs the app's
   // `preSerialization` hooks; the text needs no copy into a Buffer first.
-  reply.code(response.status).headers(nodeHeaders(response, req)).serializer(AS_IS).send(JSON.stringify(response.body));
+  reply.code(response.status).headers(nodeHeaders(response, request.raw)).serializer(AS_IS).send(JSON.stringify(response.body));
 }
 
 const AS_IS = (text: string): string => text;

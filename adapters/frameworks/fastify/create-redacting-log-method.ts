@@ -1,4 +1,4 @@
-import { redactWebhookUrl } from '../../../src/internal.js';
+import { redactWebhookUrl } from '../../../src/adapter-kit/index.js';
 import { redactedView } from './redact-request-log.js';
 
 /** A pino log method (`logger.info` and its kin), as pino hands it to `hooks.logMethod`. */

@@ -1,4 +1,4 @@
-import { redactWebhookUrl } from '../../../src/internal.js';
+import { redactWebhookUrl } from '../../../src/adapter-kit/index.js';
 
 /** A log serializer: turns what was logged under one key into what is written. */
 type Serializer = (value: unknown) => unknown;

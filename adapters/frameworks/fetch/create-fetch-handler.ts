@@ -1,16 +1,14 @@
-import { readFetchBody } from './read-fetch-body.js';
+import { fn } from '../../../src/arguments/index.js';
 import {
-  CORE_HEADERS,
   FIXED_PROBLEMS,
   answer,
-  fn,
+  createWebhookAdapter,
   isThenable,
-  matchWebhookPath,
-  openAdapterEntry,
-  type AdapterOptions,
+  type WebhookAdapterOptions,
   type WebhookHandler,
   type WebhookResponse,
-} from '../../../src/internal.js';
+} from '../../../src/adapter-kit/index.js';
+import { fetchRequestParts } from './fetch-request-parts.js';
 
 /**
  * Options of {@link createFetchHandler}.
@@ -20,7 +18,7 @@ import {
  * const options: FetchHandlerOptions = { fallback: app.fetch, bodyTimeoutMs: 5_000 };
  * ```
  */
-export interface FetchHandlerOptions extends AdapterOptions {
+export interface FetchHandlerOptions extends WebhookAdapterOptions {
   /**
    * Answers requests whose path is not a webhook URL, e.g. the rest of the app
    * (`fallback: app.fetch`). Default: a 404 problem.
@@ -38,15 +36,11 @@ export interface FetchHandlerOptions extends AdapterOptions {
  * `app.all('/hooks/channels/:id/:secret', (c) => fetchHandler(c.req.raw))`. Don't read the body in
  * an earlier Hono middleware, since a Web request body can be read only once.
  *
- * Limitation: the Fetch `Headers` object joins the lines of a repeated header with `", "` and keeps
- * no trace of the repetition, so two `Idempotency-Key` headers (`evt-1`, `evt-2`) reach the core as
- * the one key `"evt-1, evt-2"`, where the Express and Koa adapters answer 400. Senders must send the
- * header once (the contract allows one); a key that must never be confused this way can travel as
- * `eventId` in the body instead.
+ * See `createWebhookAdapter` for what every adapter does, and `fetchRequestParts` for what a Web
+ * `Request` cannot tell (a repeated `Idempotency-Key`).
  *
  * @param handle - the core handler, from `createWebhookHandler`.
- * @param options - see {@link FetchHandlerOptions}. A handler that is not a function, or a `fallback`
- *   that is not one, throws a `ChannelWebhookError` with code `invalid_argument` here, not on a request.
+ * @param options - see {@link FetchHandlerOptions}.
  * @example
  * ```ts
  * import { createMemoryStore, createWebhookHandler } from 'channel-webhooks';
@@ -57,50 +51,33 @@ export interface FetchHandlerOptions extends AdapterOptions {
  * ```
  */
 export function createFetchHandler(handle: WebhookHandler, options: FetchHandlerOptions = {}): (request: Request) => Promise<Response> {
-  const { respond, coreHeadersOnly, bodyTimeoutMs } = openAdapterEntry(handle, options, 'createFetchHandler', {
-    fallback: fn('a function from a Request to a Response'),
-  });
+  const serve = createWebhookAdapter(
+    handle,
+    {
+      name: 'createFetchHandler',
+      options: { fallback: fn('a function from a Request to a Response') },
+      ...fetchRequestParts((request: Request) => request),
+      write: toResponse,
+    },
+    options,
+  );
   const { fallback = answerNoWebhookHere } = options;
-  const headersOf = coreHeadersOnly ? coreHeaders : allHeaders;
   return (request) => {
     try {
-      const path = matchWebhookPath(request.url);
-      if (path === null) return Promise.resolve(fallback(request));
-      const headers = headersOf(request.headers);
-      // The body reader takes the length already read rather than asking `Headers` again.
-      const declared = headers['transfer-encoding'] === undefined ? headers['content-length'] : undefined;
-      const response = respond(
-        { method: request.method, url: request.url, headers, body: (maxBytes: number) => readFetchBody(request, maxBytes, bodyTimeoutMs, declared) },
-        path,
-      );
-      return isThenable(response) ? Promise.resolve(response).then(toResponse) : Promise.resolve(toResponse(response));
+      const answered = serve(request, undefined);
+      if (answered === null) return Promise.resolve(fallback(request));
+      return isThenable(answered) ? answered : Promise.resolve(answered);
     } catch (error) {
       return Promise.reject(error);
     }
   };
 }
 
-// Only the headers the core reads: walking them all would make a runtime that builds `Headers`
-// lazily (Hono's Node server) build the whole object.
-function coreHeaders(headers: Headers): Record<string, string | undefined> {
-  const core: Record<string, string | undefined> = {};
-  for (const name of CORE_HEADERS) core[name] = headers.get(name) ?? undefined;
-  return core;
-}
-
-function allHeaders(headers: Headers): Record<string, string> {
-  const all: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    all[name] = value;
-  });
-  return all;
-}
-
 function answerNoWebhookHere(): Response {
-  return toResponse(answer(FIXED_PROBLEMS.noWebhookHere));
+  return toResponse(undefined, answer(FIXED_PROBLEMS.noWebhookHere));
 }
 
-function toResponse(response: WebhookResponse): Response {
+function toResponse(_: undefined, response: WebhookResponse): Response {
   const { headers } = response;
   return new Response(JSON.stringify(response.body), {
     status: response.status,

@@ -1,76 +1,50 @@
-import { ChannelWebhookError, settleWithin } from '../../../src/internal.js';
+import { bodyCutShort, bodyTimedOut, ChannelWebhookError, settleWithin, type BodyLimits } from '../../../src/adapter-kit/index.js';
 
 /**
- * Reads a Web `Request`'s body for the handler, as a `BodyReader` does. With a trustworthy
- * `Content-Length` (given, and no `Transfer-Encoding`) the body is read in one `arrayBuffer()`
- * call, which on Node is several
- * times faster than pulling the stream; a length over the limit is refused unread. Without one, the
- * stream is counted as it arrives and cancelled once it passes the limit, so at most
- * `maxBytes + 1` bytes are ever held.
- *
- * The whole body must arrive within `bodyTimeoutMs`; past it the reader rejects with code
- * `body_read_timeout` (the handler answers 400) and cancels the stream. The timer belongs to this
- * one read and is cleared when it settles, so it works in runtimes that drop the timers of a
- * request once that request has been answered (Cloudflare Workers). A misconfiguration or a
- * declared length over `maxBytes` is thrown at once, and a body read in one `arrayBuffer()` call
- * waits on one promise, with one timer.
- *
- * @param request - the Web request.
- * @param maxBytes - the most the handler takes.
- * @param bodyTimeoutMs - deadline for the whole body, in ms.
- * @param declared - the request's `Content-Length`, or `undefined` when it has none or has a
- *   `Transfer-Encoding` (then only counting the bytes tells).
- * @example
- * ```ts
- * const response = await handle({ method, url, headers, body: (maxBytes) => readFetchBody(request, maxBytes, 10_000, request.headers.get('content-length') ?? undefined) });
- * ```
+ * Reads a Web `Request`'s body, keeping the rule of `BodyReader`. With a trusted `Content-Length`
+ * the body is read in one `arrayBuffer()` call, several times faster on Node than pulling the
+ * stream; without one, the stream is counted as it arrives and cancelled once it passes the cap.
+ * Past the deadline the stream is cancelled too. The timer belongs to this one read and is cleared
+ * when it settles, so it works in runtimes that drop a request's timers once it is answered
+ * (Cloudflare Workers).
  */
-export function readFetchBody(
-  request: Request,
-  maxBytes: number,
-  bodyTimeoutMs: number,
-  declared: string | undefined,
-): Uint8Array | null | Promise<Uint8Array | null> {
+export function readFetchBody(request: Request, { maxBytes, declaredLength, timeoutMs }: BodyLimits): Uint8Array | null | Promise<Uint8Array | null> {
   if (request.bodyUsed) {
     throw new ChannelWebhookError('misconfigured', 'the request body was read before the webhook handler; pass it the untouched request');
   }
-  if (declared !== undefined && /^\d+$/.test(declared.trim())) {
-    if (Number(declared) > maxBytes) {
+  if (declaredLength !== null) {
+    if (declaredLength > maxBytes) {
       throw new ChannelWebhookError('payload_too_large', `the request body is larger than ${maxBytes} bytes`);
     }
-    return bytesWithin(request.arrayBuffer(), bodyTimeoutMs);
+    return bytesWithin(request.arrayBuffer(), timeoutMs);
   }
   if (request.body === null) return null;
-  return countedWithin(request.body, maxBytes, bodyTimeoutMs);
-}
-
-function timedOut(bodyTimeoutMs: number): ChannelWebhookError {
-  return new ChannelWebhookError('body_read_timeout', `the request body did not arrive within ${bodyTimeoutMs} ms`);
+  return countedWithin(request.body, maxBytes, timeoutMs);
 }
 
 function readFailed(cause: unknown): ChannelWebhookError {
-  return new ChannelWebhookError('body_read_failed', 'the request body could not be read to its end', { cause });
+  return bodyCutShort('the request body could not be read to its end', cause);
 }
 
-function bytesWithin(reading: Promise<ArrayBuffer>, bodyTimeoutMs: number): Promise<Uint8Array> {
+function bytesWithin(reading: Promise<ArrayBuffer>, timeoutMs: number): Promise<Uint8Array> {
   const bytes = reading.then(
     (buffer) => new Uint8Array(buffer),
     (cause: unknown) => {
       throw readFailed(cause);
     },
   );
-  return settleWithin(bytes, bodyTimeoutMs, () => timedOut(bodyTimeoutMs));
+  return settleWithin(bytes, timeoutMs, () => bodyTimedOut(timeoutMs));
 }
 
-function countedWithin(stream: ReadableStream<Uint8Array>, maxBytes: number, bodyTimeoutMs: number): Promise<Uint8Array> {
+function countedWithin(stream: ReadableStream<Uint8Array>, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
   const reading: Reading = { reader: undefined };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(timedOut(bodyTimeoutMs));
+      reject(bodyTimedOut(timeoutMs));
       // Stop pulling a body nobody waits for any more.
       reading.reader?.cancel().catch(() => undefined);
-    }, bodyTimeoutMs);
+    }, timeoutMs);
   });
   return Promise.race([readCounted(stream, maxBytes, reading), late]).finally(() => clearTimeout(timer));
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createNodeAdapter, type NodeAdapterOptions } from '../node/node-adapter.js';
+import { createWebhookAdapter, isThenable, type WebhookHandler, type WebhookResponse } from '../../../src/adapter-kit/index.js';
+import { nodeRequestParts, type NodeAdapterOptions } from '../node/node-request-parts.js';
 import { nodeHeaders } from '../node/write-node-response.js';
-import { isThenable, matchWebhookPath, type WebhookHandler, type WebhookResponse } from '../../../src/internal.js';
 
 /**
  * The parts of a Koa 2 or 3 context the middleware uses: a structural type, so that the
@@ -38,15 +38,13 @@ export interface KoaLikeContext {
 export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) => Promise<void>;
 
 /**
- * Creates a Koa (2 or 3) middleware that answers webhook posts: every request whose path ends in
- * `/hooks/channels/{webhook_id}/{secret}`, under any mount prefix. Every other request goes on to
- * `next()`. Mount it before any body parser (`koa-bodyparser`'s `ctx.request.rawBody` is used if it
- * ran first); what it guarantees is said once for every Node adapter, at `createNodeAdapter`
- * (adapters/frameworks/node/node-adapter.ts).
+ * Creates a Koa (2 or 3) middleware that answers webhook posts under any mount prefix (see
+ * `createWebhookAdapter` for what every adapter does, and `nodeRequestParts` for Node) and passes
+ * every other request on to `next()`. Mount it before any body parser (`koa-bodyparser`'s
+ * `ctx.request.rawBody` is used if it ran first).
  *
  * @param handle - the core handler, from `createWebhookHandler`.
- * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000. An
- *   invalid value throws a `ChannelWebhookError` with code `invalid_argument` here, not on a post.
+ * @param options - `bodyTimeoutMs`: the deadline for the whole body in ms, default 10,000.
  * @example
  * ```ts
  * import Koa from 'koa';
@@ -59,19 +57,30 @@ export type KoaMiddleware = (ctx: KoaLikeContext, next: () => Promise<unknown>) 
  * ```
  */
 export function createKoaMiddleware(handle: WebhookHandler, options?: NodeAdapterOptions): KoaMiddleware {
-  const respond = createNodeAdapter(handle, options, 'createKoaMiddleware');
-  return (ctx, next) => {
-    const path = matchWebhookPath(ctx.path);
-    if (path === null) return passOn(next);
-    try {
+  const serve = createWebhookAdapter(
+    handle,
+    {
+      name: 'createKoaMiddleware',
       // koa-bodyparser, when it ran first, left its raw body on `ctx.request`.
-      const response = respond(ctx.req, ctx.originalUrl, path, ctx.request);
-      if (isThenable(response)) return response.then((settled) => writeKoaResponse(ctx, settled));
-      writeKoaResponse(ctx, response);
-      return DONE;
+      ...nodeRequestParts(
+        (ctx: KoaLikeContext) => ctx.req,
+        (ctx) => ctx.request,
+      ),
+      url: (ctx) => ctx.path,
+      originalUrl: (ctx) => ctx.originalUrl,
+      write: writeKoaResponse,
+    },
+    options,
+  );
+  return (ctx, next) => {
+    let answered: ReturnType<typeof serve>;
+    try {
+      answered = serve(ctx, ctx);
     } catch (error) {
       return Promise.reject(error);
     }
+    if (answered === null) return passOn(next);
+    return isThenable(answered) ? answered : DONE;
   };
 }
 

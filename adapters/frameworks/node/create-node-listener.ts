@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createNodeAdapter, type NodeAdapterOptions } from './node-adapter.js';
+import { fn } from '../../../src/arguments/index.js';
+import {
+  FIXED_PROBLEMS,
+  answer,
+  createConsoleErrorLog,
+  createWebhookAdapter,
+  isThenable,
+  systemClock,
+  type WebhookHandler,
+} from '../../../src/adapter-kit/index.js';
+import { nodeRequestParts, type NodeAdapterOptions } from './node-request-parts.js';
 import { writeNodeResponse } from './write-node-response.js';
-import { FIXED_PROBLEMS, answer, createConsoleErrorLog, fn, isThenable, matchWebhookPath, systemClock, type WebhookHandler } from '../../../src/internal.js';
 
 /**
  * Options of {@link createNodeListener}.
@@ -12,10 +21,7 @@ import { FIXED_PROBLEMS, answer, createConsoleErrorLog, fn, isThenable, matchWeb
  * ```
  */
 export interface NodeListenerOptions extends NodeAdapterOptions {
-  /**
-   * Answers requests whose path is not a webhook URL, e.g. the rest of the app. Default: a 404
-   * problem.
-   */
+  /** Answers requests whose path is not a webhook URL, e.g. the rest of the app. Default: a 404 problem. */
   fallback?: (req: IncomingMessage, res: ServerResponse) => void;
   /**
    * Called when an answer could not be written (the client then gets a 500 problem, or a cut
@@ -24,25 +30,26 @@ export interface NodeListenerOptions extends NodeAdapterOptions {
   onError?: (error: unknown) => void;
 }
 
-/** A `node:http` request listener, as `http.createServer` and `https.createServer` take it. */
+/**
+ * A `node:http` request listener, as `http.createServer` and `https.createServer` take it.
+ *
+ * @example
+ * ```ts
+ * const listener: NodeListener = createNodeListener(handle);
+ * ```
+ */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** The fallback when none is given. */
 const NO_WEBHOOK_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res) => writeNodeResponse(res, answer(FIXED_PROBLEMS.noWebhookHere));
 
 /**
  * Creates a request listener for a plain `node:http` (or `https`) server, for apps with no
- * framework: requests whose path ends in `/hooks/channels/{webhook_id}/{secret}` (any prefix before
- * it) go to the core, every other request to `options.fallback`, or gets a 404 problem. The answer
- * is written with one `writeHead` and one `end`, and without a promise when nothing had to wait.
- *
- * It is the base of the Express, Koa and Fastify adapters (`createNodeAdapter` in
- * adapters/frameworks/node/node-adapter.ts says what they all guarantee).
+ * framework: webhook posts go to the handler (see `createWebhookAdapter` for what every adapter
+ * does, and `nodeRequestParts` for Node), every other request to `options.fallback`, or gets a 404
+ * problem. The answer is written with one `writeHead` and one `end`.
  *
  * @param handle - the core handler, from `createWebhookHandler`.
- * @param options - see {@link NodeListenerOptions}. A handler, `fallback` or `onError` that is not a
- *   function, or an invalid `bodyTimeoutMs`, throws a `ChannelWebhookError` with code
- *   `invalid_argument` here.
+ * @param options - see {@link NodeListenerOptions}.
  * @example
  * ```ts
  * import { createServer } from 'node:http';
@@ -55,10 +62,16 @@ const NO_WEBHOOK_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res
  * ```
  */
 export function createNodeListener(handle: WebhookHandler, options: NodeListenerOptions = {}): NodeListener {
-  const respond = createNodeAdapter(handle, options, 'createNodeListener', {
-    fallback: fn('a function (req, res) => void'),
-    onError: fn('a function (error) => void'),
-  });
+  const serve = createWebhookAdapter(
+    handle,
+    {
+      name: 'createNodeListener',
+      options: { fallback: fn('a function (req, res) => void'), onError: fn('a function (error) => void') },
+      ...nodeRequestParts((req: IncomingMessage) => req),
+      write: writeNodeResponse,
+    },
+    options,
+  );
   const { fallback = NO_WEBHOOK_HERE } = options;
   const log = createConsoleErrorLog(systemClock, 'createNodeListener');
   const onError = options.onError ?? ((error: unknown) => log(error, { stage: 'write' }));
@@ -76,15 +89,13 @@ export function createNodeListener(handle: WebhookHandler, options: NodeListener
   };
 
   return (req, res) => {
-    const url = req.url ?? '';
-    const path = matchWebhookPath(url);
-    if (path === null) return fallback(req, res);
+    let answered: ReturnType<typeof serve>;
     try {
-      const response = respond(req, url, path, {});
-      if (!isThenable(response)) return writeNodeResponse(res, response);
-      response.then((settled) => writeNodeResponse(res, settled)).then(undefined, (error: unknown) => failed(res, error));
+      answered = serve(req, res);
     } catch (error) {
-      failed(res, error);
+      return failed(res, error);
     }
+    if (answered === null) return fallback(req, res);
+    if (isThenable(answered)) answered.then(undefined, (error: unknown) => failed(res, error));
   };
 }

@@ -1,7 +1,14 @@
 import type { IncomingMessage } from 'node:http';
-import { ChannelWebhookError, type RawBody } from '../../../src/internal.js';
+import { bodyCutShort, bodyTimedOut, ChannelWebhookError, type BodyLimits, type RawBody } from '../../../src/adapter-kit/index.js';
 
-/** What a body parser that ran before the adapter may have left on the request. */
+/**
+ * What a body parser that ran before the adapter may have left on the request.
+ *
+ * @example
+ * ```ts
+ * const leftovers: ParserLeftovers = { body: ctx.request.body, rawBody: ctx.request.rawBody };
+ * ```
+ */
 export interface ParserLeftovers {
   /** The parsed body (`req.body`, `ctx.request.body`): a Buffer or string is the raw body itself. */
   body?: unknown;
@@ -10,39 +17,21 @@ export interface ParserLeftovers {
 }
 
 /**
- * Reads a Node request body for the handler, the one body reader of the Node adapters.
- *
- * - A body that has wholly arrived already (a small post comes in the packet of its headers) is
- *   taken at once from the stream's buffer: no listener, no timer and no promise.
- * - Otherwise the stream is counted as it arrives and reading stops at `maxBytes + 1` bytes, which
- *   are returned so the handler answers 413; nothing beyond them is ever held.
- * - A client that goes away mid-body is a rejection with code `body_read_failed`.
- * - A body still incomplete `bodyTimeoutMs` after reading started is a rejection with code
- *   `body_read_timeout`: the rest is left to Node to discard while the answer goes out (which then
- *   closes the connection), so a client trickling bytes holds the request no longer than that,
- *   whatever the server's own `requestTimeout`.
- * - Every listener added here is removed, and the deadline's timer cleared, on every path.
- * - When a body parser consumed the stream first, the raw body it left is used; a parsed object
- *   without one is a rejection with code `misconfigured`, never a wait on a stream that will not
- *   end.
- *
- * @param req - the Node request.
- * @param leftovers - what a body parser may have left, read only when the stream was consumed.
- * @param bodyTimeoutMs - the deadline for the whole body, already checked by the adapter factory.
- * @param maxBytes - the most the handler takes.
- * @example
- * ```ts
- * const response = await handle({ method, url, headers, body: (maxBytes) => readNodeBody(req, { body: req.body }, 10_000, maxBytes) });
- * ```
+ * Reads a Node request body, the one body reader of the Node adapters, keeping the rule of
+ * `BodyReader`. A body that has wholly arrived (a small post comes in the packet of its headers) is
+ * taken at once from the stream's buffer, with no listener, timer or promise; otherwise the stream
+ * is counted as it arrives. Past the cap or the deadline the rest is left to Node, which discards it
+ * while the answer goes out and then closes the connection. When a body parser consumed the stream
+ * first, the raw body it left is used.
  */
-export function readNodeBody(req: IncomingMessage, leftovers: ParserLeftovers, bodyTimeoutMs: number, maxBytes: number): RawBody | Promise<RawBody> {
+export function readNodeBody(req: IncomingMessage, leftovers: ParserLeftovers, { maxBytes, timeoutMs }: BodyLimits): RawBody | Promise<RawBody> {
   // A destroyed stream also looks drained: without a parser's leftovers, it is the client that left
   // (during a slow lookup, say), not a parser mounted first.
   const leftNothing = leftovers.body === undefined && leftovers.rawBody === undefined;
   if (!(req.destroyed && leftNothing) && isConsumed(req)) return fromLeftovers(leftovers);
-  if (req.destroyed) throw new ChannelWebhookError('body_read_failed', 'the client closed the connection before sending the body');
+  if (req.destroyed) throw bodyCutShort('the client closed the connection before sending the body');
   if (req.complete && req.readableFlowing !== true) return readBuffered(req, maxBytes);
-  return readStream(req, maxBytes, bodyTimeoutMs);
+  return readStream(req, maxBytes, timeoutMs);
 }
 
 // The parser has seen the whole message, and all of it waits in the stream's buffer: `read()` hands
@@ -72,7 +61,7 @@ function fromLeftovers({ body, rawBody }: ParserLeftovers): RawBody {
   );
 }
 
-function readStream(req: IncomingMessage, maxBytes: number, bodyTimeoutMs: number): Promise<Uint8Array> {
+function readStream(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
@@ -99,16 +88,16 @@ function readStream(req: IncomingMessage, maxBytes: number, bodyTimeoutMs: numbe
       }
     };
     const onEnd = () => finish(null);
-    const onFailure = () => finish(new ChannelWebhookError('body_read_failed', 'the client closed the connection before the body ended'));
+    const onFailure = () => finish(bodyCutShort('the client closed the connection before the body ended'));
     const onTimeout = () => {
-      finish(new ChannelWebhookError('body_read_timeout', `the request body did not arrive within ${bodyTimeoutMs} ms`));
+      finish(bodyTimedOut(timeoutMs));
       // As for a 413, the rest is left flowing for Node to discard until the answer is out and the
       // connection closes: destroying the request would drop the answer with it.
       req.resume();
     };
 
     // Unreferenced: a pending body must not keep the process from exiting.
-    const timer = setTimeout(onTimeout, bodyTimeoutMs).unref();
+    const timer = setTimeout(onTimeout, timeoutMs).unref();
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onFailure);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { WebhookResponse } from '../../../src/internal.js';
+import type { WebhookResponse } from '../../../src/adapter-kit/index.js';
 
 /**
  * Writes a core answer to a Node response in one `writeHead` (headers as a flat list, those of

@@ -3,7 +3,7 @@ import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
 import { resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
-import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../../src/internal.js';
+import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../../src/ports.js';
 
 /**
  * The PostgreSQL store, with the extra methods of the reference stores and its migration.

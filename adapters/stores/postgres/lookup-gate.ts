@@ -1,4 +1,4 @@
-import { ChannelWebhookError } from '../../../src/internal.js';
+import { ChannelWebhookError } from '../../../src/errors.js';
 
 /**
  * Runs `lookup` in one of the gate's slots. `proven` lookups are those of a credential (webhook id

@@ -1,4 +1,4 @@
-import { BOOLEAN, checkOptions, integer, MILLISECONDS, type OptionsShape, port, required, rule } from '../../../src/internal.js';
+import { BOOLEAN, checkOptions, integer, MILLISECONDS, type OptionsShape, port, required, rule } from '../../../src/arguments/index.js';
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 
 /**

@@ -1,4 +1,4 @@
-import { checkOptions } from '../../../src/internal.js';
+import { checkOptions } from '../../../src/arguments/index.js';
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 
 /**

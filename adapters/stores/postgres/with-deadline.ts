@@ -1,4 +1,5 @@
-import { ChannelWebhookError, isChannelWebhookError, settleWithin } from '../../../src/internal.js';
+import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
+import { settleWithin } from '../../../src/waiting/deadline.js';
 
 /**
  * Settles like `work`, or rejects with a `store_timeout` error after `ms`, on the core's deadline

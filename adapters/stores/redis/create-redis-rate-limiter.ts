@@ -1,20 +1,9 @@
 import { SLIDING_WINDOW_SCRIPT } from './sliding-window-script.js';
 import { resolveSendCommand, type RedisCallClient, type RedisSendCommand } from './send-command.js';
-import {
-  ChannelWebhookError,
-  checkArgument,
-  checkOptions,
-  DEFAULT_RATE_LIMIT,
-  DEFAULT_RATE_WINDOW_MS,
-  fn,
-  HIT_TIME,
-  integer,
-  type OptionsShape,
-  port,
-  type RateLimitDecision,
-  type RateLimiter,
-  rule,
-} from '../../../src/internal.js';
+import { checkArgument, checkOptions, fn, HIT_TIME, integer, type OptionsShape, port, rule } from '../../../src/arguments/index.js';
+import { ChannelWebhookError } from '../../../src/errors.js';
+import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
+import type { RateLimitDecision, RateLimiter } from '../../../src/ports.js';
 
 /**
  * Options of {@link createRedisRateLimiter}. Give exactly one of `sendCommand` and `client`.

@@ -1,4 +1,4 @@
-import { type ArgumentRule, rule } from '../../../src/internal.js';
+import { type ArgumentRule, rule } from '../../../src/arguments/index.js';
 
 /**
  * The table prefix used when none is given, by the PostgreSQL and the SQLite store alike.

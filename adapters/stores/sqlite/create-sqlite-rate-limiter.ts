@@ -1,15 +1,8 @@
 import { resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
-import {
-  checkArgument,
-  DEFAULT_RATE_LIMIT,
-  DEFAULT_RATE_WINDOW_MS,
-  HIT_TIME,
-  integer,
-  POSITIVE_MS,
-  type RateLimitDecision,
-  type RateLimiter,
-} from '../../../src/internal.js';
+import { checkArgument, HIT_TIME, integer, POSITIVE_MS } from '../../../src/arguments/index.js';
+import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
+import type { RateLimitDecision, RateLimiter } from '../../../src/ports.js';
 
 /**
  * Options of {@link createSqliteRateLimiter}: the connection's (see {@link SqliteConnectionOptions})

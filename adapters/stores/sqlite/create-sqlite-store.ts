@@ -1,7 +1,7 @@
 import { migrate, resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
 import type { MemoryStore } from '../../../src/memory/memory-store.js';
-import type { InsertMessageResult, Message, WebhookRecord } from '../../../src/internal.js';
+import type { InsertMessageResult, Message, WebhookRecord } from '../../../src/ports.js';
 
 /**
  * Options of {@link createSqliteStore}.

@@ -1,4 +1,4 @@
-import { ChannelWebhookError, isChannelWebhookError, type ChannelWebhookErrorCode } from '../../../src/internal.js';
+import { ChannelWebhookError, isChannelWebhookError, type ChannelWebhookErrorCode } from '../../../src/errors.js';
 
 /**
  * A prepared statement, as every synchronous SQLite driver has it. The store binds strings,
