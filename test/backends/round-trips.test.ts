@@ -33,7 +33,7 @@ describe.skipIf(databaseUrl === null || redisUrl === null)(title('round trips pe
       { userId: 'u1', role: 'member' },
       { channelId: 'general', name: 'Deploys' },
     );
-    const sendCommand: RedisSendCommand = (...args) => (redis.push(args[0]!), client.call(...(args as [string, ...string[]])));
+    const sendCommand: RedisSendCommand = ([command, ...rest]) => (redis.push(command), client.call(command, ...rest));
     const rateLimiter = createRedisRateLimiter({ sendCommand, keyPrefix: 'cwtest:rt:' });
     // Load the script once, so the count below is the steady state.
     await rateLimiter.hit('warm', 0);

@@ -2,7 +2,7 @@ import { Redis as Valkey } from 'iovalkey';
 import { createClient } from 'redis';
 import { createClient as createClient4 } from 'redis4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRateLimiter, type RedisRateLimiterOptions, type RedisSendCommand } from '../../adapters/stores/redis/index.js';
+import { createRedisRateLimiter, type RedisCallClient, type RedisSendCommand } from '../../adapters/stores/redis/index.js';
 import { runRateLimiterConformance } from '../../src/testing/index.js';
 import { backends } from '../support/backends.js';
 
@@ -10,7 +10,7 @@ const { redisUrl, title } = backends();
 
 interface Connected {
   /** How the README tells users of this client to pass it. */
-  options: Pick<RedisRateLimiterOptions, 'client' | 'sendCommand'>;
+  options: { client: RedisCallClient } | { sendCommand: RedisSendCommand };
   /** The same client as a plain `sendCommand`, to count what the limiter sends. */
   sendCommand: RedisSendCommand;
   close(): Promise<unknown>;
@@ -22,7 +22,7 @@ const clients: Array<{ name: string; keyPrefix: string; connect: (url: string) =
     keyPrefix: 'cwtest:node-redis-5:',
     async connect(url) {
       const client = await createClient({ url, disableOfflineQueue: true }).connect();
-      const sendCommand: RedisSendCommand = (...args) => client.sendCommand(args);
+      const sendCommand: RedisSendCommand = (args) => client.sendCommand(args);
       return { options: { sendCommand }, sendCommand, close: () => client.close() };
     },
   },
@@ -32,7 +32,7 @@ const clients: Array<{ name: string; keyPrefix: string; connect: (url: string) =
     async connect(url) {
       const client = createClient4({ url, disableOfflineQueue: true });
       await client.connect();
-      const sendCommand: RedisSendCommand = (...args) => client.sendCommand(args);
+      const sendCommand: RedisSendCommand = (args) => client.sendCommand(args);
       return { options: { sendCommand }, sendCommand, close: () => client.quit() };
     },
   },
@@ -42,7 +42,7 @@ const clients: Array<{ name: string; keyPrefix: string; connect: (url: string) =
     async connect(url) {
       const client = new Valkey(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
       await client.connect();
-      const sendCommand: RedisSendCommand = (...args) => client.call(...(args as [string, ...string[]]));
+      const sendCommand: RedisSendCommand = ([command, ...rest]) => client.call(command, ...rest);
       return { options: { client }, sendCommand, close: () => client.quit() };
     },
   },
@@ -69,7 +69,7 @@ for (const { name, keyPrefix, connect } of clients) {
     it('sends one SCRIPT LOAD, then one EVALSHA per decision, decoding the replies exactly', async () => {
       const sent: string[] = [];
       const limiter = createRedisRateLimiter({
-        sendCommand: (...args) => (sent.push(args[0]!), connected.sendCommand(...args)),
+        sendCommand: (args, key) => (sent.push(args[0]), connected.sendCommand(args, key)),
         keyPrefix,
         limit: 2,
         windowMs: 1_000,

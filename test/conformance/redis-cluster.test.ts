@@ -19,9 +19,9 @@ describe.skipIf(nodes === null)(suite, () => {
   let nodeRedis: ReturnType<typeof createCluster>;
   // One plain connection per master, to look at each node on its own.
   let masters: Redis[];
-  const sendThroughIoredis: RedisSendCommand = (...args) => ioredis.call(...(args as [string, ...string[]]));
-  // The README's one-liner: every keyed command the limiter sends names its key fourth.
-  const sendThroughNodeRedis: RedisSendCommand = (...args) => nodeRedis.sendCommand(args[3], false, args);
+  const sendThroughIoredis: RedisSendCommand = ([command, ...rest]) => ioredis.call(command, ...rest);
+  // The guide's one-liner: the limiter names the key each command touches, and node-redis routes by it.
+  const sendThroughNodeRedis: RedisSendCommand = (args, key) => nodeRedis.sendCommand(key, false, args);
 
   beforeAll(async () => {
     ioredis = new Cluster(startupNodes, { enableOfflineQueue: false, lazyConnect: true, redisOptions: { maxRetriesPerRequest: 1 } });
@@ -55,7 +55,7 @@ describe.skipIf(nodes === null)(suite, () => {
         await Promise.all(masters.map((master) => master.script('FLUSH')));
         const sent: string[] = [];
         const tag = name.split(' ')[0];
-        const limiter = createRedisRateLimiter({ sendCommand: (...args) => (sent.push(args[0]!), send()(...args)), keyPrefix });
+        const limiter = createRedisRateLimiter({ sendCommand: (args, key) => (sent.push(args[0]), send()(args, key)), keyPrefix });
         const keys = Array.from({ length: 30 }, (_, i) => `rt-${tag}-${i}`);
         const now = Date.UTC(2026, 0, 1);
         for (const key of keys) expect(await limiter.hit(key, now)).toMatchObject({ allowed: true, remaining: 59 });

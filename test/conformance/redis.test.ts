@@ -31,7 +31,7 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
   describe('on the Redis server', () => {
     it('loads the script once, then makes one round trip per decision', async () => {
       const sent: string[] = [];
-      const sendCommand: RedisSendCommand = (...args) => (sent.push(args[0]!), client.call(...(args as [string, ...string[]])));
+      const sendCommand: RedisSendCommand = ([command, ...rest]) => (sent.push(command), client.call(command, ...rest));
       const limiter = createRedisRateLimiter({ sendCommand, keyPrefix });
       const now = Date.UTC(2026, 0, 1);
       const decisions = await Promise.all([limiter.hit('k-load-a', now), limiter.hit('k-load-b', now)]);
@@ -44,7 +44,7 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
 
     it('recovers from a flushed script cache with one EVAL, then goes back to EVALSHA', async () => {
       const sent: string[] = [];
-      const sendCommand: RedisSendCommand = (...args) => (sent.push(args[0]!), client.call(...(args as [string, ...string[]])));
+      const sendCommand: RedisSendCommand = ([command, ...rest]) => (sent.push(command), client.call(command, ...rest));
       const limiter = createRedisRateLimiter({ sendCommand, keyPrefix });
       const now = Date.UTC(2026, 0, 1);
       await limiter.hit('k-script', now);
@@ -59,9 +59,9 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
 
     it('retries SCRIPT LOAD at the next decision after it failed', async () => {
       let failLoad = true;
-      const sendCommand: RedisSendCommand = async (...args) => {
-        if (args[0] === 'SCRIPT' && failLoad) throw new Error('LOADING Redis is loading the dataset in memory');
-        return client.call(...(args as [string, ...string[]]));
+      const sendCommand: RedisSendCommand = async ([command, ...rest]) => {
+        if (command === 'SCRIPT' && failLoad) throw new Error('LOADING Redis is loading the dataset in memory');
+        return client.call(command, ...rest);
       };
       const limiter = createRedisRateLimiter({ sendCommand, keyPrefix });
       const now = Date.UTC(2026, 0, 1);
@@ -91,13 +91,13 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
     });
 
     it('refuses bad options with invalid_argument', () => {
-      const sendCommand: RedisSendCommand = (...args) => client.call(...(args as [string, ...string[]]));
+      const sendCommand: RedisSendCommand = ([command, ...rest]) => client.call(command, ...rest);
       const invalid = { name: 'ChannelWebhookError', code: 'invalid_argument' };
       expect(() => createRedisRateLimiter({ client, limit: 0 })).toThrow(expect.objectContaining(invalid));
       expect(() => createRedisRateLimiter({ client, windowMs: 1.5 })).toThrow(expect.objectContaining(invalid));
       expect(() => createRedisRateLimiter({ client, keyPrefix: 7 as unknown as string })).toThrow(expect.objectContaining(invalid));
-      expect(() => createRedisRateLimiter({})).toThrow(expect.objectContaining({ ...invalid, message: expect.stringContaining('sendCommand') }));
-      expect(() => createRedisRateLimiter({ client, sendCommand })).toThrow(expect.objectContaining(invalid));
+      expect(() => createRedisRateLimiter({} as never)).toThrow(expect.objectContaining({ ...invalid, message: expect.stringContaining('sendCommand') }));
+      expect(() => createRedisRateLimiter({ client, sendCommand } as never)).toThrow(expect.objectContaining(invalid));
       expect(() => createRedisRateLimiter({ client: { evalsha: () => {} } as never })).toThrow(expect.objectContaining(invalid));
     });
 

@@ -316,17 +316,17 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'no options',
         () => createRedisRateLimiter(undefined as never),
-        'needs exactly one of { sendCommand } (a function sending a command to Redis, e.g. (...args) => client.sendCommand(args) for node-redis) or { client } (an ioredis or iovalkey client)',
+        'needs exactly one of { sendCommand } (a function sending a command to Redis, e.g. (args) => client.sendCommand(args) for node-redis) or { client } (an ioredis or iovalkey client)',
       ],
       [
         'a node-redis client as client',
         () => createRedisRateLimiter({ client: nodeRedis as never }),
-        'options.client must be an ioredis or iovalkey client: it has no call(). For node-redis, pass { sendCommand: (...args) => client.sendCommand(args) } instead.',
+        'options.client must be an ioredis or iovalkey client: it has no call(). For node-redis, pass { sendCommand: (args) => client.sendCommand(args) } instead.',
       ],
       [
         'a pg pool as client',
         () => createRedisRateLimiter({ client: pool as never }),
-        'options.client must be an ioredis or iovalkey client: it has no call(). For node-redis, pass { sendCommand: (...args) => client.sendCommand(args) } instead.',
+        'options.client must be an ioredis or iovalkey client: it has no call(). For node-redis, pass { sendCommand: (args) => client.sendCommand(args) } instead.',
       ],
       [
         "express-rate-limit's max",

@@ -6,34 +6,14 @@ import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.
 import type { RateLimitDecision, RateLimiter } from '../../../src/ports.js';
 
 /**
- * Options of {@link createRedisRateLimiter}. Give exactly one of `sendCommand` and `client`.
+ * The limits of {@link createRedisRateLimiter}, besides its connection.
  *
  * @example
  * ```ts
- * import { createClient } from 'redis';
- *
- * const client = await createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true }).connect();
- * const options: RedisRateLimiterOptions = {
- *   sendCommand: (...args) => client.sendCommand(args),
- *   limit: 30,
- *   windowMs: 60_000,
- *   keyPrefix: 'chat:rate:',
- * };
+ * const settings: RedisRateLimiterSettings = { limit: 30, windowMs: 60_000, keyPrefix: 'chat:rate:' };
  * ```
  */
-export interface RedisRateLimiterOptions {
-  /**
-   * Sends one command to Redis: `(...args) => client.sendCommand(args)` for node-redis,
-   * `(...args) => cluster.sendCommand(args[3], false, args)` for a node-redis cluster,
-   * `(...args) => client.call(...args)` for ioredis and iovalkey. See {@link RedisSendCommand}.
-   */
-  sendCommand?: RedisSendCommand;
-  /**
-   * Instead of `sendCommand`: an ioredis or iovalkey `Redis` or `Cluster`. Make it fail fast when
-   * Redis is away, or requests wait on reconnects:
-   * `{ enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 }`.
-   */
-  client?: RedisCallClient;
+export interface RedisRateLimiterSettings {
   /** Allowed requests per key per window. Default 60. */
   limit?: number;
   /** Window length in ms, a whole number. Default 60,000. */
@@ -42,11 +22,28 @@ export interface RedisRateLimiterOptions {
   keyPrefix?: string;
 }
 
+/**
+ * Options of {@link createRedisRateLimiter}: the settings and exactly one connection, either
+ * `client` (an ioredis or iovalkey `Redis` or `Cluster`; make it fail fast when Redis is away,
+ * `{ enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 }`, or requests wait
+ * on reconnects) or `sendCommand` (any other client, see {@link RedisSendCommand}).
+ *
+ * @example
+ * ```ts
+ * import { createClient } from 'redis';
+ *
+ * const client = await createClient({ url: process.env.REDIS_URL, disableOfflineQueue: true }).connect();
+ * const options: RedisRateLimiterOptions = { sendCommand: (args) => client.sendCommand(args), limit: 30, keyPrefix: 'chat:rate:' };
+ * ```
+ */
+export type RedisRateLimiterOptions = RedisRateLimiterSettings &
+  ({ client: RedisCallClient; sendCommand?: never } | { sendCommand: RedisSendCommand; client?: never });
+
 const FACTORY = 'createRedisRateLimiter';
 
 const OPTIONS: OptionsShape = {
-  sendCommand: fn('a function (...args) => Promise<reply> sending one command to Redis'),
-  client: port('an ioredis or iovalkey client', ['call'], 'For node-redis, pass { sendCommand: (...args) => client.sendCommand(args) } instead.'),
+  sendCommand: fn('a function (args, key) => Promise<reply> sending one command to Redis'),
+  client: port('an ioredis or iovalkey client', ['call'], 'For node-redis, pass { sendCommand: (args) => client.sendCommand(args) } instead.'),
   limit: integer(1),
   // PEXPIRE takes whole milliseconds.
   windowMs: integer(1),
@@ -89,14 +86,12 @@ const OPTIONS: OptionsShape = {
  * import { createCluster } from 'redis';
  *
  * const cluster = await createCluster({ rootNodes: [{ url: 'redis://10.0.0.1:6379' }] }).connect();
- * const rateLimiter = createRedisRateLimiter({
- *   sendCommand: (...args) => cluster.sendCommand(args[3], false, args),
- * });
+ * const rateLimiter = createRedisRateLimiter({ sendCommand: (args, key) => cluster.sendCommand(key, false, args) });
  * ```
  */
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
   checkOptions(FACTORY, options, OPTIONS, 'options', true);
-  const sendCommand = resolveSendCommand(options ?? {}, FACTORY);
+  const sendCommand = resolveSendCommand((options ?? {}) as { sendCommand?: RedisSendCommand; client?: RedisCallClient }, FACTORY);
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
   const keyPrefix = options.keyPrefix ?? 'channel-webhooks:rate:';
@@ -109,7 +104,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
 
   const loadScript = (): Promise<string> => {
     if (scriptSha === null) {
-      const loading = sendCommand('SCRIPT', 'LOAD', SLIDING_WINDOW_SCRIPT).then(toSha);
+      const loading = sendCommand(['SCRIPT', 'LOAD', SLIDING_WINDOW_SCRIPT], undefined).then(toSha);
       scriptSha = loading;
       loading.catch(() => {
         if (scriptSha === loading) scriptSha = null;
@@ -119,13 +114,14 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   };
 
   const run = async (key: string, now: number): Promise<unknown> => {
-    const args = ['1', keyPrefix + key, String(now), String(windowMs), String(limit), `${now}:${instance}:${counter++}`];
+    const redisKey = keyPrefix + key;
+    const args = ['1', redisKey, String(now), String(windowMs), String(limit), `${now}:${instance}:${counter++}`];
     const sha = await loadScript();
     try {
-      return await sendCommand('EVALSHA', sha, ...args);
+      return await sendCommand(['EVALSHA', sha, ...args], redisKey);
     } catch (error) {
       if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
-      return sendCommand('EVAL', SLIDING_WINDOW_SCRIPT, ...args);
+      return sendCommand(['EVAL', SLIDING_WINDOW_SCRIPT, ...args], redisKey);
     }
   };
 
