@@ -40,3 +40,55 @@ export function runStoreConformance<S extends WebhookStore>(options: StoreConfor
     registerGuardTests(suite);
   });
 }
+
+/**
+ * One group of {@link runStoreConformance} alone, under `describe(options.name)`: channels
+ * (`getChannel`, archival visible at once).
+ *
+ * @example
+ * ```ts
+ * runStoreChannelConformance({ describe, it, createStore: () => createMyStore() });
+ * ```
+ */
+export function runStoreChannelConformance<S extends WebhookStore>(options: StoreConformanceOptions<S>): void {
+  options.describe(options.name ?? 'WebhookStore conformance', () => registerChannelTests(createSuite(options)));
+}
+
+/**
+ * One group of {@link runStoreConformance} alone: webhooks (records back exactly, rotation and
+ * revocation visible at once, only a secret's hash ever stored).
+ *
+ * @example
+ * ```ts
+ * runStoreWebhookConformance({ describe, it, createStore: () => createMyStore() });
+ * ```
+ */
+export function runStoreWebhookConformance<S extends WebhookStore>(options: StoreConformanceOptions<S>): void {
+  options.describe(options.name ?? 'WebhookStore conformance', () => registerWebhookTests(createSuite(options)));
+}
+
+/**
+ * One group of {@link runStoreConformance} alone: messages (the idempotent insert under concurrent
+ * callers, keys per webhook and compared exactly, contents back exactly).
+ *
+ * @example
+ * ```ts
+ * runStoreMessageConformance({ describe, it, createStore: () => createMyStore(), concurrency: 50 });
+ * ```
+ */
+export function runStoreMessageConformance<S extends WebhookStore>(options: StoreConformanceOptions<S>): void {
+  options.describe(options.name ?? 'WebhookStore conformance', () => registerMessageTests(createSuite(options)));
+}
+
+/**
+ * One group of {@link runStoreConformance} alone: the guarded insert (what refuses it, in which
+ * order, under a racing revocation) and `lastPostAt`.
+ *
+ * @example
+ * ```ts
+ * runStoreGuardConformance({ describe, it, createStore: () => createMyStore(), deleteChannel: (store, id) => store.drop(id) });
+ * ```
+ */
+export function runStoreGuardConformance<S extends WebhookStore>(options: StoreConformanceOptions<S>): void {
+  options.describe(options.name ?? 'WebhookStore conformance', () => registerGuardTests(createSuite(options)));
+}
