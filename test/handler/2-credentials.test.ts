@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BASE_URL, OWNER, problem, problemHeaders, setup, splitUrl, successHeaders, expectedMessage } from '../support/setup.js';
+import { BASE_URL, OWNER, problem, problemHeaders, setup, splitUrl } from '../support/setup.js';
 import type { MemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookStore } from '../../src/ports.js';
 
@@ -11,42 +11,6 @@ function spyingStore(store: MemoryStore): { store: WebhookStore; getWebhook: Ret
   const getWebhook = vi.fn((id: string) => store.getWebhook(id));
   return { store: { ...store, getWebhook }, getWebhook };
 }
-
-describe('405 method not allowed', () => {
-  it.each(['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'])('%s answers 405 with allow: POST', async (method) => {
-    const s = await setup();
-    const read = vi.fn(async () => '{"text":"hi"}');
-    const response = await s.post(undefined, { method, raw: read });
-    expect(response).toEqual({
-      status: 405,
-      headers: problemHeaders(undefined, { allow: 'POST' }),
-      body: problem(405, 'method_not_allowed'),
-    });
-    expect(read).not.toHaveBeenCalled();
-  });
-
-  it('answers 405 whatever the URL, even one that is not a webhook URL', async () => {
-    const s = await setup();
-    for (const url of ['/nope', `/hooks/channels/${WELL_FORMED_ID}/${WELL_FORMED_SECRET}`, '/hooks/channels/x/y']) {
-      const response = await s.post({ text: 'hi' }, { method: 'GET', url });
-      expect(response).toEqual({
-        status: 405,
-        headers: problemHeaders(undefined, { allow: 'POST' }),
-        body: problem(405, 'method_not_allowed'),
-      });
-    }
-  });
-
-  it('accepts the method name in any case', async () => {
-    const s = await setup();
-    const response = await s.post({ text: 'hi' }, { method: 'post' });
-    expect(response).toEqual({
-      status: 201,
-      headers: successHeaders(59),
-      body: { message: expectedMessage(s, { text: 'hi' }), duplicate: false },
-    });
-  });
-});
 
 describe('404 not found', () => {
   it('unknown webhook id answers 404', async () => {
@@ -120,35 +84,4 @@ describe('404 not found', () => {
     const response = await s.post({ text: 'hi' }, { url: `/api/v1/hooks/channels/${webhookId}/${secret}?source=ci` });
     expect(response.status).toBe(201);
   });
-});
-
-describe('415 unsupported media type', () => {
-  const UNSUPPORTED = { status: 415, headers: problemHeaders(), body: problem(415, 'unsupported_media_type') };
-
-  it.each([
-    ['missing', undefined],
-    ['text/plain', 'text/plain'],
-    ['form data', 'application/x-www-form-urlencoded'],
-    ['a charset other than UTF-8', 'application/json; charset=latin1'],
-    ['a JSON-like type', 'application/jsonx'],
-  ])('Content-Type %s answers 415 without reading the body', async (_, contentType) => {
-    const s = await setup();
-    const read = vi.fn(async () => '{"text":"hi"}');
-    const response = await s.post(undefined, { headers: { 'content-type': contentType }, raw: read });
-    expect(response).toEqual(UNSUPPORTED);
-    expect(read).not.toHaveBeenCalled();
-  });
-
-  it.each(['application/json; charset=UTF-8', 'Application/JSON', 'application/json;charset="utf-8"', 'application/json; foo=bar'])(
-    'Content-Type %s is accepted',
-    async (contentType) => {
-      const s = await setup();
-      const response = await s.post({ text: 'hi' }, { headers: { 'content-type': contentType } });
-      expect(response).toEqual({
-        status: 201,
-        headers: successHeaders(59),
-        body: { message: expectedMessage(s, { text: 'hi' }), duplicate: false },
-      });
-    },
-  );
 });
