@@ -69,7 +69,8 @@ export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAda
   const answerUnmatched = (request: FastifyRequest, reply: FastifyReply) =>
     handle({ method: request.raw.method ?? 'GET', url: request.raw.url ?? '', headers: {} }).then((response) => sendReply(reply, response, request));
   const onRequest: onRequestHookHandler = (request, reply) => {
-    const answered = serve(request, reply) ?? answerUnmatched(request, reply);
+    const served = serve(request, reply);
+    const answered = served === null ? answerUnmatched(request, reply) : served;
     if (isThenable(answered)) answered.then(undefined, (error: unknown) => reply.send(error));
   };
   return (instance, _pluginOptions, done) => {
