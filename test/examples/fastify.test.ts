@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { expectExamplePosts } from '../../../support/examples.js';
-import { listenFastify, send, type FastifyLikeApp } from '../../../support/http.js';
+import { expectExamplePosts } from '../support/examples.js';
+import { listenFastify, send, type FastifyLikeApp } from '../support/http.js';
 
 type Message = { channelId: string; body: string; author: { name: string } };
 type Example = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BodyReader } from '../../src/http/http-types.js';
-import { CHANNEL_ID, OWNER, problem, problemHeaders, settle, setup, type Setup } from '../support/setup.js';
+import { CHANNEL_ID, OWNER, problem, problemHeaders, settle, setup, type World } from '../support/setup.js';
 
 /** A body reader that signals when the handler starts reading and holds the body until released. */
 function heldBody(text: string): { reader: BodyReader; reading: Promise<void>; release(): void } {
@@ -17,7 +17,7 @@ function heldBody(text: string): { reader: BodyReader; reading: Promise<void>; r
 }
 
 /** Posts with a body that is still arriving while `change` runs, and returns the answer. */
-async function postWhile(s: Setup, change: () => Promise<unknown>) {
+async function postWhile(s: World, change: () => Promise<unknown>) {
   const body = heldBody(JSON.stringify({ text: 'in flight' }));
   const answer = s.post(undefined, { raw: body.reader, idempotencyKey: 'in-flight-1' });
   await body.reading;
@@ -69,8 +69,8 @@ describe('a webhook changed while its post body is still arriving', () => {
 // The window the guarded insert closes for good: the change lands after every earlier check passed,
 // just before the store is asked to write.
 describe('a webhook changed after the body arrived, just before the insert', () => {
-  const changedBeforeInsert = async (change: (s: Setup) => Promise<unknown>) => {
-    let s!: Setup;
+  const changedBeforeInsert = async (change: (s: World) => Promise<unknown>) => {
+    let s!: World;
     s = await setup({
       wrapStore: (store) => ({
         ...store,

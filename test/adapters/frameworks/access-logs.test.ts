@@ -10,7 +10,7 @@ import { createExpressMiddleware } from '../../../adapters/frameworks/express/in
 import { createKoaMiddleware } from '../../../adapters/frameworks/koa/index.js';
 import * as library from '../../../src/index.js';
 import { listen, send, type Listening } from '../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../support/setup.js';
+import { setup, type World } from '../../support/setup.js';
 import { captureLogLines } from './log-lines.js';
 import { post } from './raw-post.js';
 import { ACCEPTED_FORMS, NEAR_MISSES } from './url-forms.js';
@@ -53,7 +53,7 @@ async function runRecipe(code: string, modules: Modules, app: unknown, console: 
 
 describe('the recipes of docs/security.md keep webhook secrets out of access logs', () => {
   let section: string;
-  let fixture: WebhookFixture;
+  let fixture: World;
   let server: Listening | undefined;
   const secret = () => fixture.path.split('/').at(-1)!;
   const wrongSecret = () => fixture.wrongSecretPath.split('/').at(-1)!;
@@ -92,7 +92,7 @@ describe('the recipes of docs/security.md keep webhook secrets out of access log
     section = await secretsSection();
   });
   beforeEach(async () => {
-    fixture = await createWebhookFixture();
+    fixture = await setup();
   });
   afterEach(async () => {
     await server?.close();

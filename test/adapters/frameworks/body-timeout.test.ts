@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readNodeBody } from '../../../adapters/frameworks/node/read-node-body.js';
 import { nodeFrameworkTargets } from '../../support/frameworks.js';
 import { paddedBody, send, type Listening } from '../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../support/setup.js';
+import { setup, type World } from '../../support/setup.js';
 
 const RATE_HEADERS = {
   'ratelimit-policy': '"default";q=60;w=60',
@@ -110,7 +110,7 @@ function sendInPieces(url: string, pieces: string[], everyMs: number): Promise<{
 }
 
 describe.each(nodeFrameworkTargets)('the body deadline through $name', (target) => {
-  let fixture: WebhookFixture;
+  let fixture: World;
   let app: Listening | undefined;
   let requests: IncomingMessage[];
   const start = async (bodyTimeoutMs: number) => {
@@ -120,7 +120,7 @@ describe.each(nodeFrameworkTargets)('the body deadline through $name', (target) 
   };
 
   beforeEach(async () => {
-    fixture = await createWebhookFixture();
+    fixture = await setup();
     requests = [];
     return async () => {
       await app?.close();

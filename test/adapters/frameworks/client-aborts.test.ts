@@ -6,17 +6,17 @@ import { createWebhookHandler } from '../../../src/index.js';
 import type { WebhookStore } from '../../../src/ports.js';
 import { frameworkTargets } from '../../support/frameworks.js';
 import { abortMidBody, send, type Listening } from '../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../support/setup.js';
+import { setup, type World } from '../../support/setup.js';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
 describe.each(frameworkTargets)('a client that misbehaves mid-body through $name', (target) => {
-  let fixture: WebhookFixture;
+  let fixture: World;
   let app: Listening;
   let requests: IncomingMessage[];
 
   beforeEach(async () => {
-    fixture = await createWebhookFixture();
+    fixture = await setup();
     app = await target.start(fixture.handle);
     requests = [];
     app.server.on('request', (req: IncomingMessage) => requests.push(req));

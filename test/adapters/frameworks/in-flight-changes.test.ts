@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../../../src/memory/memory-rate-limiter.js';
 import type { RateLimiter } from '../../../src/ports.js';
-import { CHANNEL_ID, OWNER, problem, settle, setup, type Setup } from '../../support/setup.js';
+import { CHANNEL_ID, OWNER, problem, settle, setup, type World } from '../../support/setup.js';
 import { nodeFrameworkTargets } from '../../support/frameworks.js';
 import { readAnswer, type Answer, type Listening } from '../../support/http.js';
 
@@ -27,7 +27,7 @@ function postInTwoParts(url: string, body: string, counted: Promise<void>, betwe
 }
 
 /** The core setup behind a real server, with a signal for the moment its one post is counted. */
-async function serve(start: (s: Setup) => Promise<Listening>) {
+async function serve(start: (s: World) => Promise<Listening>) {
   let countedNow!: () => void;
   const counted = new Promise<void>((resolve) => (countedNow = resolve));
   const inner = createMemoryRateLimiter();

@@ -15,7 +15,7 @@ import { createNodeListener } from '../../../adapters/frameworks/node/index.js';
 import type { WebhookHandler } from '../../../src/handler/handler-types.js';
 import { frameworkTargets } from '../../support/frameworks.js';
 import { listen, listenFastify, paddedBody, type Listening } from '../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../support/setup.js';
+import { setup, type World } from '../../support/setup.js';
 
 // A request with both `Transfer-Encoding: chunked` and `Content-Length` is framed by its chunks
 // (RFC 9112, 6.3): the length must neither refuse a small body nor let a large one through. Node's
@@ -63,10 +63,10 @@ function counted(handle: WebhookHandler) {
   return { wrapped, calls };
 }
 
-let fixture: WebhookFixture;
+let fixture: World;
 let server: Listening | undefined;
 beforeEach(async () => {
-  fixture = await createWebhookFixture();
+  fixture = await setup();
 });
 afterEach(async () => {
   await server?.close();

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../../adapters/frameworks/express/index.js';
 import { createKoaMiddleware } from '../../../adapters/frameworks/koa/index.js';
 import { listen, send, type Listening } from '../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../support/setup.js';
+import { setup, type World } from '../../support/setup.js';
 
 const MISCONFIGURED = {
   type: 'tag:channel-webhooks,2026:problem:misconfigured',
@@ -29,14 +29,14 @@ describe.each([
   ['Express 4', express4],
 ] as const)('%s with a body parser mounted first', (_name, express) => {
   const start = async (parser: ReturnType<typeof express5.json>) => {
-    const fixture = await createWebhookFixture();
+    const fixture = await setup();
     const server = express();
     server.use(parser);
     server.use(createExpressMiddleware(fixture.handle));
     app = await listen(createServer(server));
     return { fixture, url: `${app.origin}${fixture.path}` };
   };
-  const expectStored = async (fixture: WebhookFixture, text: string) => {
+  const expectStored = async (fixture: World, text: string) => {
     expect((await fixture.messages()).map((message) => message.body)).toEqual([text]);
   };
 
@@ -95,7 +95,7 @@ describe.each([
   ['Koa 2', Koa2],
 ] as const)('%s with koa-bodyparser mounted first', (_name, Koa) => {
   it('uses the ctx.request.rawBody it keeps', async () => {
-    const fixture = await createWebhookFixture();
+    const fixture = await setup();
     const server = new Koa();
     server.use(bodyParser());
     server.use(createKoaMiddleware(fixture.handle));
@@ -106,7 +106,7 @@ describe.each([
   });
 
   it('answers 500 misconfigured when a parser left only the parsed object', async () => {
-    const fixture = await createWebhookFixture();
+    const fixture = await setup();
     const server = new Koa();
     server.use(bodyParser());
     server.use(async (ctx, next) => {

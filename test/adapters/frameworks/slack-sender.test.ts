@@ -2,17 +2,17 @@ import { IncomingWebhook, IncomingWebhookHTTPError } from '@slack/webhook';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { frameworkTargets } from '../../support/frameworks.js';
 import type { Listening } from '../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../support/setup.js';
+import { setup, type World } from '../../support/setup.js';
 
 const targets = frameworkTargets.filter((target) => target.name === 'Express 5' || target.name === 'fetch (Hono)');
 
 describe.each(targets)('the official Slack sender (@slack/webhook) posting through $name', (target) => {
-  let fixture: WebhookFixture;
+  let fixture: World;
   let app: Listening;
   let webhook: IncomingWebhook;
 
   beforeEach(async () => {
-    fixture = await createWebhookFixture();
+    fixture = await setup();
     app = await target.start(fixture.handle);
     webhook = new IncomingWebhook(`${app.origin}/api${fixture.path}`);
     return () => app.close();

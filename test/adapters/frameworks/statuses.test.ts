@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { frameworkTargets } from '../../support/frameworks.js';
 import { paddedBody, send, type Answer, type Listening } from '../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../support/setup.js';
+import { setup, type World } from '../../support/setup.js';
 
 const RATE_HEADERS = {
   'ratelimit-policy': '"default";q=60;w=60',
@@ -26,13 +26,13 @@ function expectProblem(answer: Answer, status: number, code: string, headers: Re
 }
 
 describe.each(frameworkTargets)('every status of the contract through $name', (target) => {
-  let fixture: WebhookFixture;
+  let fixture: World;
   let app: Listening;
   let failingApp: Listening;
   const url = (path: string) => `${app.origin}/api${path}`;
 
   beforeEach(async () => {
-    fixture = await createWebhookFixture();
+    fixture = await setup();
     app = await target.start(fixture.handle);
     failingApp = await target.start(fixture.failingHandle);
     return async () => {
@@ -141,11 +141,11 @@ describe.each(frameworkTargets)('every status of the contract through $name', (t
 });
 
 describe.each(frameworkTargets)('routing through $name', (target) => {
-  let fixture: WebhookFixture;
+  let fixture: World;
   let app: Listening;
 
   beforeAll(async () => {
-    fixture = await createWebhookFixture();
+    fixture = await setup();
     app = await target.start(fixture.handle);
   });
   afterAll(() => app.close());

@@ -9,7 +9,7 @@ import { redactWebhookUrl, webhookPathPattern } from '../../../src/index.js';
 import { frameworkTargets } from '../../support/frameworks.js';
 import { isCi } from '../../support/global-setup.js';
 import { freePort } from '../../support/servers.js';
-import { createWebhookFixture } from '../../support/setup.js';
+import { setup } from '../../support/setup.js';
 import { post } from './raw-post.js';
 import { ACCEPTED_FORMS, NEAR_MISSES, type Server } from './url-forms.js';
 
@@ -47,7 +47,7 @@ const SERVER_OF: Record<string, Server> = {
 
 describe.each(frameworkTargets)('webhook URL forms on $name', (target) => {
   it('answers 201 to the forms it accepts, refuses the others, and the redactor takes the secret out of each', async () => {
-    const fixture = await createWebhookFixture();
+    const fixture = await setup();
     const listening = await target.start(fixture.handle);
     try {
       await expectFormsAnswered(SERVER_OF[target.name]!, listening.origin, fixture.webhookId, fixture.path.split('/').at(-1)!);

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFastifyPlugin, createRedactingLogMethod } from '../../../../adapters/frameworks/fastify/index.js';
 import { listenFastify, send, type Listening } from '../../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../../support/setup.js';
+import { setup, type World } from '../../../support/setup.js';
 import { ACCEPTED_FORMS, NEAR_MISSES } from '../url-forms.js';
 import { captureLogLines } from '../log-lines.js';
 import { post } from '../raw-post.js';
@@ -30,12 +30,12 @@ for (const [name, Fastify] of [
   ['Fastify 4', Fastify4 as unknown as typeof Fastify5],
 ] as const) {
   describe(`${name}: the app's logger with createRedactingLogMethod`, () => {
-    let fixture: WebhookFixture;
+    let fixture: World;
     let server: Listening | undefined;
     const secret = () => fixture.path.split('/').at(-1)!;
 
     beforeEach(async () => {
-      fixture = await createWebhookFixture();
+      fixture = await setup();
     });
     afterEach(async () => {
       await server?.close();

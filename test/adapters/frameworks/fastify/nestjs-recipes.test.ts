@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../../../adapters/frameworks/express/index.js';
 import { createFastifyPlugin } from '../../../../adapters/frameworks/fastify/index.js';
 import { listen, listenFastify, send, type Listening } from '../../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../../support/setup.js';
+import { setup, type World } from '../../../support/setup.js';
 
 /** The lines of the NestJS recipes (docs/frameworks.md) that touch the underlying instance, block by block. */
 async function nestLines(): Promise<string[]> {
@@ -22,7 +22,7 @@ async function nestLines(): Promise<string[]> {
 }
 
 /** Runs one recipe line as written, with `app` a NestJS application over `instance`. */
-async function runLine(line: string, instance: unknown, fixture: WebhookFixture) {
+async function runLine(line: string, instance: unknown, fixture: World) {
   const app = { getHttpAdapter: () => ({ getInstance: () => instance }) };
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
   await new AsyncFunction('app', 'handle', 'createExpressMiddleware', 'createFastifyPlugin', line)(
@@ -33,7 +33,7 @@ async function runLine(line: string, instance: unknown, fixture: WebhookFixture)
   );
 }
 
-async function expectBoth(server: Listening, fixture: WebhookFixture) {
+async function expectBoth(server: Listening, fixture: World) {
   const webhook = await send(`${server.origin}/api${fixture.path}`, { body: { text: 'through Nest' } });
   expect(webhook.status).toBe(201);
   expect((await fixture.messages()).map((message) => message.body)).toEqual(['through Nest']);
@@ -44,7 +44,7 @@ async function expectBoth(server: Listening, fixture: WebhookFixture) {
 describe('the NestJS recipes of docs/frameworks.md', () => {
   it('on Express: the middleware line, then the JSON parser Nest adds when it initializes', async () => {
     const [onExpress] = await nestLines();
-    const fixture = await createWebhookFixture();
+    const fixture = await setup();
     const instance = express();
     await runLine(onExpress!, instance, fixture);
     // What NestFactory's app does at init, after main.ts ran the recipe line.
@@ -62,7 +62,7 @@ describe('the NestJS recipes of docs/frameworks.md', () => {
 
   it('on Fastify: the register line, then the parsers and routes Nest adds when it initializes', async () => {
     const [, onFastify] = await nestLines();
-    const fixture = await createWebhookFixture();
+    const fixture = await setup();
     const instance = Fastify();
     await runLine(onFastify!, instance, fixture);
     instance.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, { form: body }));

@@ -8,7 +8,7 @@ import { createExpressMiddleware } from '../../../../adapters/frameworks/express
 import { createFastifyPlugin, type FastifyAdapterOptions } from '../../../../adapters/frameworks/fastify/index.js';
 import type { WebhookHandler } from '../../../../src/handler/handler-types.js';
 import { listen, listenFastify, paddedBody, send, type Answer, type Listening, type SendOptions } from '../../../support/http.js';
-import { createWebhookFixture, type WebhookFixture } from '../../../support/setup.js';
+import { setup, type World } from '../../../support/setup.js';
 
 /** Every JSON line a Fastify logger wrote. */
 function captureLogs() {
@@ -43,7 +43,7 @@ describe.each<[string, CreateFastify]>([
   ['Fastify 5', (options) => Fastify5(options)],
   ['Fastify 4', (options) => Fastify4(options)],
 ])('createFastifyPlugin on %s', (_name, create) => {
-  let fixture: WebhookFixture;
+  let fixture: World;
   let apps: Listening[];
   const start = async (handle: WebhookHandler, options?: FastifyAdapterOptions, appOptions?: FastifyServerOptions) => {
     const app = await startApp(create, handle, options, appOptions);
@@ -52,7 +52,7 @@ describe.each<[string, CreateFastify]>([
   };
 
   beforeEach(async () => {
-    fixture = await createWebhookFixture();
+    fixture = await setup();
     apps = [];
     return async () => {
       await Promise.all(apps.map((app) => app.close()));
@@ -138,14 +138,14 @@ describe.each<[string, CreateFastify]>([
 
   it('answers exactly as the Express adapter: status, headers and body', async () => {
     const expressFixture = fixture;
-    const fastifyFixture = await createWebhookFixture();
+    const fastifyFixture = await setup();
     const expressApp = express();
     expressApp.use('/api', createExpressMiddleware(expressFixture.handle));
     const viaExpress = await listen(createServer(expressApp));
     apps.push(viaExpress);
     const viaFastify = await start(fastifyFixture.handle);
 
-    const cases: Array<[string, (f: WebhookFixture) => string, SendOptions]> = [
+    const cases: Array<[string, (f: World) => string, SendOptions]> = [
       ['201', (f) => f.path, { body: { text: 'same answer' }, headers: { 'idempotency-key': 'k1' } }],
       ['200 duplicate', (f) => f.path, { body: { text: 'again' }, headers: { 'idempotency-key': 'k1' } }],
       ['400', (f) => f.path, { body: '{"text":' }],
@@ -160,7 +160,7 @@ describe.each<[string, CreateFastify]>([
     ];
     // What differs between any two servers, or between two stores: the date, Express's banner,
     // and the ids and timestamps of new messages.
-    const comparable = (answer: Answer, f: WebhookFixture) => {
+    const comparable = (answer: Answer, f: World) => {
       const { date: _date, 'x-powered-by': _poweredBy, ...headers } = answer.headers;
       return {
         status: answer.status,

@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createFetchHandler } from '../../../../adapters/frameworks/fetch/index.js';
-import { createWebhookFixture, type WebhookFixture } from '../../../support/setup.js';
+import { setup, type World } from '../../../support/setup.js';
 
 const ORIGIN = 'https://chat.example.com';
 
 describe('createFetchHandler on the global Request and Response', () => {
-  let fixture: WebhookFixture;
+  let fixture: World;
   beforeEach(async () => {
-    fixture = await createWebhookFixture();
+    fixture = await setup();
   });
 
   const post = (body: BodyInit, headers: Record<string, string> = {}) =>
