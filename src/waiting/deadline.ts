@@ -13,11 +13,6 @@ export type Deadline = <T>(answer: MaybePromise<T>) => MaybePromise<T>;
  * request's timers when the request ends (Cloudflare's workerd does) never leaves another request
  * without its deadline, and nothing stays armed between requests. The timer does not keep a Node
  * process alive. A result arriving after the deadline is dropped.
- *
- * @example
- * ```ts
- * const rows = await settleWithin(pool.query(sql), 2_000, () => new ChannelWebhookError('store_timeout', 'query timed out'));
- * ```
  */
 export function settleWithin<T>(work: PromiseLike<T>, ms: number, timeoutError: () => unknown): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -44,12 +39,6 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  * for calls to a port: an answer that is a value (an in-process port) is used as it is, with no
  * timer and no promise; a thenable gets {@link settleWithin} and, past `ms`, rejects with a
  * `ChannelWebhookError` of `code`.
- *
- * @example
- * ```ts
- * const fromStore = createDeadline(5_000, 'store_timeout', 'the store did not answer in time');
- * const webhook = await fromStore(store.getWebhook(id));
- * ```
  */
 export function createDeadline(ms: number, code: ChannelWebhookErrorCode, message: string): Deadline {
   const expired = (): ChannelWebhookError => new ChannelWebhookError(code, `${message} (${ms} ms)`);

@@ -13,10 +13,6 @@ const PINO_SERIALIZERS = Symbol.for('pino.serializers');
  * touched: the handler still reads the real URL.
  *
  * @param log - the plugin instance's logger (`instance.log`), read once at registration.
- * @example
- * ```ts
- * instance.all(path, { logSerializers: { req: createRedactingRequestSerializer(instance.log) } }, handler);
- * ```
  */
 export function createRedactingRequestSerializer(log: unknown): Serializer {
   const serializers = (log as { [PINO_SERIALIZERS]?: Record<string, Serializer | undefined> } | undefined)?.[PINO_SERIALIZERS];
@@ -28,11 +24,6 @@ export function createRedactingRequestSerializer(log: unknown): Serializer {
  * A view of a logged request (Fastify's, or Node's `IncomingMessage`) whose `url` (and
  * `originalUrl`, and `raw.url`) has the secret replaced by `[redacted]`; everything else is the
  * request's own. Anything else comes back as it is.
- *
- * @example
- * ```ts
- * serializer(redactedView(request)); // the serializer reads the redacted URL
- * ```
  */
 export function redactedView(request: unknown): unknown {
   if (typeof request !== 'object' || request === null) return request;

@@ -35,10 +35,6 @@ export function writeNodeResponse(res: ServerResponse, response: WebhookResponse
  *
  * @param response - the core's answer.
  * @param req - the request it answers.
- * @example
- * ```ts
- * ctx.set(nodeHeaders(response, ctx.req));
- * ```
  */
 export function nodeHeaders(response: WebhookResponse, req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...response.headers };
