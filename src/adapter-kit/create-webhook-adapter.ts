@@ -37,7 +37,9 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
  * import { nodeRequestParts, writeNodeResponse } from 'channel-webhooks/node';
  *
  * const serve = createWebhookAdapter(handle, { ...nodeRequestParts((req) => req), write: writeNodeResponse });
- * server.on('request', (req, res) => serve(req, res) ?? app(req, res));
+ * server.on('request', (req, res) => {
+ *   if (serve(req, res) === null) app(req, res); // not a webhook URL: the rest of the app
+ * });
  * ```
  */
 export function createWebhookAdapter<Req, Res = undefined, Out = void>(

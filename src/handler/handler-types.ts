@@ -101,7 +101,8 @@ export interface WebhookHandler {
  * @example
  * ```ts
  * const { fastPath } = createWebhookHandler({ store });
- * const answer = fastPath.handleMatched({ method, url, headers, body }, matchWebhookPath(url));
+ * const path = matchWebhookPath(url);
+ * const answer = path === null ? null : fastPath?.handleMatched({ method, url, headers, body }, path);
  * ```
  */
 export interface FastPath {

@@ -17,7 +17,10 @@ export interface TestApi {
    * Declares one test, and with `it.skip` one left out. Give the framework a test timeout of 20 s
    * or more: the race tests do real I/O.
    */
-  it: ((name: string, test: () => Promise<void>) => unknown) & { skip?: (name: string, test: () => Promise<void>) => unknown };
+  it: ((name: string, test: () => Promise<void>) => unknown) & {
+    /** Declares a test that is not run, as the suites register one they leave out. */
+    skip?: (name: string, test: () => Promise<void>) => unknown;
+  };
 }
 
 /**

@@ -2,9 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebhookResponse } from '../../../src/adapter-kit/index.js';
 
 /**
- * Writes a core answer to a Node response in one `writeHead` (headers as a flat list, those of
- * {@link nodeHeaders} and its length) and one `end`. Headers an earlier middleware set with
- * `setHeader` stay, unless the answer names them too.
+ * Writes a core answer to a Node response in one `writeHead` and one `end`: the answer's headers,
+ * a JSON content type where it names none, `connection: close` when the request body was left
+ * unread (a 413, a body past its deadline), and the length. Headers an earlier middleware set with
+ * `setHeader` stay, unless the answer names them too. It is the `write` of a binding on `node:http`.
  *
  * @param res - the Node response; nothing may have been written to it yet.
  * @param response - the core's answer.
