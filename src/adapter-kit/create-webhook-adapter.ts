@@ -11,22 +11,13 @@ import type { WebhookAdapter, WebhookAdapterBinding, WebhookAdapterOptions } fro
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
 /**
- * The one door from a framework into the core: give it how your framework reads a request and
- * writes an answer (a {@link WebhookAdapterBinding}) and get one call per request. Every adapter of
- * this package is built on it, and an app builds one for a framework the package does not ship the
- * same way. The kit does the rest, so that every adapter behaves alike:
- *
- * - It checks the arguments when the adapter is made: `handle` must be a handler and `options` an
- *   object of `bodyTimeoutMs` (a delay a timer can hold) and the binding's own options, and of
- *   nothing else; anything else throws a `ChannelWebhookError` with code `invalid_argument` naming
- *   the adapter (and, for an unknown option, the one meant).
- * - It answers every request whose URL ends in `/hooks/channels/{webhook_id}/{secret}`, under any
- *   mount prefix, and returns `null` for any other.
- * - It takes the handler's fast path when it has one ({@link WebhookHandler.fastPath}): only the
- *   headers the handler reads are read, and the answer comes without a promise when nothing had to
- *   wait. A handler the app wrote around the library's gets every header and is awaited.
- * - It reads the body only when the handler asks for it, that is once the method, URL, Content-Type
- *   and rate-limit checks passed, with the cap the handler gives and the deadline `bodyTimeoutMs`.
+ * The one door from a framework into the core: give it how the framework reads a request and
+ * writes an answer (a {@link WebhookAdapterBinding}), get one call per request. Every adapter of the
+ * package is built on it, so all behave alike. It checks the arguments when the adapter is made
+ * (code `invalid_argument`, naming `binding.name`); answers only URLs whose path ends in
+ * `/hooks/channels/{webhook_id}/{secret}`, under any prefix; takes the handler's fast path, reading
+ * only the headers it names; and reads the body only when the handler asks, capped, within
+ * `bodyTimeoutMs`.
  *
  * @param handle - the handler, from `createWebhookHandler` (or one the app wrote around it).
  * @param binding - how the framework reads a request and writes an answer.

@@ -73,9 +73,6 @@ export interface WebhookHandlerOptions {
 /**
  * Turns one normalized request into its answer. Never rejects.
  *
- * A handler from {@link createWebhookHandler} also has a {@link WebhookHandler.fastPath}; a handler
- * an app writes around it (a wrapper that logs, `instrumentHandler`) is a plain function and has none.
- *
  * @example
  * ```ts
  * const handle: WebhookHandler = createWebhookHandler({ store });
@@ -84,19 +81,13 @@ export interface WebhookHandlerOptions {
  */
 export interface WebhookHandler {
   (request: WebhookRequest): Promise<WebhookResponse>;
-  /**
-   * How an adapter calls the handler without waiting when nothing has to wait. Only a handler from
-   * `createWebhookHandler` has it; `createWebhookAdapter` uses it when it is there and calls the
-   * handler as a function, with every header, when it is not.
-   */
+  /** Only on a handler from `createWebhookHandler`: a wrapper an app writes around it has none. */
   readonly fastPath?: FastPath;
 }
 
 /**
- * The fast path of a handler from {@link createWebhookHandler}, for framework adapters: the same
- * answers as the handler itself, for a request whose URL the adapter already matched, given as a
- * value when nothing on the way had to wait (a body already in hand, ports that answer in process)
- * and as a promise otherwise.
+ * How adapters call a handler from {@link createWebhookHandler}: its answers for a request whose URL
+ * is matched already, as a value when nothing had to wait and as a promise otherwise.
  *
  * @example
  * ```ts
@@ -108,9 +99,6 @@ export interface WebhookHandler {
 export interface FastPath {
   /** The only request headers the handler reads, in lower case: an adapter passes these alone. */
   readonly headerNames: readonly string[];
-  /**
-   * Answers a request whose URL matched `path`, with header names in lower case. It never throws
-   * and never rejects.
-   */
+  /** Answers a request whose URL matched `path`, headers in lower case. Never throws or rejects. */
   handleMatched(request: WebhookRequest, path: WebhookPath): MaybePromise<WebhookResponse>;
 }

@@ -5,10 +5,8 @@ import { readFetchBody } from './read-fetch-body.js';
 export type FetchRequestParts<Req> = Pick<WebhookAdapterBinding<Req, unknown, unknown>, 'url' | 'method' | 'headers' | 'readBody'>;
 
 /**
- * How an adapter reads a Web `Request`, for `createWebhookAdapter`: `createFetchHandler` is built on
- * it, and an adapter for another framework that hands over a `Request` adds only how it writes an
- * answer. The `Headers` object joins the lines of a repeated header with `", "`, so two
- * `Idempotency-Key` headers reach the core as one key; senders must send it once (or use `eventId`).
+ * How an adapter reads a Web `Request`, for `createWebhookAdapter`; `createFetchHandler` is built on
+ * it. `Headers` joins a repeated header into one value, so a repeated `Idempotency-Key` is one key.
  *
  * @param requestOf - the framework's Web `Request` (`(event) => event.req` on h3).
  * @example

@@ -19,17 +19,10 @@ export interface NodeAdapterOptions extends WebhookAdapterOptions {}
 export type NodeRequestParts<Req> = Pick<WebhookAdapterBinding<Req, unknown, unknown>, 'url' | 'method' | 'headers' | 'readBody'>;
 
 /**
- * How an adapter on `node:http` reads a request, for `createWebhookAdapter`: the node:http
- * listener, Express, Koa and Fastify are built on it, and an adapter for another framework on Node
- * adds only how it writes an answer. Besides what every adapter does, on Node:
- *
- * - A repeated `Idempotency-Key` header reaches the core as its separate values, not joined by Node
- *   into one, and is answered 400 (`invalid_payload`, the error naming the header).
- * - A body parser mounted before the adapter does not make it hang: the raw Buffer or string it
- *   left (`express.raw({ type: 'application/json' })`, `express.text()`, `koa-bodyparser`'s
- *   `rawBody`) is used, and an already-parsed object without one is answered 500 with code
- *   `misconfigured`, saying how to mount.
- * - A small body that arrived with its headers is read without a timer or a promise.
+ * How an adapter on `node:http` reads a request, for `createWebhookAdapter`; the Node adapters are
+ * built on it. A repeated `Idempotency-Key` stays a list (answered 400); a raw body a parser left is
+ * used, and a parsed one without it is a 500 `misconfigured` saying how to mount; a body that came
+ * with its headers is read without a timer or a promise.
  *
  * @param incomingOf - the framework's request's `IncomingMessage` (`(request) => request.raw.req` on hapi).
  * @param leftoversOf - where a body parser that ran first left its results (`req` on Express). Default: nowhere.

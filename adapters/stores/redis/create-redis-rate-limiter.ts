@@ -23,10 +23,9 @@ export interface RedisRateLimiterSettings {
 }
 
 /**
- * Options of {@link createRedisRateLimiter}: the settings and exactly one connection, either
- * `client` (an ioredis or iovalkey `Redis` or `Cluster`; make it fail fast when Redis is away,
- * `{ enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500 }`, or requests wait
- * on reconnects) or `sendCommand` (any other client, see {@link RedisSendCommand}).
+ * Options of {@link createRedisRateLimiter}: the settings and exactly one of `client` (an ioredis or
+ * iovalkey `Redis` or `Cluster`, made to fail fast: `{ enableOfflineQueue: false,
+ * maxRetriesPerRequest: 1, commandTimeout: 500 }`) and `sendCommand` (see {@link RedisSendCommand}).
  *
  * @example
  * ```ts

@@ -27,7 +27,20 @@ export interface RateLimiterConformanceOptions<L extends RateLimiter = RateLimit
   concurrency?: number;
   /** Name of the outer `describe`. Default `'RateLimiter conformance'`. */
   name?: string;
+  /** The groups to run, each a `describe` of its own. Default: all. */
+  groups?: readonly RateLimiterConformanceGroup[];
 }
+
+/**
+ * A group of the limiter suite: `window` (the defaults, the limit, refusals not counted, the
+ * slide), `races` (concurrent hits on one key) and `reference model` (a long random run).
+ *
+ * @example
+ * ```ts
+ * runRateLimiterConformance({ describe, it, createRateLimiter, groups: ['races'] satisfies RateLimiterConformanceGroup[] });
+ * ```
+ */
+export type RateLimiterConformanceGroup = 'window' | 'races' | 'reference model';
 
 /** Declares one test that runs against a fresh limiter made with `settings`. */
 export type DefineLimiterTest<L extends RateLimiter> = (

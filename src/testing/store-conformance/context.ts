@@ -51,7 +51,20 @@ export interface StoreConformanceOptions<S extends WebhookStore = WebhookStore> 
   unusualStrings?: boolean;
   /** Name of the outer `describe`. Default `'WebhookStore conformance'`. */
   name?: string;
+  /** The groups to run, each a `describe` of its own. Default: all. */
+  groups?: readonly StoreConformanceGroup[];
 }
+
+/**
+ * A group of the store suite: `channels`, `webhooks` (records, rotation, revocation, hashes only),
+ * `messages` (the idempotent insert) and `guarded insert` (what refuses it, races, `lastPostAt`).
+ *
+ * @example
+ * ```ts
+ * runStoreConformance({ describe, it, createStore, groups: ['messages'] satisfies StoreConformanceGroup[] });
+ * ```
+ */
+export type StoreConformanceGroup = 'channels' | 'webhooks' | 'messages' | 'guarded insert';
 
 /** What each conformance test gets: the store, its peer and the seeding helpers. */
 export interface Context<S extends WebhookStore = WebhookStore> {
