@@ -45,7 +45,7 @@ async function main() {
   const { createWebhookHandler, createWebhookManager } = await import('channel-webhooks');
   const { createPostgresStore } = await import('channel-webhooks/postgres');
   const { createRedisRateLimiter } = await import('channel-webhooks/redis');
-  const { SLIDING_WINDOW_SCRIPT } = await import(await bundle('redis-script.mjs', `export * from './adapters/redis/sliding-window-script.ts';`));
+  const { SLIDING_WINDOW_SCRIPT } = await import(await bundle('redis-script.mjs', `export * from './adapters/stores/redis/sliding-window-script.ts';`));
 
   const [postgres, redis] = await Promise.all([servers.startPostgres(), servers.startRedis()]);
   const pool = new pg.Pool({ connectionString: postgres.url, max: POOL_SIZE });

@@ -11,7 +11,7 @@
 import express from 'express';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createExpressMiddleware } from '../adapters/express/index.js';
+import { createExpressMiddleware } from '../adapters/frameworks/express/index.js';
 import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager, type Message, type WebhookStore } from '../src/index.js';
 
 const seconds = Number(process.env.SOAK_SECONDS ?? 600);

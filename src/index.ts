@@ -1,6 +1,8 @@
 export { createWebhookHandler } from './handler/create-webhook-handler.js';
-export type { ErrorContext, ErrorStage, WebhookHandler, WebhookHandlerOptions } from './handler/handler-types.js';
-export { createWebhookManager } from './manager/create-webhook-manager.js';
+export type { ErrorContext, ErrorStage, FastPath, WebhookHandler, WebhookHandlerOptions } from './handler/handler-types.js';
+export { createWebhookAdapter } from './adapter-kit/index.js';
+export type { BodyLimits, WebhookAdapter, WebhookAdapterBinding, WebhookAdapterOptions } from './adapter-kit/index.js';
+export { createWebhookManager } from './lifecycle/create-webhook-manager.js';
 export type {
   Actor,
   AuditEvent,
@@ -9,7 +11,7 @@ export type {
   WebhookManager,
   WebhookManagerOptions,
   WebhookWithUrl,
-} from './manager/create-webhook-manager.js';
+} from './lifecycle/create-webhook-manager.js';
 export { createMemoryStore } from './memory/memory-store.js';
 export type { MemoryStore } from './memory/memory-store.js';
 export { createMemoryRateLimiter } from './memory/memory-rate-limiter.js';

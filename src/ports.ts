@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { MaybePromise } from './maybe-promise.js';
+import type { MaybePromise } from './waiting/maybe-promise.js';
 import type { Block } from './validation/payload-types.js';
 
 /**

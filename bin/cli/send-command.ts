@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { MAX_TIMEOUT_MS } from '../../src/deadline.js';
+import { MAX_TIMEOUT_MS } from '../../src/waiting/deadline.js';
 import { createWebhookSender, type SendAttempt, type SendFailureCode, type WebhookPayload } from '../../src/send/index.js';
 import { WEBHOOK_URL } from '../../src/send/webhook-url.js';
 import { countdownSleep } from './countdown.js';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createNodeListener } from '../../adapters/node/index.js';
+import { createNodeListener } from '../../adapters/frameworks/node/index.js';
 import { createMemoryStore, createWebhookHandler, createWebhookManager, type Message, type ProblemBody, type WebhookHandler } from '../../src/index.js';
 import { toPlainText } from '../../src/render/index.js';
 import { EXIT, type Io, parseCommand, printable, printFieldErrors, usageError, writer } from './io.js';

@@ -1,14 +1,9 @@
-import { MAX_TIMEOUT_MS } from '../deadline.js';
+import { MAX_TIMEOUT_MS } from '../waiting/deadline.js';
 import { describeValue } from './describe-value.js';
 
 /**
  * What one argument or option of a factory must be. Build one with the functions of this module;
  * {@link checkOptions} and {@link checkArgument} apply it.
- *
- * @example
- * ```ts
- * const clock: ArgumentRule = port('a Clock', ['now'], 'Pass systemClock or createFakeClock().');
- * ```
  */
 export interface ArgumentRule {
   /** What the value must be, as the message says it: `'a WebhookStore'`, `'true or false'`. */
@@ -25,11 +20,6 @@ const got = (value: unknown): string => `got ${describeValue(value)}`;
 
 /**
  * A rule met by the values `test` accepts.
- *
- * @example
- * ```ts
- * const title = rule('a non-blank string', (value) => typeof value === 'string' && value.trim() !== '');
- * ```
  */
 export function rule(expected: string, test: (value: unknown) => boolean, hint?: string): ArgumentRule {
   return { expected, problem: (value) => (test(value) ? undefined : got(value)), hint };
@@ -37,11 +27,6 @@ export function rule(expected: string, test: (value: unknown) => boolean, hint?:
 
 /**
  * `rule`, but a value must be given.
- *
- * @example
- * ```ts
- * const shape = { store: required(port('a WebhookStore', ['getWebhook', 'insertMessage'])) };
- * ```
  */
 export function required(optional: ArgumentRule): ArgumentRule {
   return { ...optional, required: true };
@@ -50,11 +35,6 @@ export function required(optional: ArgumentRule): ArgumentRule {
 /**
  * A port, checked by its shape: an object with each of `methods`. A port's type
  * cannot be tested across packages and realms, and its shape is what the factory will call.
- *
- * @example
- * ```ts
- * const rateLimiter = port('a RateLimiter', ['hit'], 'Pass createMemoryRateLimiter() or createRedisRateLimiter({ client }).');
- * ```
  */
 export function port(expected: string, methods: readonly string[], hint?: string): ArgumentRule {
   return {
@@ -70,11 +50,6 @@ export function port(expected: string, methods: readonly string[], hint?: string
 
 /**
  * One of a few exact values.
- *
- * @example
- * ```ts
- * const onRateLimiterError = oneOf('allow', 'reject'); // "'allow' or 'reject'"
- * ```
  */
 export function oneOf(...values: readonly (string | boolean)[]): ArgumentRule {
   const said = values.map((value) => (typeof value === 'string' ? `'${value}'` : String(value)));
@@ -83,11 +58,6 @@ export function oneOf(...values: readonly (string | boolean)[]): ArgumentRule {
 
 /**
  * A function.
- *
- * @example
- * ```ts
- * const onError = fn('a function (error, context) => void');
- * ```
  */
 export function fn(expected = 'a function', hint?: string): ArgumentRule {
   return rule(expected, (value) => typeof value === 'function', hint);
@@ -95,11 +65,6 @@ export function fn(expected = 'a function', hint?: string): ArgumentRule {
 
 /**
  * A whole number from `min` to `max`.
- *
- * @example
- * ```ts
- * const limit = integer(1); // 'an integer from 1'
- * ```
  */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): ArgumentRule {
   const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
@@ -112,11 +77,6 @@ export const BOOLEAN: ArgumentRule = oneOf(true, false);
 /**
  * A delay in milliseconds that ends up as a timer: above 0 and at most `MAX_TIMEOUT_MS` (a longer
  * one would fire at once).
- *
- * @example
- * ```ts
- * const shape = { timeoutMs: MILLISECONDS };
- * ```
  */
 export const MILLISECONDS: ArgumentRule = rule(
   `a number of ms above 0 and at most ${MAX_TIMEOUT_MS}`,
@@ -126,32 +86,17 @@ export const MILLISECONDS: ArgumentRule = rule(
 /**
  * A point in time in milliseconds since the Unix epoch, as clocks give it: any finite number. A
  * time that is not one would make every comparison with it false.
- *
- * @example
- * ```ts
- * checkArgument('RateLimiter.hit', 'now', now, required(EPOCH_MS));
- * ```
  */
 export const EPOCH_MS: ArgumentRule = rule('a finite number of epoch ms', Number.isFinite);
 
 /**
  * A span of time in milliseconds that is only compared, never given to a timer: any positive number.
- *
- * @example
- * ```ts
- * const shape = { windowMs: POSITIVE_MS };
- * ```
  */
 export const POSITIVE_MS: ArgumentRule = rule('a positive number of ms', (value) => typeof value === 'number' && Number.isFinite(value) && value > 0);
 
 /**
  * An absolute http(s) URL. The message says what is wrong with it, never what it is: a webhook's
  * URL carries its secret.
- *
- * @example
- * ```ts
- * const shape = { url: required(HTTP_URL) };
- * ```
  */
 export const HTTP_URL: ArgumentRule = {
   expected: 'an absolute http(s) URL',

@@ -5,21 +5,11 @@ import { suggestOptions } from './suggest-option.js';
 
 /**
  * The options a factory takes, each with its rule. The order is the order the messages list them in.
- *
- * @example
- * ```ts
- * const shape: OptionsShape = { store: required(STORE), clock: CLOCK };
- * ```
  */
 export type OptionsShape = Readonly<Record<string, ArgumentRule>>;
 
 /**
  * The error of an argument a factory cannot work with: code `invalid_argument`, the factory first.
- *
- * @example
- * ```ts
- * throw invalidArgument('createWebhookManager', 'options.baseUrl must be an http(s) URL, got "ftp://x"');
- * ```
  */
 export function invalidArgument(factory: string, message: string, cause?: unknown): ChannelWebhookError {
   return new ChannelWebhookError('invalid_argument', `${factory}: ${message}`, cause === undefined ? undefined : { cause });
@@ -27,11 +17,6 @@ export function invalidArgument(factory: string, message: string, cause?: unknow
 
 /**
  * Throws {@link invalidArgument} unless `value`, the argument `name` of `factory`, meets `rule`.
- *
- * @example
- * ```ts
- * checkArgument('createFetchHandler', 'handle', handle, HANDLE);
- * ```
  */
 export function checkArgument(factory: string, name: string, value: unknown, rule: ArgumentRule): void {
   if (value === undefined && rule.required !== true) return;
@@ -51,11 +36,6 @@ export function checkArgument(factory: string, name: string, value: unknown, rul
  * @param shape - the options and their rules.
  * @param where - how messages name the object: `'options'`, or `'options.channels'` for a nested one.
  * @param optional - whether leaving the whole object out is allowed (every option then takes its default).
- * @example
- * ```ts
- * checkOptions('createWebhookManager', options, { store: required(MANAGER_STORE), baseUrl: required(HTTP_URL), clock: CLOCK });
- * // { store, baseUrl, rateLimit: 30 } → "createWebhookManager: options has an unknown key `rateLimit`; the options are …"
- * ```
  */
 export function checkOptions(factory: string, options: unknown, shape: OptionsShape, where = 'options', optional = false): void {
   if (options === undefined && optional) return;

@@ -2,11 +2,6 @@ import { type ArgumentRule, EPOCH_MS, fn, port, required } from './argument-rule
 
 /**
  * A store as the handler uses it, on every post.
- *
- * @example
- * ```ts
- * checkOptions('createWebhookHandler', options, { store: required(HANDLER_STORE) });
- * ```
  */
 export const HANDLER_STORE: ArgumentRule = port(
   'a WebhookStore',
@@ -16,11 +11,6 @@ export const HANDLER_STORE: ArgumentRule = port(
 
 /**
  * A store as the manager uses it: every method of `WebhookStore` but the message insert.
- *
- * @example
- * ```ts
- * checkOptions('createWebhookManager', options, { store: required(MANAGER_STORE) });
- * ```
  */
 export const MANAGER_STORE: ArgumentRule = port(
   'a WebhookStore',
@@ -30,11 +20,6 @@ export const MANAGER_STORE: ArgumentRule = port(
 
 /**
  * A rate limiter.
- *
- * @example
- * ```ts
- * checkOptions('createWebhookHandler', options, { rateLimiter: RATE_LIMITER });
- * ```
  */
 export const RATE_LIMITER: ArgumentRule = port(
   'a RateLimiter',
@@ -44,21 +29,11 @@ export const RATE_LIMITER: ArgumentRule = port(
 
 /**
  * A clock.
- *
- * @example
- * ```ts
- * checkOptions('createWebhookManager', options, { clock: CLOCK });
- * ```
  */
 export const CLOCK: ArgumentRule = port('a Clock', ['now'], 'Pass systemClock, createFakeClock() or { now: () => epochMs }.');
 
 /**
  * The handler an adapter factory is built on.
- *
- * @example
- * ```ts
- * checkArgument('createFetchHandler', 'handle', handle, required(HANDLE));
- * ```
  */
 export const HANDLE: ArgumentRule = fn('the handler from createWebhookHandler()', 'Pass createWebhookHandler({ store }).');
 
@@ -66,12 +41,5 @@ export const HANDLE: ArgumentRule = fn('the handler from createWebhookHandler()'
  * The time a rate limiter's `hit` is given. Every limiter of this library refuses one that is not
  * a finite number of epoch ms (a clock returning `NaN`, say) with code `invalid_argument`, rather
  * than count a request at a time no window comparison can place.
- *
- * @example
- * ```ts
- * hit(key, now) {
- *   checkArgument('RateLimiter.hit', 'now', now, HIT_TIME);
- * }
- * ```
  */
 export const HIT_TIME: ArgumentRule = required(EPOCH_MS);

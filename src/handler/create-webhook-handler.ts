@@ -1,32 +1,32 @@
 import { checkHandlerOptions } from './check-handler-options.js';
-import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
+import type { ErrorContext, FastPath, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
 import { isFetchRequest, withLowerCaseHeaders } from './plain-request.js';
-import { registerRespondNow, type RespondNow } from './adapter-entry.js';
 import { systemClock } from '../clock.js';
-import { createConsoleErrorLog } from '../console-error-log.js';
-import { createDeadline } from '../deadline.js';
+import { createConsoleErrorLog } from '../reporting/console-error-log.js';
+import { createDeadline } from '../waiting/deadline.js';
 import { ChannelWebhookError } from '../errors.js';
 import { isJsonContentType } from '../http/content-type.js';
 import type { HeaderValue, RawBody, WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, storedHeaders, withRateLimitHeaders } from '../http/problem.js';
 import { matchWebhookPath, type WebhookPath } from '../http/route.js';
 import { MAX_BODY_BYTES } from '../limits.js';
-import { isThenable, type MaybePromise } from '../maybe-promise.js';
+import { isThenable, type MaybePromise } from '../waiting/maybe-promise.js';
 import { createMemoryRateLimiter } from '../memory/memory-rate-limiter.js';
 import type { InsertMessageResult, Message, RateLimitDecision, WebhookRecord } from '../ports.js';
 import { hashesMatch, hashSecret, isWellFormedCredential } from '../secret/secret.js';
-import { isoTime } from '../iso-time.js';
-import { newMessageId } from '../message-id.js';
-import { validatePayload } from '../validation/validate-payload.js';
+import { newMessage } from '../message/new-message.js';
+import { validatePayload, type ValidPayload } from '../validation/validate-payload.js';
 
 // Compared against when the webhook id is unknown, so that the answer costs the same work.
 const ABSENT_HASH = hashSecret('absent');
 const FETCH_REQUEST_GIVEN =
   'handle() was given a Fetch Request; it takes a plain { method, url, headers, body } object. Serve Fetch requests with createFetchHandler(handle) from channel-webhooks/fetch.';
 const NO_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
+// Every request header the steps below read.
+const HEADER_NAMES = Object.freeze(['content-type', 'content-length', 'transfer-encoding', 'idempotency-key'] as const);
 
-/** A post whose URL holds well-formed credentials, while step 2 looks them up. */
+/** A post whose URL holds well-formed credentials, while step 2 looks up its webhook. */
 interface Target {
   readonly request: WebhookRequest;
   readonly path: WebhookPath;
@@ -41,6 +41,8 @@ interface Post {
   readonly webhook: WebhookRecord;
   /** Step 4's decision: `null` before it, and after a failed limiter let the post through. */
   decision: RateLimitDecision | null;
+  /** Step 5's trusted Content-Length, handed to the body reader so that it is parsed once. */
+  declaredLength: number | null;
 }
 
 /** A step that goes on from a port's answer, or from its failure. */
@@ -52,7 +54,9 @@ type Step<C, T> = (context: C, value: T) => MaybePromise<WebhookResponse>;
  * (duplicate), 201 — and answering 500 when the store fails or misses its deadline. It never
  * rejects, and never reads the body of a request refused before the rate count.
  *
- * Framework adapters (`channel-webhooks/express`, `/koa`, `/fetch`) wrap it; tests call it directly.
+ * Framework adapters wrap it (`channel-webhooks/node`, `/express`, `/koa`, `/fastify`, `/fetch`, or
+ * an app's own through `createWebhookAdapter`); tests call it directly. The steps below are the
+ * contract's, numbered as in docs/design.md, "The order of the checks".
  *
  * @param options - see {@link WebhookHandlerOptions}: `store` (required), `rateLimiter` (default: an
  *   in-memory limiter, 60 per 60 s), `clock` (default {@link systemClock}), `onMessage`, `onError`,
@@ -81,18 +85,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const fromStore = createDeadline(options.storeTimeoutMs ?? 5_000, 'store_timeout', 'the store did not answer in time');
   const fromRateLimiter = createDeadline(options.rateLimiterTimeoutMs ?? 1_000, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
 
-  // Steps 1 and 2.
-  function receive(request: WebhookRequest, matched: WebhookPath | null | undefined): MaybePromise<WebhookResponse> {
-    // 1. Method, whatever the URL.
+  // 1. Method, whatever the URL.
+  function checkMethod(request: WebhookRequest, matched: WebhookPath | null): MaybePromise<WebhookResponse> {
     if (typeof request.method !== 'string' || request.method.toUpperCase() !== 'POST') return answer(FIXED.methodNotAllowed);
-
-    // 2. Credentials: unknown, wrong, rotated and revoked all look the same.
-    const path = matched ?? (typeof request.url === 'string' ? matchWebhookPath(request.url) : null);
-    if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) return answer(FIXED.notFound);
-    return after({ request, path, presentedHash: hashSecret(path.secret) }, lookUp, checkSecret, lookupFailed);
+    return findWebhook(request, matched ?? (typeof request.url === 'string' ? matchWebhookPath(request.url) : null));
   }
 
-  function lookUp({ path, presentedHash }: Target): MaybePromise<WebhookRecord | null> {
+  // 2. Credentials: unknown, wrong, rotated and revoked all look the same.
+  function findWebhook(request: WebhookRequest, path: WebhookPath | null): MaybePromise<WebhookResponse> {
+    if (path === null || !isWellFormedCredential(path.webhookId, path.secret)) return answer(FIXED.notFound);
+    return after({ request, path, presentedHash: hashSecret(path.secret) }, lookUpWebhook, checkSecret, lookupFailed);
+  }
+
+  function lookUpWebhook({ path, presentedHash }: Target): MaybePromise<WebhookRecord | null> {
     return fromStore(store.getWebhook(path.webhookId, presentedHash));
   }
 
@@ -103,105 +108,108 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   function checkSecret({ request, presentedHash }: Target, webhook: WebhookRecord | null): MaybePromise<WebhookResponse> {
     const matches = hashesMatch(presentedHash, webhook?.secretHash ?? ABSENT_HASH);
     if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
-    const post: Post = { request, headers: request.headers ?? NO_HEADERS, webhook, decision: null };
-
-    // 3. Media type.
-    if (!isJsonContentType(post.headers['content-type'])) return answer(FIXED.unsupportedMediaType);
-
-    // 4. From here on the request counts toward the webhook's rate limit, and every answer says so.
-    return after(post, count, checkCount, limiterFailed);
+    return checkMediaType({ request, headers: request.headers ?? NO_HEADERS, webhook, decision: null, declaredLength: null });
   }
 
-  function count(post: Post): MaybePromise<RateLimitDecision> {
+  // 3. Media type.
+  function checkMediaType(post: Post): MaybePromise<WebhookResponse> {
+    if (!isJsonContentType(post.headers['content-type'])) return answer(FIXED.unsupportedMediaType);
+    return countPost(post);
+  }
+
+  // 4. From here on the post counts toward the webhook's rate limit, and every answer says so.
+  function countPost(post: Post): MaybePromise<WebhookResponse> {
+    return after(post, hitLimiter, checkRateLimit, limiterFailed);
+  }
+
+  function hitLimiter(post: Post): MaybePromise<RateLimitDecision> {
     return fromRateLimiter(rateLimiter.hit(post.webhook.id, clock.now()));
   }
 
-  function checkCount(post: Post, decision: RateLimitDecision): MaybePromise<WebhookResponse> {
+  function checkRateLimit(post: Post, decision: RateLimitDecision): MaybePromise<WebhookResponse> {
     if (!decision.allowed) return withRateLimitHeaders(rateLimitedResponse(decision), decision);
     post.decision = decision;
-    return readBody(post);
+    return checkSize(post);
   }
 
   function limiterFailed(post: Post, error: unknown): MaybePromise<WebhookResponse> {
     report(error, { stage: 'rate_limiter', webhookId: post.webhook.id });
-    return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : readBody(post);
+    return rejectOnLimiterError ? answer(FIXED.rateLimiterFailed) : checkSize(post);
   }
 
   // 5. Size, from Content-Length when it can be trusted, else by counting while reading.
-  function readBody(post: Post): MaybePromise<WebhookResponse> {
+  function checkSize(post: Post): MaybePromise<WebhookResponse> {
     const declared = declaredLength(post.headers);
-    if (declared !== null && declared > MAX_BODY_BYTES) return limited(post, answer(FIXED.payloadTooLarge));
-    return after(post, bodyOf, bodyArrived, bodyFailed);
+    if (declared !== null && declared > MAX_BODY_BYTES) return countedAnswer(post, answer(FIXED.payloadTooLarge));
+    post.declaredLength = declared;
+    return after(post, readBody, bodyArrived, bodyFailed);
   }
 
-  function bodyOf(post: Post): MaybePromise<RawBody> {
+  function readBody(post: Post): MaybePromise<RawBody> {
     const { body } = post.request;
-    return typeof body === 'function' ? body(MAX_BODY_BYTES) : body;
+    return typeof body === 'function' ? body(MAX_BODY_BYTES, post.declaredLength) : body;
   }
 
   function bodyArrived(post: Post, raw: RawBody): MaybePromise<WebhookResponse> {
-    return checkPayload(post, decodeBody(raw));
+    return checkBody(post, decodeBody(raw));
   }
 
   function bodyFailed(post: Post, error: unknown): MaybePromise<WebhookResponse> {
-    return checkPayload(post, readFailed(error));
+    return checkBody(post, readFailed(error));
   }
 
-  function checkPayload(post: Post, read: BodyOutcome): MaybePromise<WebhookResponse> {
-    const webhookId = post.webhook.id;
+  function checkBody(post: Post, read: BodyOutcome): MaybePromise<WebhookResponse> {
     switch (read.kind) {
+      case 'text':
+        return checkPayload(post, read.text, read.decoded);
       case 'too_large':
-        return limited(post, answer(FIXED.payloadTooLarge));
+        return countedAnswer(post, answer(FIXED.payloadTooLarge));
       case 'cut_short':
-        return limited(post, answer(FIXED.bodyCutShort));
+        return countedAnswer(post, answer(FIXED.bodyCutShort));
       case 'timed_out':
         // Worth an operator's eye: a sender this slow is broken or holding connections on purpose.
-        report(read.error, { stage: 'body', webhookId });
-        return limited(post, answer(FIXED.bodyTimedOut));
+        report(read.error, { stage: 'body', webhookId: post.webhook.id });
+        return countedAnswer(post, answer(FIXED.bodyTimedOut));
       case 'misconfigured':
-        report(read.error, { stage: 'body', webhookId });
-        return limited(post, problemResponse('misconfigured', read.error.message));
+        report(read.error, { stage: 'body', webhookId: post.webhook.id });
+        return countedAnswer(post, problemResponse('misconfigured', read.error.message));
       case 'not_utf8':
-        return limited(post, answer(FIXED.notUtf8));
+        return countedAnswer(post, answer(FIXED.notUtf8));
     }
+  }
 
-    // 6. JSON and fields.
+  // 6. JSON and fields.
+  function checkPayload(post: Post, text: string, decoded: boolean): MaybePromise<WebhookResponse> {
     let value: unknown;
     try {
-      value = JSON.parse(read.text);
+      value = JSON.parse(text);
     } catch {
-      return limited(post, answer(FIXED.notJson));
+      return countedAnswer(post, answer(FIXED.notJson));
     }
     // Only a `\u` escape can put NUL or a lone surrogate into text decoded from bytes; a string body
     // may hold them raw.
-    const validation = validatePayload(value, post.headers['idempotency-key'], !read.decoded || read.text.includes('\\u'));
-    if (!validation.ok) return limited(post, problemResponse(validation.code, validation.detail, { errors: validation.errors }));
-    const { text, blocks, key } = validation.payload;
-
-    // 7, 8 and 9. One guarded, atomic insert: it stores only if the webhook still answers to this
-    // secret and its channel exists and is not archived at that instant, and otherwise says which
-    // check failed. A revocation, rotation or archival while the body was arriving is never missed.
-    const { webhook } = post;
-    const now = clock.now();
-    const message: Message = {
-      id: newMessageId(),
-      channelId: webhook.channelId,
-      body: text ?? '',
-      blocks: blocks ?? [],
-      author: { type: 'webhook', id: webhookId, name: webhook.name },
-      createdAt: isoTime(now),
-    };
-    const input = { message, idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now };
-    return after(post, () => fromStore(store.insertMessage(input)), checkInsert, insertFailed);
+    const validation = validatePayload(value, post.headers['idempotency-key'], !decoded || text.includes('\\u'));
+    if (!validation.ok) return countedAnswer(post, problemResponse(validation.code, validation.detail, { errors: validation.errors }));
+    return storeMessage(post, validation.payload);
   }
 
-  function checkInsert(post: Post, result: InsertMessageResult): WebhookResponse {
+  // 7, 8 and 9. One guarded, atomic insert: it stores only if the webhook still answers to this
+  // secret and its channel exists and is not archived at that instant, and otherwise says which
+  // check failed. A revocation, rotation or archival while the body was arriving is never missed.
+  function storeMessage(post: Post, { text, blocks, key }: ValidPayload): MaybePromise<WebhookResponse> {
+    const { webhook } = post;
+    const now = clock.now();
+    const input = { message: newMessage(webhook, text, blocks, now), idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now };
+    return after(post, () => fromStore(store.insertMessage(input)), answerInsert, insertFailed);
+  }
+
+  function answerInsert(post: Post, result: InsertMessageResult): WebhookResponse {
     switch (result.outcome) {
       case 'webhook_inactive':
       case 'channel_not_found':
-        return limited(post, answer(FIXED.notFound));
+        return countedAnswer(post, answer(FIXED.notFound));
       case 'channel_archived':
-        return limited(post, answer(FIXED.channelArchived));
+        return countedAnswer(post, answer(FIXED.channelArchived));
     }
     const created = result.outcome === 'created';
     if (created && onMessage !== undefined) notify(result.message);
@@ -215,7 +223,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   function insertFailed(post: Post, error: unknown): WebhookResponse {
-    return limited(post, storeFailed(error, post.webhook.id));
+    return countedAnswer(post, storeFailed(error, post.webhook.id));
   }
 
   function storeFailed(error: unknown, webhookId: string): WebhookResponse {
@@ -242,7 +250,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   // A defect anywhere above is answered 500 and reported, never thrown: the first steps run inside
-  // `respond`, and every step after a wait through `after`, so no promise of the handler's rejects.
+  // `guarded`, and every step after a wait through `after`, so no promise of the handler's rejects.
   function crashed(error: unknown): WebhookResponse {
     report(error, { stage: 'handler' });
     return answer(FIXED.internalError);
@@ -275,10 +283,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   }
 
-  const respond: RespondNow = (request, path) => guarded(receive, request, path);
   // The public function takes requests written by hand: header names in any case, and a Fetch
   // Request told apart from a mistyped request.
-  const handler: WebhookHandler = (request) => Promise.resolve(isFetchRequest(request) ? fetchRequestGiven() : respond(withLowerCaseHeaders(request), null));
+  const handler = (request: WebhookRequest) =>
+    Promise.resolve(isFetchRequest(request) ? fetchRequestGiven() : guarded(checkMethod, withLowerCaseHeaders(request), null));
 
   function fetchRequestGiven(): WebhookResponse {
     const error = new ChannelWebhookError('misconfigured', FETCH_REQUEST_GIVEN);
@@ -286,11 +294,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return problemResponse('misconfigured', FETCH_REQUEST_GIVEN);
   }
 
-  registerRespondNow(handler, respond);
-  return handler;
+  const fastPath: FastPath = Object.freeze({
+    headerNames: HEADER_NAMES,
+    handleMatched: (request: WebhookRequest, path: WebhookPath) => guarded(checkMethod, request, path),
+  });
+  return Object.assign(handler, { fastPath }) satisfies WebhookHandler;
 }
 
-/** The decision's headers on an answer given after the post was counted (none when a failed limiter let it through). */
-function limited(post: Post, response: WebhookResponse): WebhookResponse {
+/** The answer to a post that was counted (step 4 on): with its decision's rate-limit headers, none when a failed limiter let it through. */
+function countedAnswer(post: Post, response: WebhookResponse): WebhookResponse {
   return post.decision === null ? response : withRateLimitHeaders(response, post.decision);
 }

@@ -1,5 +1,6 @@
-import type { Clock, Message, RateLimiter, WebhookStore } from '../ports.js';
 import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
+import type { WebhookPath } from '../http/route.js';
+import type { Clock, MaybePromise, Message, RateLimiter, WebhookStore } from '../ports.js';
 
 /**
  * Where a failure reported to `onError` happened.
@@ -78,4 +79,26 @@ export interface WebhookHandlerOptions {
  * const res = await handle({ method: 'POST', url, headers, body });
  * ```
  */
-export type WebhookHandler = (request: WebhookRequest) => Promise<WebhookResponse>;
+export interface WebhookHandler {
+  (request: WebhookRequest): Promise<WebhookResponse>;
+  /** Only on a handler from `createWebhookHandler`: a wrapper an app writes around it has none. */
+  readonly fastPath?: FastPath;
+}
+
+/**
+ * How adapters call a handler from {@link createWebhookHandler}: its answers for a request whose URL
+ * is matched already, as a value when nothing had to wait and as a promise otherwise.
+ *
+ * @example
+ * ```ts
+ * const { fastPath } = createWebhookHandler({ store });
+ * const path = matchWebhookPath(url);
+ * const answer = path === null ? null : fastPath?.handleMatched({ method, url, headers, body }, path);
+ * ```
+ */
+export interface FastPath {
+  /** The only request headers the handler reads, in lower case: an adapter passes these alone. */
+  readonly headerNames: readonly string[];
+  /** Answers a request whose URL matched `path`, headers in lower case. Never throws or rejects. */
+  handleMatched(request: WebhookRequest, path: WebhookPath): MaybePromise<WebhookResponse>;
+}

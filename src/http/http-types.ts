@@ -19,15 +19,19 @@ export type HeaderValue = string | string[] | undefined;
 export type RawBody = Uint8Array | string | null | undefined;
 
 /**
- * Reads the request body. Called at most once, and only for a request that got past the method,
- * URL, Content-Type and rate-limit checks, so nothing is read for a request refused before them.
+ * Reads the request body. The handler calls it at most once, and only for a request that got past
+ * the method, URL, Content-Type and rate-limit checks, so nothing is read for a request refused
+ * before them. This is the body-size rule every reader keeps:
  *
- * An implementation must never buffer more than `maxBytes + 1` bytes: past that it stops reading and
- * either returns what it has (the handler answers 413) or rejects with a `ChannelWebhookError` of
- * code `payload_too_large`. A client that disconnects is a rejection with code `body_read_failed`;
- * a body that does not arrive within the reader's own deadline, with code `body_read_timeout`.
- * A body already in hand may be returned as it is, and a failure thrown: the handler then goes on
- * without waiting.
+ * - Never buffer more than `maxBytes + 1` bytes: past that, stop reading and either return what is
+ *   held (the handler answers 413) or reject with a `ChannelWebhookError` of code
+ *   `payload_too_large`.
+ * - `declaredLength` is the request's `Content-Length` when it can be trusted (the handler has
+ *   refused one over `maxBytes` unread), else `null`: then only counting the bytes tells.
+ * - A client that disconnects is a rejection with code `body_read_failed`; a body that does not
+ *   arrive within the reader's own deadline, with code `body_read_timeout`.
+ * - A body already in hand may be returned as it is, and a failure thrown: the handler then goes
+ *   on without waiting.
  *
  * @example
  * ```ts
@@ -38,7 +42,7 @@ export type RawBody = Uint8Array | string | null | undefined;
  * };
  * ```
  */
-export type BodyReader = (maxBytes: number) => RawBody | Promise<RawBody>;
+export type BodyReader = (maxBytes: number, declaredLength?: number | null) => RawBody | Promise<RawBody>;
 
 /**
  * A request, normalized by an adapter (or built by hand in a test).

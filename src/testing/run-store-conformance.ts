@@ -1,11 +1,11 @@
 import type { WebhookStore } from '../ports.js';
 import { registerChannelTests } from './store-conformance/channels.js';
-import { createSuite, type StoreConformanceOptions } from './store-conformance/context.js';
+import { createSuite, type StoreConformanceGroup, type StoreConformanceOptions } from './store-conformance/context.js';
 import { registerGuardTests } from './store-conformance/guard.js';
 import { registerMessageTests } from './store-conformance/messages.js';
 import { registerWebhookTests } from './store-conformance/webhooks.js';
 
-export type { StoreConformanceOptions } from './store-conformance/context.js';
+export type { StoreConformanceGroup, StoreConformanceOptions } from './store-conformance/context.js';
 
 /**
  * Registers the conformance tests of a {@link WebhookStore}: every port method's contract,
@@ -14,7 +14,7 @@ export type { StoreConformanceOptions } from './store-conformance/context.js';
  * races inserts), `lastPostAt`, keys scoped per webhook, rotation and revocation visible at once,
  * messages back exactly as sent, and secrets never reaching the store. A store may answer
  * synchronously, with promises, or mixed. Call it at the top level of a test file, passing your
- * framework's `describe` and `it`.
+ * framework's `describe` and `it`; `groups` runs some of its groups alone.
  *
  * @example
  * ```ts
@@ -33,10 +33,13 @@ export type { StoreConformanceOptions } from './store-conformance/context.js';
  */
 export function runStoreConformance<S extends WebhookStore>(options: StoreConformanceOptions<S>): void {
   const suite = createSuite(options);
+  const groups = new Set(options.groups ?? STORE_GROUPS);
   options.describe(options.name ?? 'WebhookStore conformance', () => {
-    registerChannelTests(suite);
-    registerWebhookTests(suite);
-    registerMessageTests(suite);
-    registerGuardTests(suite);
+    if (groups.has('channels')) registerChannelTests(suite);
+    if (groups.has('webhooks')) registerWebhookTests(suite);
+    if (groups.has('messages')) registerMessageTests(suite);
+    if (groups.has('guarded insert')) registerGuardTests(suite);
   });
 }
+
+const STORE_GROUPS: readonly StoreConformanceGroup[] = ['channels', 'webhooks', 'messages', 'guarded insert'];

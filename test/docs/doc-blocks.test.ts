@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createNodeListener } from '../../adapters/node/index.js';
+import { createNodeListener } from '../../adapters/frameworks/node/index.js';
 import { createMemoryStore, createWebhookHandler, createWebhookManager, type WebhookManager } from '../../src/index.js';
 import { backends } from '../support/backends.js';
 import { listen, type Listening } from '../support/http.js';

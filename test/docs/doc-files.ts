@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 /** The repository's root. */
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The pages a reader reads: the README, the benchmarks' and every Markdown page under docs/ (not the generated API reference). */
+/** The pages a reader reads: the README, the contributors' and tests' guides, the benchmarks' and every Markdown page under docs/ (not the generated API reference). */
 export function docPages(): { path: string; text: string }[] {
-  const pages = ['README.md', 'bench/README.md'];
+  const pages = ['README.md', 'CONTRIBUTING.md', 'test/README.md', 'bench/README.md'];
   const walk = (dir: string) => {
     for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
       const path = `${dir}/${entry.name}`;

@@ -2,14 +2,14 @@ import express from 'express';
 import { createServer, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createExpressMiddleware } from '../../adapters/express/index.js';
+import { createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
 import { isChannelWebhookError } from '../../src/errors.js';
 import type { WebhookResponse } from '../../src/http/http-types.js';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import type { Message, RateLimiter, WebhookStore } from '../../src/ports.js';
 import { listen } from '../support/http.js';
 import { delay, expectContractAnswer } from './support.js';
-import { CHANNEL_ID, createWorld, type World } from '../support/setup.js';
+import { CHANNEL_ID, setup, type World } from '../support/setup.js';
 
 const DEADLINE_MS = 40;
 const post = (world: World, text: string, key?: string) =>
@@ -71,7 +71,7 @@ describe('store faults', () => {
 
   it.each(matrix)('a store whose $method $kind answers 500 store_failed, stores nothing, and a retry stores once', async ({ method, kind }) => {
     const broken = { on: true };
-    const world = await createWorld({ wrapStore: breakable(method, kind, broken), storeTimeoutMs: DEADLINE_MS });
+    const world = await setup({ wrapStore: breakable(method, kind, broken), storeTimeoutMs: DEADLINE_MS });
     const started = performance.now();
     const failed = await post(world, 'deploy 42', 'evt-42');
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -97,7 +97,7 @@ describe('store faults', () => {
   it.each(['before', 'after'] as const)('a late insert that lands %s the retry leaves exactly one message for the key', async (when) => {
     let slowCalls = 1;
     let landed: Promise<unknown> = Promise.resolve();
-    const world = await createWorld({
+    const world = await setup({
       storeTimeoutMs: DEADLINE_MS,
       wrapStore: (store) => ({
         ...store,
@@ -127,10 +127,10 @@ describe('store faults', () => {
   it('concurrent senders retrying through a flaky store end with one message per key', async () => {
     let calls = 0;
     const kinds: Fault[] = ['throws', 'rejects', 'rejects late', 'hangs'];
-    const world = await createWorld({
+    const world = await setup({
       storeTimeoutMs: DEADLINE_MS,
       rateLimiter: createMemoryRateLimiter({ limit: 100_000 }),
-      wrapStore: (store) => {
+      wrapStore: (store: WebhookStore) => {
         const flaky = <K extends StoreMethod>(method: K) =>
           ((...args: unknown[]) => {
             // A fixed pseudo-random third of the calls fail, each with one of the four faults.
@@ -180,7 +180,7 @@ describe('rate-limiter faults', () => {
   const matrix = Object.keys(limiters).flatMap((kind) => (['allow', 'reject'] as const).map((mode) => ({ kind, mode })));
 
   it.each(matrix)("a limiter that $kind, with onRateLimiterError '$mode', answers by that mode and reports it", async ({ kind, mode }) => {
-    const world = await createWorld({ rateLimiter: limiters[kind]!, onRateLimiterError: mode, rateLimiterTimeoutMs: DEADLINE_MS });
+    const world = await setup({ rateLimiter: limiters[kind]!, onRateLimiterError: mode, rateLimiterTimeoutMs: DEADLINE_MS });
     const response = await post(world, 'unthrottled?');
     expect(world.errors.map(({ context }) => context)).toEqual([{ stage: 'rate_limiter', webhookId: world.webhookId }]);
     expect(JSON.stringify(response)).not.toContain('cache.internal');
@@ -198,7 +198,7 @@ describe('rate-limiter faults', () => {
 
 describe('hook faults', () => {
   it('an onError hook that throws does not change the answer', async () => {
-    const world = await createWorld({
+    const world = await setup({
       rateLimiter: { hit: () => Promise.reject(new Error('down')) },
       onError: () => {
         throw new Error('logger down too');
@@ -209,7 +209,7 @@ describe('hook faults', () => {
   });
 
   it.each(['throws', 'rejects'] as const)('an onMessage hook that %s leaves the 201 and reports stage on_message', async (kind) => {
-    const world = await createWorld({
+    const world = await setup({
       onMessage:
         kind === 'throws'
           ? () => {
@@ -227,7 +227,7 @@ describe('hostile clients over HTTP', () => {
   // The read deadline is the HTTP server's: Node ends a request that has not fully arrived within
   // `requestTimeout`. The adapter must then answer nothing twice, store nothing, and keep serving.
   async function start() {
-    const world = await createWorld();
+    const world = await setup();
     const app = express();
     app.use(createExpressMiddleware(world.handle));
     const server = createServer({ requestTimeout: 600, headersTimeout: 300, connectionsCheckingInterval: 50 }, app);

@@ -4,7 +4,7 @@ import type { BodyReader, HeaderValue, RawBody, WebhookResponse } from '../../sr
 import type { Message } from '../../src/ports.js';
 import { applyTwist, jsonKind, KIND_SAMPLES, payloadNode, pointers, render, replaceAt, twist, validPayload, valueAt } from './arbitraries.js';
 import { expectContractAnswer, FUZZ_SEED, fuzzRuns, prototypeSnapshot, watchProcess } from './support.js';
-import { createWorld, type World } from '../support/setup.js';
+import { setup, type World } from '../support/setup.js';
 
 // The seeded slice runs in `npm test`; `npm run fuzz` sets FUZZ_RUNS and shares it out by weight.
 const RUNS = {
@@ -43,14 +43,14 @@ async function post(world: World, body: RawBody | BodyReader, headers: Record<st
 function expectSound(world: World, response: WebhookResponse, createdBefore: number, allowed: readonly number[]): void {
   expectContractAnswer(response, allowed);
   if (response.status === 201) {
-    expect(world.created.length).toBe(createdBefore + 1);
-    expect(world.created[world.created.length - 1]).toEqual((response.body as { message: Message }).message);
+    expect(world.stored.length).toBe(createdBefore + 1);
+    expect(world.stored[world.stored.length - 1]).toEqual((response.body as { message: Message }).message);
   } else {
-    expect(world.created.length).toBe(createdBefore);
+    expect(world.stored.length).toBe(createdBefore);
   }
   if (response.status === 200) {
     const { id } = (response.body as { message: Message }).message;
-    expect(world.created.some((message) => message.id === id)).toBe(true);
+    expect(world.stored.some((message) => message.id === id)).toBe(true);
   }
   expect(world.errors).toEqual([]);
 }
@@ -73,7 +73,7 @@ describe('fuzzing the core handler with hostile bodies', () => {
   // Rule: whatever bytes arrive, the answer is 201, 200, 400 or 413 with a problem body for the
   // refusals, and only a 201 stores anything.
   it(`random bytes are answered with a contract status and store nothing unless 201 (${RUNS.bytes} cases)`, async () => {
-    const world = await createWorld();
+    const world = await setup();
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
@@ -86,7 +86,7 @@ describe('fuzzing the core handler with hostile bodies', () => {
         ),
         delivery,
         async (bytes, how) => {
-          const before = world.created.length;
+          const before = world.stored.length;
           expectSound(world, await post(world, deliver(bytes, how)), before, [201, 400, 413]);
         },
       ),
@@ -98,10 +98,10 @@ describe('fuzzing the core handler with hostile bodies', () => {
   // keys, huge numbers, every limit ±1, 20,000-deep nesting, invalid UTF-8, truncation, padding to
   // the size limit) never yields a 500, a throw, or a stored message for a refusal.
   it(`hostile JSON bodies are answered with a contract status and store nothing unless 201 (${RUNS.trees} cases)`, async () => {
-    const world = await createWorld();
+    const world = await setup();
     await fc.assert(
       fc.asyncProperty(payloadNode, twist, delivery, async (tree, how, mode) => {
-        const before = world.created.length;
+        const before = world.stored.length;
         expectSound(world, await post(world, deliver(applyTwist(render(tree), how), mode)), before, [200, 201, 400, 413]);
       }),
       { seed: FUZZ_SEED, numRuns: RUNS.trees },
@@ -137,7 +137,7 @@ describe('fuzzing the core handler with hostile headers', () => {
   // anything else, repeated or empty included, is 415 and does not count toward the rate limit; a
   // declared length over 64 KiB is 413 before the body is looked at; odd idempotency keys are 400.
   it(`odd, empty and repeated headers are answered by the settled rules (${RUNS.headers} cases)`, async () => {
-    const world = await createWorld();
+    const world = await setup();
     const header = <T>(values: fc.Arbitrary<T>) => fc.option(values, { nil: undefined });
     await fc.assert(
       fc.asyncProperty(
@@ -156,7 +156,7 @@ describe('fuzzing the core handler with hostile headers', () => {
           if (length !== undefined) headers['content-length'] = length;
           if (transfer !== undefined) headers['transfer-encoding'] = transfer;
           const { eventId: _ignored, ...body } = payload;
-          const before = world.created.length;
+          const before = world.stored.length;
           const response = await post(world, JSON.stringify(body), headers);
           expectSound(world, response, before, [200, 201, 400, 413, 415]);
           if (!contentType.good) {
@@ -181,7 +181,7 @@ describe('fuzzing the core handler with hostile methods and URLs', () => {
   // Rule: a method other than POST is 405 with Allow: POST whatever the URL; a POST to anything but
   // the webhook's exact secret URL is 404; neither counts, stores or reports anything.
   it(`odd methods and URLs are answered 405 or 404 and never counted (${RUNS.routes} cases)`, async () => {
-    const world = await createWorld();
+    const world = await setup();
     const { path, webhookId, secret } = world;
     const otherSecret = secret.startsWith('A') ? `B${secret.slice(1)}` : `A${secret.slice(1)}`;
     const wrongUrls = [
@@ -214,7 +214,7 @@ describe('fuzzing the core handler with hostile methods and URLs', () => {
     );
     await fc.assert(
       fc.asyncProperty(method, route, async (verb, { url, valid }) => {
-        const before = world.created.length;
+        const before = world.stored.length;
         const response = await post(world, '{"text":"hi"}', JSON_HEADERS, url, verb);
         expectSound(world, response, before, [201, 404, 405]);
         if (verb.toUpperCase() !== 'POST') {
@@ -235,7 +235,7 @@ describe('fuzzing the core handler field by field', () => {
   // (string, number, boolean, null, array, object) makes it a 400 whose errors point at that
   // value or at a field enclosing it, and nothing is stored.
   it(`every field with a wrong type is a 400 pointing at it (${RUNS.wrongTypes} cases)`, async () => {
-    const world = await createWorld();
+    const world = await setup();
     const mutation = validPayload.chain((payload) =>
       fc.record({
         payload: fc.constant(payload),
@@ -247,7 +247,7 @@ describe('fuzzing the core handler field by field', () => {
       fc.asyncProperty(
         mutation.filter(({ payload, pointer, replacement }) => jsonKind(valueAt(payload, pointer)) !== jsonKind(replacement)),
         async ({ payload, pointer, replacement }) => {
-          const before = world.created.length;
+          const before = world.stored.length;
           const response = await post(world, JSON.stringify(replaceAt(payload, pointer, replacement)));
           expectSound(world, response, before, [400]);
           const body = response.body as { code: string; errors: { pointer?: string }[] };
@@ -265,11 +265,11 @@ describe('fuzzing the core handler field by field', () => {
   // Rule: a body every rule accepts is stored exactly as sent (201); a repeated key answers 200
   // with the first message, unchanged.
   it(`valid bodies are stored as sent, and a repeated key returns the first message (${RUNS.valid} cases)`, async () => {
-    const world = await createWorld();
+    const world = await setup();
     const byKey = new Map<string, Message>();
     await fc.assert(
       fc.asyncProperty(validPayload, async (payload) => {
-        const before = world.created.length;
+        const before = world.stored.length;
         const response = await post(world, JSON.stringify(payload));
         const earlier = payload.eventId === undefined ? undefined : byKey.get(payload.eventId);
         expectSound(world, response, before, [earlier === undefined ? 201 : 200]);
@@ -466,7 +466,7 @@ const CASES: Case[] = [
 
 describe('named hostile inputs and every limit ±1', () => {
   it.each(CASES)('$name is answered $status', async ({ body, headers, status, code, stored, at }) => {
-    const world = await createWorld();
+    const world = await setup();
     const response = await post(world, body, { ...JSON_HEADERS, ...headers });
     expectSound(world, response, 0, [status]);
     if (status === 201) {
@@ -484,7 +484,7 @@ describe('named hostile inputs and every limit ±1', () => {
 
   // JSON.parse keeps the last of duplicate keys; the answer must still be a contract one.
   it('duplicate keys are answered like the object JSON.parse builds, the last value winning', async () => {
-    const world = await createWorld();
+    const world = await setup();
     const response = await post(world, '{"text":"first","text":"second","eventId":"a","eventId":"b"}');
     expectSound(world, response, 0, [201]);
     expect((response.body as { message: Message }).message.body).toBe('second');

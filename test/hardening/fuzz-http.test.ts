@@ -6,7 +6,7 @@ import { frameworkTargets } from '../support/frameworks.js';
 import type { Listening } from '../support/http.js';
 import { applyTwist, payloadNode, render, twist, validPayload } from './arbitraries.js';
 import { CONTRACT_STATUSES, expectProblemBody, FUZZ_SEED, prototypeSnapshot, watchProcess } from './support.js';
-import { createWorld, type World } from '../support/setup.js';
+import { setup, type World } from '../support/setup.js';
 
 // Per adapter: the seeded slice in `npm test`, FUZZ_HTTP_RUNS under `npm run fuzz`.
 const RUNS = Number(process.env.FUZZ_HTTP_RUNS ?? '') > 0 ? Number(process.env.FUZZ_HTTP_RUNS) : 60;
@@ -88,7 +88,7 @@ describe.each(frameworkTargets)('fuzzing over real HTTP through $name', (target)
   beforeAll(async () => {
     watcher = watchProcess();
     prototypes = prototypeSnapshot();
-    world = await createWorld({ rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) });
+    world = await setup({ rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) });
     app = await target.start(world.handle);
   });
 
@@ -120,12 +120,12 @@ describe.each(frameworkTargets)('fuzzing over real HTTP through $name', (target)
           const headers: Record<string, string | string[]> = { 'content-type': type };
           if (key !== undefined) headers['idempotency-key'] = key;
           for (const [name, value] of junk) headers[name] = value;
-          const before = world.created.length;
+          const before = world.stored.length;
           world.errors.length = 0;
           const answer = await exchange(app.origin, { method, path, headers, body: bytes, chunked: chunked && method !== 'GET' && method !== 'HEAD' });
           const allowed: number[] = CONTRACT_STATUSES.filter((status) => status !== 500);
           expect(allowed, `${answer.status} ${answer.text}`).toContain(answer.status);
-          expect(world.created.length).toBe(before + (answer.status === 201 ? 1 : 0));
+          expect(world.stored.length).toBe(before + (answer.status === 201 ? 1 : 0));
           expect(world.errors).toEqual([]);
           if (method !== 'POST') expect(answer.status, answer.text).toBe(405);
           else if (path !== `/api${world.path}`) expect(answer.status, answer.text).toBe(404);

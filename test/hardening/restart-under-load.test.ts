@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresStore } from '../../adapters/postgres/index.js';
-import { createRedisRateLimiter } from '../../adapters/redis/index.js';
+import { createPostgresStore, type PostgresStore } from '../../adapters/stores/postgres/index.js';
+import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createWebhookHandler, createWebhookManager, type ErrorContext, type Message, type WebhookHandler } from '../../src/index.js';
 import { isCi } from '../support/global-setup.js';
 import { serverBinaries, startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/servers.js';

@@ -5,7 +5,7 @@ import type { WebhookRequest, WebhookResponse } from '../../src/http/http-types.
 import { createMemoryStore } from '../../src/memory/memory-store.js';
 import type { WebhookStore } from '../../src/ports.js';
 import { delay } from './support.js';
-import { CHANNEL_ID, createWorld, deepText, OWNER, type World } from '../support/setup.js';
+import { CHANNEL_ID, setup, deepText, OWNER, type World } from '../support/setup.js';
 
 const json = { 'content-type': 'application/json' };
 const postTo = (world: World, url: string, body: unknown = '{"text":"hi"}', headers: Record<string, string> = json) =>
@@ -16,7 +16,7 @@ const otherSecret = (secret: string) => `${secret.startsWith('A') ? 'B' : 'A'}${
 
 describe('every credential failure is the same 404', () => {
   it('unknown id, wrong secret, rotated, revoked and malformed URLs get byte-identical answers', async () => {
-    const world = await createWorld();
+    const world = await setup();
     const spare = await world.manager.create(OWNER, { channelId: CHANNEL_ID, name: 'spare' });
     const rotatedAway = world.url;
     const { url: current } = await world.manager.rotate(OWNER, world.webhookId);
@@ -42,7 +42,7 @@ describe('every credential failure is the same 404', () => {
   // interleaved batches must lie within 25% of each other in at least one of three rounds: a real
   // difference in work fails every round, scheduler noise on a shared machine does not.
   it('a 404 for an unknown id and for a wrong secret take comparable time', async () => {
-    const world = await createWorld();
+    const world = await setup();
     const unknown: WebhookRequest = { method: 'POST', url: `/hooks/channels/wh_${'Q'.repeat(22)}/${world.secret}`, headers: json, body: '{"text":"x"}' };
     const wrong: WebhookRequest = {
       method: 'POST',
@@ -79,7 +79,7 @@ describe('every credential failure is the same 404', () => {
 
   // Without the secret nobody can spend a webhook's rate budget: only requests past the 404 count.
   it("a flood of wrong-secret posts does not consume the webhook's rate limit", async () => {
-    const world = await createWorld();
+    const world = await setup();
     const wrong = world.url.replace(/[^/]+$/, otherSecret(world.secret));
     for (let i = 0; i < 200; i++) expect((await postTo(world, wrong)).status).toBe(404);
     const answer = await postTo(world, world.url);
@@ -94,7 +94,7 @@ describe('secrets are stored hashed and never leak', () => {
   });
 
   it('a secret is 256 random bits in the URL-safe alphabet, unique, and only its SHA-256 is stored', async () => {
-    const world = await createWorld();
+    const world = await setup();
     const secrets = new Set<string>();
     for (let i = 0; i < 200; i++) {
       const { webhook, url } = await world.manager.create(OWNER, { channelId: CHANNEL_ID, name: `hook ${i}` });
@@ -115,7 +115,7 @@ describe('secrets are stored hashed and never leak', () => {
     }
     const seenByStore: unknown[] = [];
     let failing: 'getWebhook' | 'insertMessage' | 'hang' | null = null;
-    const world = await createWorld({
+    const world = await setup({
       storeTimeoutMs: 30,
       wrapStore: (store) => {
         const spy = <K extends keyof WebhookStore>(name: K) =>
@@ -172,7 +172,7 @@ describe('secrets are stored hashed and never leak', () => {
 
 describe('rotation, revocation and body limits', () => {
   it('rotation keeps idempotency keys and kills the old URL at once; revocation is final', async () => {
-    const world = await createWorld();
+    const world = await setup();
     const first = await postTo(world, world.url, '{"text":"once","eventId":"e1"}');
     expect(first.status).toBe(201);
     const { url } = await world.manager.rotate(OWNER, world.webhookId);
@@ -185,7 +185,7 @@ describe('rotation, revocation and body limits', () => {
   });
 
   it('the body is never read for a refused request, nor past a declared size over the limit', async () => {
-    const world = await createWorld();
+    const world = await setup();
     const reads: string[] = [];
     const reader = (label: string) => async () => {
       reads.push(label);

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createNodeListener } from '../../adapters/node/index.js';
+import { createNodeListener } from '../../adapters/frameworks/node/index.js';
 import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager, type MemoryStore } from '../../src/index.js';
 import { listen, type Listening } from '../support/http.js';
 

@@ -7,12 +7,12 @@ import express4 from 'express4';
 import { Hono } from 'hono';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
-import { createExpressMiddleware } from '../../adapters/express/index.js';
-import { createFastifyPlugin } from '../../adapters/fastify/index.js';
-import { createFetchHandler } from '../../adapters/fetch/index.js';
-import { createKoaMiddleware } from '../../adapters/koa/index.js';
-import { createNodeListener } from '../../adapters/node/index.js';
-import type { NodeAdapterOptions } from '../../adapters/node/node-adapter.js';
+import { createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
+import { createFastifyPlugin } from '../../adapters/frameworks/fastify/index.js';
+import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
+import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
+import { createNodeListener } from '../../adapters/frameworks/node/index.js';
+import type { NodeAdapterOptions } from '../../adapters/frameworks/node/node-request-parts.js';
 import type { WebhookHandler } from '../../src/handler/handler-types.js';
 import { listen, listenFastify, type Listening } from './http.js';
 

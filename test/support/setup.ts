@@ -1,14 +1,14 @@
 /**
- * The one way tests build a webhook world: {@link setup} (a memory store with an active channel and
- * a webhook, a handler on a fake clock, hook recorders), and two views of it, {@link createWorld}
- * for the hardening tests and {@link createWebhookFixture} for the adapter tests.
+ * The one way tests build a webhook world: {@link setup} makes a memory store with an active
+ * channel and a webhook in it, a handler on a fake clock with hook recorders, and what the adapter
+ * tests post to (paths, an archived channel's webhook, a handler whose store fails).
  */
 import { expect } from 'vitest';
 import { createFakeClock, type FakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
-import { createWebhookManager, type Actor, type WebhookManager, type WebhookWithUrl } from '../../src/manager/create-webhook-manager.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from '../../src/handler/handler-types.js';
-import type { HeaderValue, RawBody, BodyReader, WebhookResponse } from '../../src/http/http-types.js';
+import type { BodyReader, HeaderValue, RawBody, WebhookResponse } from '../../src/http/http-types.js';
+import { createWebhookManager, type Actor, type WebhookInfo, type WebhookManager } from '../../src/lifecycle/create-webhook-manager.js';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import { createMemoryStore, type MemoryStore } from '../../src/memory/memory-store.js';
 import type { Message, WebhookStore } from '../../src/ports.js';
@@ -23,24 +23,39 @@ export interface ReportedError {
   context: ErrorContext;
 }
 
-export interface SetupOptions extends Partial<Omit<WebhookHandlerOptions, 'store' | 'clock'>> {
+export interface WorldOptions extends Partial<Omit<WebhookHandlerOptions, 'store' | 'clock'>> {
   /** Wraps the memory store before the handler sees it (the manager keeps the plain one). */
   wrapStore?: (store: MemoryStore) => WebhookStore;
   webhookName?: string;
 }
 
-export interface Setup {
+/** A webhook world: see {@link setup}. */
+export interface World {
   clock: FakeClock;
   store: MemoryStore;
   manager: WebhookManager;
   handle: WebhookHandler;
-  created: WebhookWithUrl;
+  /** The webhook, as the manager created it. */
+  webhook: WebhookInfo;
   webhookId: string;
   url: string;
+  /** The webhook URL's path: `/hooks/channels/{id}/{secret}`. */
+  path: string;
+  secret: string;
   /** Every `onError` call, in order. */
   errors: ReportedError[];
   /** Every message given to `onMessage`, in order. */
   delivered: Message[];
+  /** Every message the store reported as newly created, in order. */
+  stored: Message[];
+  /** Path of a webhook whose channel got archived after creation. */
+  archivedPath: string;
+  /** Path with the right webhook id and a wrong (well-formed) secret. */
+  wrongSecretPath: string;
+  /** A handler over the same webhooks whose `insertMessage` always throws. */
+  failingHandle: WebhookHandler;
+  /** The messages stored in the active channel so far. */
+  messages(): Promise<Message[]>;
   /** Posts `body` to `url` (default: the webhook's URL) as JSON. */
   post(body: unknown, options?: PostOptions): Promise<WebhookResponse>;
 }
@@ -54,18 +69,24 @@ export interface PostOptions {
   idempotencyKey?: string;
 }
 
-/** A store, an active channel owned by {@link OWNER}, a webhook in it and a handler, on a fake clock. */
-export async function setup(options: SetupOptions = {}): Promise<Setup> {
+/** A fresh world; each has its own store and rate-limit state. */
+export async function setup(options: WorldOptions = {}): Promise<World> {
   const { wrapStore, webhookName, ...handlerOptions } = options;
   const clock = createFakeClock();
   const store = createMemoryStore();
   store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl: BASE_URL, clock });
-  const created = await manager.create(OWNER, { channelId: CHANNEL_ID, name: webhookName ?? 'CI' });
+  const { webhook, url } = await manager.create(OWNER, { channelId: CHANNEL_ID, name: webhookName ?? 'CI' });
+  store.putChannel({ id: 'old', ownerId: OWNER.userId, archived: false });
+  const archived = await manager.create(OWNER, { channelId: 'old', name: 'Legacy' });
+  store.putChannel({ id: 'old', ownerId: OWNER.userId, archived: true });
+
   const errors: ReportedError[] = [];
   const delivered: Message[] = [];
+  const stored: Message[] = [];
+  const counting = recordingCreated(store, stored);
   const handle = createWebhookHandler({
-    store: wrapStore ? wrapStore(store) : store,
+    store: wrapStore ? wrapStore(counting) : counting,
     rateLimiter: createMemoryRateLimiter(),
     clock,
     onError: (error, context) => errors.push({ error, context }),
@@ -74,94 +95,43 @@ export async function setup(options: SetupOptions = {}): Promise<Setup> {
     },
     ...handlerOptions,
   });
-  const post = (body: unknown, postOptions: PostOptions = {}) => handle(request(postOptions.url ?? created.url, body, postOptions));
-  return { clock, store, manager, handle, created, webhookId: created.webhook.id, url: created.url, errors, delivered, post };
-}
-
-/** A {@link setup} seen whole by the hardening tests, with what the store reported as created. */
-export interface World {
-  clock: FakeClock;
-  store: MemoryStore;
-  manager: WebhookManager;
-  handle: WebhookHandler;
-  url: string;
-  /** The webhook URL's path: `/hooks/channels/{id}/{secret}`. */
-  path: string;
-  webhookId: string;
-  secret: string;
-  errors: ReportedError[];
-  /** Messages the store reports as newly created, in order. */
-  created: Message[];
-}
-
-export interface WorldOptions extends Partial<Omit<WebhookHandlerOptions, 'store' | 'clock'>> {
-  /** Wraps the (counting) memory store before the handler sees it. */
-  wrapStore?: (store: WebhookStore) => WebhookStore;
-}
-
-/** {@link setup}, with the handler's store wrapped to record what it reports as created. */
-export async function createWorld(options: WorldOptions = {}): Promise<World> {
-  const { wrapStore, ...handlerOptions } = options;
-  const created: Message[] = [];
-  const s = await setup({
-    ...handlerOptions,
-    wrapStore: (store) => {
-      const counting: WebhookStore = {
-        ...store,
-        insertMessage: async (input) => {
-          const result = await store.insertMessage(input);
-          if (result.outcome === 'created') created.push(result.message);
-          return result;
-        },
-      };
-      return wrapStore ? wrapStore(counting) : counting;
-    },
-  });
-  const path = new URL(s.url).pathname;
-  const { clock, store, manager, handle, url, webhookId, errors } = s;
-  return { clock, store, manager, handle, url, path, webhookId, secret: path.split('/').pop()!, errors, created };
-}
-
-/** A {@link setup} for the adapter tests: paths to post to, and handlers that fail or see an archived channel. */
-export interface WebhookFixture {
-  store: MemoryStore;
-  handle: WebhookHandler;
-  /** A handler over the same webhooks whose `insertMessage` always throws. */
-  failingHandle: WebhookHandler;
-  /** Path of the active webhook: `/hooks/channels/{id}/{secret}`. */
-  path: string;
-  /** The active webhook's id. */
-  webhookId: string;
-  /** Path of a webhook whose channel got archived after creation. */
-  archivedPath: string;
-  /** Path with the right webhook id and a wrong (well-formed) secret. */
-  wrongSecretPath: string;
-  /** The messages stored in the active channel so far. */
-  messages(): Promise<Message[]>;
-}
-
-/** A fresh fixture; each has its own store and rate-limit state. */
-export async function createWebhookFixture(): Promise<WebhookFixture> {
-  const s = await setup();
-  s.store.putChannel({ id: 'old', ownerId: OWNER.userId, archived: false });
-  const archived = await s.manager.create(OWNER, { channelId: 'old', name: 'Legacy' });
-  s.store.putChannel({ id: 'old', ownerId: OWNER.userId, archived: true });
-  const path = new URL(s.url).pathname;
   const failingStore: WebhookStore = {
-    ...s.store,
+    ...store,
     insertMessage: async () => {
       throw new Error('disk full');
     },
   };
+  const path = new URL(url).pathname;
   return {
-    store: s.store,
-    handle: s.handle,
-    failingHandle: createWebhookHandler({ store: failingStore, clock: s.clock }),
+    clock,
+    store,
+    manager,
+    handle,
+    webhook,
+    webhookId: webhook.id,
+    url,
     path,
-    webhookId: s.webhookId,
+    secret: path.split('/').pop()!,
+    errors,
+    delivered,
+    stored,
     archivedPath: new URL(archived.url).pathname,
     wrongSecretPath: path.replace(/[^/]{43}$/, 'A'.repeat(43)),
-    messages: async () => s.store.listMessages(CHANNEL_ID),
+    failingHandle: createWebhookHandler({ store: failingStore, clock }),
+    messages: async () => store.listMessages(CHANNEL_ID),
+    post: (body, postOptions = {}) => handle(request(postOptions.url ?? url, body, postOptions)),
+  };
+}
+
+// The store, recording what it reports as created; it still answers synchronously.
+function recordingCreated(store: MemoryStore, stored: Message[]): MemoryStore {
+  return {
+    ...store,
+    insertMessage: (input) => {
+      const result = store.insertMessage(input);
+      if (result.outcome === 'created') stored.push(result.message);
+      return result;
+    },
   };
 }
 
@@ -247,13 +217,13 @@ export function expectRefused(response: WebhookResponse, pointer: string, option
 }
 
 /** The expected stored message of a post through `setup`'s webhook. */
-export function expectedMessage(s: Setup, sent: { text?: string; blocks?: unknown[] }, at = s.clock.now()) {
+export function expectedMessage(s: World, sent: { text?: string; blocks?: unknown[] }, at = s.clock.now()) {
   return {
     id: expect.any(String),
     channelId: CHANNEL_ID,
     body: sent.text ?? '',
     blocks: sent.blocks ?? [],
-    author: { type: 'webhook', id: s.webhookId, name: s.created.webhook.name },
+    author: { type: 'webhook', id: s.webhookId, name: s.webhook.name },
     createdAt: new Date(at).toISOString(),
   };
 }

@@ -1,6 +1,6 @@
 import type { Channel, Message, WebhookRecord, WebhookStore } from '../../ports.js';
 import { ConformanceError } from '../assert.js';
-import type { TestApi } from '../test-api.js';
+import { skipTest, type TestApi } from '../test-api.js';
 
 /**
  * Options of {@link runStoreConformance}.
@@ -32,24 +32,39 @@ export interface StoreConformanceOptions<S extends WebhookStore = WebhookStore> 
   putChannel?: (store: S, channel: Channel) => void | Promise<void>;
   /**
    * Deletes a channel, for the test that an insert into a deleted channel answers
-   * `channel_not_found`. Default: none, and that test is left out.
+   * `channel_not_found`. Default: none, and that test shows as skipped.
    */
   deleteChannel?: (store: S, channelId: string) => void | Promise<void>;
   /**
    * A channel's messages, oldest first, to check what was stored beyond what `insertMessage`
-   * answered. Default: the store's own `listMessages`. Without either, those extra checks are left out.
+   * answered. Default: the store's own `listMessages`. Without either, those extra checks are left
+   * out and the listing test is skipped where the framework can mark a running test skipped.
    */
   listMessages?: (store: S, channelId: string) => Message[] | Promise<Message[]>;
   /** Callers in the race tests. Default 25. */
   concurrency?: number;
   /**
    * Whether messages and keys with U+0000 and lone surrogates must come back exactly. Valid JSON
-   * can carry both; a store that keeps them in SQL `text` columns cannot. Default `true`.
+   * can carry both; a store that keeps them in SQL `text` columns cannot. Default `true`; with
+   * `false` that test shows as skipped.
    */
   unusualStrings?: boolean;
   /** Name of the outer `describe`. Default `'WebhookStore conformance'`. */
   name?: string;
+  /** The groups to run, each a `describe` of its own. Default: all. */
+  groups?: readonly StoreConformanceGroup[];
 }
+
+/**
+ * A group of the store suite: `channels`, `webhooks` (records, rotation, revocation, hashes only),
+ * `messages` (the idempotent insert) and `guarded insert` (what refuses it, races, `lastPostAt`).
+ *
+ * @example
+ * ```ts
+ * runStoreConformance({ describe, it, createStore, groups: ['messages'] satisfies StoreConformanceGroup[] });
+ * ```
+ */
+export type StoreConformanceGroup = 'channels' | 'webhooks' | 'messages' | 'guarded insert';
 
 /** What each conformance test gets: the store, its peer and the seeding helpers. */
 export interface Context<S extends WebhookStore = WebhookStore> {
@@ -60,6 +75,11 @@ export interface Context<S extends WebhookStore = WebhookStore> {
   /** Puts an active channel for the webhook (unless there is one) and inserts the webhook. */
   seed: (webhook: WebhookRecord) => Promise<void>;
   listMessages: ((channelId: string) => Promise<Message[]>) | null;
+  /**
+   * Marks the running test skipped, with `reason`, where the framework can (Vitest's and
+   * `node:test`'s context, Mocha's `this`); the test then returns. For what only a store made can tell.
+   */
+  skipHere: (reason: string) => void;
 }
 
 /** Declares one test that runs against a fresh store. */
@@ -69,6 +89,8 @@ export type DefineTest<S extends WebhookStore = WebhookStore> = (name: string, b
 export interface Suite<S extends WebhookStore = WebhookStore> {
   options: StoreConformanceOptions<S>;
   test: DefineTest<S>;
+  /** Registers a test left out, as skipped with `reason`. */
+  skip: (name: string, reason: string) => void;
   /** A fixed time the tests build records at, epoch ms. */
   t0: number;
   concurrency: number;
@@ -76,20 +98,35 @@ export interface Suite<S extends WebhookStore = WebhookStore> {
 
 export function createSuite<S extends WebhookStore>(options: StoreConformanceOptions<S>): Suite<S> {
   const test: DefineTest<S> = (name, body) => {
-    options.it(name, async () => {
+    options.it(name, async function (this: unknown, ...args: unknown[]) {
+      const runner = (args[0] ?? this) as { skip?: (note?: string) => void } | undefined;
+      const skipHere = (reason: string) => {
+        if (typeof runner?.skip === 'function') runner.skip(reason);
+      };
       const store = await options.createStore();
       const peer = options.createPeer === undefined ? null : await options.createPeer(store);
       try {
-        await body(contextOf(options, store, peer));
+        await body(contextOf(options, store, peer, skipHere));
       } finally {
         await options.dispose?.(store, peer);
       }
     });
   };
-  return { options, test, t0: Date.UTC(2026, 0, 1, 12), concurrency: options.concurrency ?? 25 };
+  return {
+    options,
+    test,
+    skip: (name, reason) => skipTest(options.it, name, reason),
+    t0: Date.UTC(2026, 0, 1, 12),
+    concurrency: options.concurrency ?? 25,
+  };
 }
 
-function contextOf<S extends WebhookStore>(options: StoreConformanceOptions<S>, store: S, peer: WebhookStore | null): Context<S> {
+function contextOf<S extends WebhookStore>(
+  options: StoreConformanceOptions<S>,
+  store: S,
+  peer: WebhookStore | null,
+  skipHere: (reason: string) => void,
+): Context<S> {
   const own = store as S & Partial<{ putChannel(channel: Channel): unknown; listMessages(id: string): Message[] | Promise<Message[]> }>;
   const putChannel = async (channel: Channel) => {
     if (options.putChannel) await options.putChannel(store, channel);
@@ -105,5 +142,5 @@ function contextOf<S extends WebhookStore>(options: StoreConformanceOptions<S>, 
     if ((await store.getChannel(webhook.channelId)) === null) await putChannel({ id: webhook.channelId, ownerId: 'u_owner', archived: false });
     await store.insertWebhook(webhook);
   };
-  return { store, peer: peer ?? store, putChannel, seed, listMessages };
+  return { store, peer: peer ?? store, putChannel, seed, listMessages, skipHere };
 }

@@ -1,4 +1,4 @@
-import { createWebhookManager } from '../../manager/create-webhook-manager.js';
+import { createWebhookManager } from '../../lifecycle/create-webhook-manager.js';
 import type { Channel, WebhookStore } from '../../ports.js';
 import { check, checkDeepEqual, checkEqual, checkRejects } from '../assert.js';
 import { makeWebhook, randomId, recordFields, sha256Hex } from '../fixtures.js';

@@ -1,3 +1,0 @@
-export { createExpressMiddleware } from './create-express-middleware.js';
-export type { ExpressLikeRequest, ExpressMiddleware } from './create-express-middleware.js';
-export type { NodeAdapterOptions } from '../node/node-adapter.js';

@@ -1,2 +1,0 @@
-export { createFetchHandler } from './create-fetch-handler.js';
-export type { FetchHandlerOptions } from './create-fetch-handler.js';

@@ -1,0 +1,3 @@
+export { createExpressMiddleware } from './create-express-middleware.js';
+export type { ExpressLikeRequest, ExpressMiddleware } from './create-express-middleware.js';
+export type { NodeAdapterOptions } from '../node/node-request-parts.js';

@@ -1,0 +1,5 @@
+export { createFastifyPlugin } from './create-fastify-plugin.js';
+export type { FastifyAdapterOptions } from './create-fastify-plugin.js';
+export { createRedactingLogMethod } from './create-redacting-log-method.js';
+export type { RedactingLogMethod } from './create-redacting-log-method.js';
+export type { NodeAdapterOptions } from '../node/node-request-parts.js';

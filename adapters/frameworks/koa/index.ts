@@ -1,0 +1,3 @@
+export { createKoaMiddleware } from './create-koa-middleware.js';
+export type { KoaLikeContext, KoaMiddleware } from './create-koa-middleware.js';
+export type { NodeAdapterOptions } from '../node/node-request-parts.js';

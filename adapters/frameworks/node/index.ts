@@ -1,0 +1,6 @@
+export { createNodeListener } from './create-node-listener.js';
+export type { NodeListener, NodeListenerOptions } from './create-node-listener.js';
+export { nodeRequestParts } from './node-request-parts.js';
+export type { NodeAdapterOptions, NodeRequestParts } from './node-request-parts.js';
+export type { ParserLeftovers } from './read-node-body.js';
+export { writeNodeResponse } from './write-node-response.js';

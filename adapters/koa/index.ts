@@ -1,3 +1,0 @@
-export { createKoaMiddleware } from './create-koa-middleware.js';
-export type { KoaLikeContext, KoaMiddleware } from './create-koa-middleware.js';
-export type { NodeAdapterOptions } from '../node/node-adapter.js';

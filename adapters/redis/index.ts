@@ -1,3 +1,0 @@
-export { createRedisRateLimiter } from './create-redis-rate-limiter.js';
-export type { RedisRateLimiterOptions } from './create-redis-rate-limiter.js';
-export type { RedisCallClient, RedisSendCommand } from './send-command.js';

@@ -1,0 +1,292 @@
+import { MESSAGE_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
+import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
+import { resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
+import { postgresSchema } from './schema.js';
+import { storeTimedOut, withDeadline } from './with-deadline.js';
+import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../../src/ports.js';
+
+/**
+ * The PostgreSQL store, with the extra methods of the reference stores and its migration.
+ *
+ * @example
+ * ```ts
+ * const store: PostgresStore = createPostgresStore({ pool });
+ * await store.migrate();
+ * const messages = await store.listMessages('general');
+ * ```
+ */
+export interface PostgresStore extends WebhookStore {
+  /** Creates the tables and indexes if they do not exist yet (safe to run on every start, from any number of instances). */
+  migrate(): Promise<void>;
+  /** Creates or replaces a channel in the store's channels table. */
+  putChannel(channel: Channel): Promise<void>;
+  /** The channel's messages, oldest first. */
+  listMessages(channelId: string): Promise<Message[]>;
+  getChannel(channelId: string): Promise<Channel | null>;
+  insertWebhook(webhook: WebhookRecord): Promise<void>;
+  getWebhook(webhookId: string, presentedSecretHash?: string): Promise<WebhookRecord | null>;
+  listWebhooks(channelId: string): Promise<WebhookRecord[]>;
+  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
+  revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
+  insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
+}
+
+const MIGRATE_TIMEOUT_MS = 60_000;
+// Credentials remembered as proven (see `createProvenCredentials`): about 1.5 MB at most.
+const PROVEN_CREDENTIALS = 10_000;
+
+/**
+ * A {@link WebhookStore} on PostgreSQL, shared by any number of instances. Every method is one
+ * statement (one round trip), so an accepted post costs two (look up the webhook, insert the
+ * message). The insert is guarded and idempotent in that one statement: it locks the webhook row and
+ * then the channel row, stores only if, on their newest committed versions, the webhook still
+ * answers to the post's secret and its channel is active, and uses
+ * `INSERT … ON CONFLICT (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO UPDATE … RETURNING`: N racing posts with
+ * one key, on any number of instances, store one message and all get it back. A failed or
+ * timed-out call rejects with a `ChannelWebhookError` (`store_failed` or `store_timeout`) and, being
+ * one statement, has written nothing or everything. Webhook lookups pass a bounded gate
+ * (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of posts to unknown ids cannot take
+ * every connection; a post whose credential this store saw accepted (or issued) waits in a lane of
+ * its own that such a flood cannot fill, so real senders keep posting through it. Bad options
+ * throw `ChannelWebhookError` code `invalid_argument`.
+ *
+ * Each call has one deadline, `timeoutMs` from the call: it bounds the wait for a lookup slot and for
+ * a pool connection, and what is left of it goes to node-postgres as the query's `query_timeout`,
+ * which drops the connection of a query that hangs. Give the pool `statement_timeout` (so the server
+ * stops work nobody waits for) and `connectionTimeoutMillis` (so a request that gave up waiting for a
+ * connection leaves the pool's queue), both about `timeoutMs`.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { createPostgresStore } from 'channel-webhooks/postgres';
+ *
+ * const pool = new pg.Pool({
+ *   connectionString: process.env.DATABASE_URL,
+ *   statement_timeout: 5_000,
+ *   connectionTimeoutMillis: 5_000,
+ * });
+ * pool.on('error', (error) => console.error('idle PostgreSQL connection failed', error));
+ * const store = createPostgresStore({ pool, tablePrefix: 'channel_webhooks_' });
+ * await store.migrate();
+ * await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+ * ```
+ */
+export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
+  const { prefix: p, timeoutMs, channels: c, maxConcurrentLookups, maxQueuedLookups, preparedStatements } = resolveOptions(options);
+  const { pool } = options;
+  const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
+  const proven = createProvenCredentials(PROVEN_CREDENTIALS);
+  // Turned off for good when the server loses track of a prepared statement: a pooler between the
+  // pool and PostgreSQL that does not keep them (PgBouncer in transaction mode before 1.21).
+  let prepare = preparedStatements;
+
+  const sql = {
+    migrate: statement('migrate', `SELECT pg_advisory_xact_lock(${lockKey(p)});\n${postgresSchema({ tablePrefix: p })}`, false),
+    putChannel: statement(
+      'putChannel',
+      `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES ($1, $2, $3)
+       ON CONFLICT (${c.id}) DO UPDATE SET ${c.ownerId} = EXCLUDED.${c.ownerId}, ${c.archived} = EXCLUDED.${c.archived}`,
+    ),
+    listMessages: statement('listMessages', `SELECT ${asFields(MESSAGE_FIELDS)} FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`),
+    getChannel: statement('getChannel', `SELECT ${asFields(channelFields(c))} FROM ${c.table} WHERE ${c.id} = $1`),
+    insertWebhook: statement(
+      'insertWebhook',
+      `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    ),
+    getWebhook: statement('getWebhook', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = $1`),
+    listWebhooks: statement('listWebhooks', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`),
+    updateWebhookSecret: statement(
+      'updateWebhookSecret',
+      `UPDATE ${p}webhooks SET secret_hash = $2, rotated_at = $3 WHERE id = $1 AND revoked_at IS NULL RETURNING ${asFields(WEBHOOK_FIELDS)}`,
+    ),
+    revokeWebhook: statement(
+      'revokeWebhook',
+      `UPDATE ${p}webhooks SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${asFields(WEBHOOK_FIELDS)}`,
+    ),
+    insertMessage: statement('insertMessage', guardedInsertSql(p, c)),
+  };
+
+  /**
+   * The one way a statement runs: under the call's deadline, through the lookup gate when a `lane`
+   * is given, and as a named prepared statement unless that is off. What it reads back goes through
+   * `readRows`.
+   */
+  const run = (query: Statement, values: unknown[], lane?: { proven: boolean }, ms = timeoutMs): Promise<{ rows: unknown[] }> => {
+    const deadline = Date.now() + ms;
+    const send = (): Promise<{ rows: unknown[] }> => {
+      const left = deadline - Date.now();
+      // A lookup whose time ran out while it waited for a slot gives the slot back without querying.
+      if (left <= 0) return Promise.reject(storeTimedOut(query.what, ms));
+      const unnamed = { text: query.text, values, query_timeout: left };
+      if (!prepare || query.name === undefined) return pool.query(unnamed);
+      // The server refuses a lost or clashing prepared statement at its Parse or Bind step, before
+      // running anything, so it is sent again unnamed.
+      return pool.query({ name: query.name, ...unnamed }).catch((error: unknown) => {
+        if (!lostPreparedStatement(error)) throw error;
+        prepare = false;
+        return pool.query(unnamed);
+      });
+    };
+    const sent = lane === undefined ? send() : gate(lane.proven, send);
+    return withDeadline(sent, ms, query.what);
+  };
+
+  return {
+    async migrate() {
+      // One simple-protocol query runs as one transaction; the advisory lock keeps instances that
+      // start together from racing on CREATE … IF NOT EXISTS, which is not safe concurrently.
+      await run(sql.migrate, [], undefined, MIGRATE_TIMEOUT_MS);
+    },
+
+    async putChannel(channel) {
+      await run(sql.putChannel, [channel.id, channel.ownerId, channel.archived]);
+    },
+
+    listMessages: async (channelId) => readRows<Message>(await run(sql.listMessages, [channelId])),
+
+    async getChannel(channelId) {
+      const [channel] = readRows<Channel>(await run(sql.getChannel, [channelId]));
+      return channel ?? null;
+    },
+
+    async insertWebhook(webhook) {
+      await run(sql.insertWebhook, [
+        webhook.id,
+        webhook.channelId,
+        webhook.name,
+        webhook.secretHash,
+        webhook.createdBy,
+        webhook.createdAt,
+        webhook.rotatedAt,
+        webhook.revokedAt,
+        webhook.lastPostAt,
+      ]);
+      if (webhook.revokedAt === null) proven.prove(webhook.id, webhook.secretHash);
+    },
+
+    async getWebhook(webhookId, presentedSecretHash) {
+      // A slot is held until the query itself settles, so the gate bounds the connections lookups
+      // occupy. The lane is chosen by the whole presented credential: a wrong secret for a real id
+      // waits where an unknown id waits, so neither the answer nor its odds tell them apart.
+      const [webhook] = readRows<WebhookRecord>(await run(sql.getWebhook, [webhookId], { proven: proven.has(webhookId, presentedSecretHash) }));
+      return webhook ?? null;
+    },
+
+    listWebhooks: async (channelId) => readRows<WebhookRecord>(await run(sql.listWebhooks, [channelId])),
+
+    async updateWebhookSecret(webhookId, secretHash, rotatedAt) {
+      const [webhook] = readRows<WebhookRecord>(await run(sql.updateWebhookSecret, [webhookId, secretHash, rotatedAt]));
+      if (webhook === undefined) return null;
+      proven.prove(webhookId, secretHash);
+      return webhook;
+    },
+
+    async revokeWebhook(webhookId, revokedAt) {
+      const [webhook] = readRows<WebhookRecord>(await run(sql.revokeWebhook, [webhookId, revokedAt]));
+      proven.forget(webhookId);
+      return webhook ?? null;
+    },
+
+    async insertMessage({ message, idempotencyKey, secretHash, postedAt }): Promise<InsertMessageResult> {
+      // One statement, so the guard and the write are one atomic step:
+      // - `w` locks the webhook row FOR NO KEY UPDATE, found by id alone: when a revocation or
+      //   rotation holds the row, the lock waits for it to commit and then yields the row's newest
+      //   version, so `active` is judged on what was committed last, never on this statement's older
+      //   snapshot. A revocation or rotation that comes later waits for this post to commit.
+      //   Posts to one webhook serialize here, which its rate limit makes cheap.
+      // - `c` locks the channel row FOR SHARE, only for an active webhook, and likewise reads its
+      //   newest version: an archival waits for the post or the post sees it. The webhook is always
+      //   locked before the channel, and the store's own writes each take one row, so posts, rotations,
+      //   revocations and archivals cannot deadlock.
+      // - The insert uses ON CONFLICT DO UPDATE (a no-op write) rather than DO NOTHING: DO NOTHING
+      //   returns no row for a key that a concurrent transaction committed after this statement's
+      //   snapshot, and a second SELECT would be another round trip. DO UPDATE returns the stored
+      //   row; `xmax = 0` tells a fresh insert from the earlier row.
+      // - `touch` sets last_post_at only when a message was created.
+      // - Only a duplicate sends the stored message back: a created row holds exactly the message
+      //   sent, which is the answer then.
+      const [row] = readRows<{ inserted: boolean | null; earlier: Message | null; active: boolean | null; archived: boolean | null }>(
+        await run(sql.insertMessage, [
+          message.id,
+          message.channelId,
+          message.author.id,
+          message.author.name,
+          JSON.stringify(message.body),
+          JSON.stringify(message.blocks),
+          message.createdAt,
+          idempotencyKey === null ? null : JSON.stringify(idempotencyKey),
+          secretHash,
+          postedAt,
+        ]),
+      );
+      const webhookId = message.author.id;
+      if (row!.active !== true) {
+        proven.forget(webhookId, secretHash);
+        return { outcome: 'webhook_inactive' };
+      }
+      if (row!.archived === null) return { outcome: 'channel_not_found' };
+      if (row!.archived) return { outcome: 'channel_archived' };
+      proven.prove(webhookId, secretHash);
+      return row!.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: row!.earlier! };
+    },
+  };
+}
+
+/** A statement of the store, with the name it is prepared under (none for one that is never prepared). */
+interface Statement {
+  what: string;
+  text: string;
+  name: string | undefined;
+}
+
+// One name per statement text: stores with other table prefixes or channel sources may share the
+// pool, and node-postgres refuses one name for two texts on a connection.
+function statement(what: string, text: string, prepared = true): Statement {
+  return { what, text, name: prepared ? `channel_webhooks_${what}_${statementHash(text)}` : undefined };
+}
+
+// A stable 31-bit key per table prefix, so migrations of different prefixes do not wait on each other.
+function lockKey(prefix: string): number {
+  let hash = 0x6368;
+  for (let i = 0; i < prefix.length; i++) hash = (Math.imul(hash, 31) + prefix.charCodeAt(i)) | 0;
+  return hash & 0x7fffffff;
+}
+
+/** The guarded insert (see `insertMessage`), for a table prefix and a channel source. */
+function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
+  return `WITH w AS MATERIALIZED (
+     SELECT channel_id, (revoked_at IS NULL AND secret_hash = $9) AS active
+     FROM ${p}webhooks WHERE id = $3
+     FOR NO KEY UPDATE
+   ), c AS MATERIALIZED (
+     SELECT coalesce(ch.${c.archived}, false) AS archived
+     FROM ${c.table} ch JOIN w ON ch.${c.id} = w.channel_id
+     WHERE w.active
+     FOR SHARE OF ch
+   ), ins AS (
+     INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
+     SELECT $1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8 FROM c WHERE c.archived IS FALSE
+     ON CONFLICT (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
+     RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_FIELDS} END AS earlier
+   ), touch AS (
+     UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)
+   )
+   SELECT ${asFields(`json_build_object('inserted', ins.inserted, 'earlier', ins.earlier, 'active', (SELECT active FROM w), 'archived', (SELECT bool_or(archived) FROM c))`)}
+   FROM (VALUES (1)) one LEFT JOIN ins ON true`;
+}
+
+// FNV-1a of a statement's text, in base 36: part of its prepared statement's name.
+function statementHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return `${(hash >>> 0).toString(36)}${text.length.toString(36)}`;
+}
+
+// 26000: the named statement does not exist on the server's connection; 42P05: another statement
+// of that name does. Both mean the session the pool prepared it in is not the one that runs it.
+function lostPreparedStatement(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '26000' || code === '42P05';
+}

@@ -1,0 +1,163 @@
+import { BOOLEAN, checkOptions, integer, MILLISECONDS, type OptionsShape, port, required, rule } from '../../../src/arguments/index.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
+
+/**
+ * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.
+ *
+ * @example
+ * ```ts
+ * const query: PostgresQuery = { text: 'SELECT 1 WHERE $1', values: [true], query_timeout: 5_000 };
+ * ```
+ */
+export interface PostgresQuery {
+  /**
+   * Set when the store runs the statement as a named prepared statement (see
+   * `PostgresStoreOptions.preparedStatements`): node-postgres parses and plans it once per
+   * connection and then only binds and executes it. A pool of another kind may ignore it.
+   */
+  name?: string;
+  text: string;
+  values?: unknown[];
+  query_timeout?: number;
+}
+
+/**
+ * What the store needs of a database client: node-postgres's `Pool` (or `Client`) fits. Only this
+ * shape is used, so `pg` stays an optional peer dependency that this package never imports.
+ *
+ * @example
+ * ```ts
+ * // Count the queries of each post by wrapping the pool:
+ * const counting: PostgresQueryable = { query: (query) => (count++, pool.query(query)) };
+ * const store = createPostgresStore({ pool: counting });
+ * ```
+ */
+export interface PostgresQueryable {
+  query(query: PostgresQuery): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Options of {@link createPostgresStore}.
+ *
+ * @example
+ * ```ts
+ * const options: PostgresStoreOptions = { pool, tablePrefix: 'hooks_', timeoutMs: 2_000 };
+ * ```
+ */
+export interface PostgresStoreOptions {
+  /** A node-postgres `Pool`. Give it an `'error'` listener: an idle connection that drops emits one. */
+  pool: PostgresQueryable;
+  /** Prefix of every table name (see `postgresSchema`). Default `'channel_webhooks_'`. */
+  tablePrefix?: string;
+  /**
+   * Deadline of each query in ms, waiting for a pool connection included. Past it the call rejects
+   * with code `store_timeout` and pg drops the connection. Default 5,000.
+   */
+  timeoutMs?: number;
+  /**
+   * Read channels from the host app's own table or view instead of the store's `<prefix>channels`
+   * table: `getChannel` and the guarded insert read (and lock, `FOR SHARE`) its rows, and
+   * `putChannel` writes there (which needs a unique key on the id column). Default: the store's table.
+   */
+  channels?: PostgresChannelSource;
+  /**
+   * Webhook lookups (`getWebhook`, one per post) this store runs at once; keep it below the pool's
+   * size so that a flood of posts to unknown ids leaves connections for everything else. Default 8.
+   */
+  maxConcurrentLookups?: number;
+  /**
+   * Lookups that may wait for one of those slots, in each of two lanes: one for credentials this
+   * store saw accepted or issued, served first, and one for every other lookup. Past that,
+   * `getWebhook` fails at once with `store_failed` (the poster gets a 500) rather than queuing
+   * without bound. Default 64.
+   */
+  maxQueuedLookups?: number;
+  /**
+   * Run the store's statements as named prepared statements, which PostgreSQL parses and plans once
+   * per connection instead of on every call: the guarded insert is a statement of several parts, and
+   * preparing it gives 1.6 to 2 times the posts per second in the project's benchmark. Set `false` behind a
+   * pooler that does not keep prepared statements across transactions (PgBouncer in transaction mode
+   * before 1.21, or with `max_prepared_statements = 0`). Default `true`. Should the server report a
+   * prepared statement missing or already there (such a pooler, unannounced), the store sends that
+   * statement again unnamed, since the server refused it before running it, and prepares no more.
+   */
+  preparedStatements?: boolean;
+}
+
+/**
+ * Where the store reads channels when the host app keeps them in a table (or view) of its own.
+ * Every name is an identifier, spliced into SQL: lower-case letters, digits and `_`, starting with a
+ * letter or `_`; `table` may carry a schema (`app.channels`).
+ *
+ * @example
+ * ```ts
+ * const channels: PostgresChannelSource = { table: 'channels', id: 'id', ownerId: 'owner_id', archived: 'is_archived' };
+ * const store = createPostgresStore({ pool, channels });
+ * ```
+ */
+export interface PostgresChannelSource {
+  /** Table or view holding the channels, optionally schema-qualified. */
+  table: string;
+  /** Column of the channel id, `text` or `varchar` (for another type, give a view that casts it). Default `'id'`. */
+  id?: string;
+  /** Column of the owner's user id (read as `text`). Default `'owner_id'`. */
+  ownerId?: string;
+  /** `boolean` column, `true` when the channel is archived (`NULL` counts as not archived). Default `'archived'`. */
+  archived?: string;
+}
+
+/** The checked options the store runs with. */
+export interface ResolvedOptions {
+  prefix: string;
+  timeoutMs: number;
+  channels: { table: string; id: string; ownerId: string; archived: string };
+  maxConcurrentLookups: number;
+  maxQueuedLookups: number;
+  preparedStatements: boolean;
+}
+
+const FACTORY = 'createPostgresStore';
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+const COLUMN = rule('a lower-case column name (letters, digits, "_")', (value) => typeof value === 'string' && IDENTIFIER.test(value));
+
+const OPTIONS: OptionsShape = {
+  pool: required(port('a node-postgres Pool', ['query'], 'Pass new pg.Pool({ connectionString }) or anything with query().')),
+  tablePrefix: TABLE_PREFIX,
+  timeoutMs: MILLISECONDS,
+  channels: rule('{ table, id?, ownerId?, archived? }', (value) => typeof value === 'object' && value !== null),
+  maxConcurrentLookups: integer(1),
+  maxQueuedLookups: integer(0),
+  preparedStatements: BOOLEAN,
+};
+
+const CHANNELS: OptionsShape = {
+  table: required(
+    rule(
+      'a lower-case identifier, optionally schema-qualified ("app.channels")',
+      (value) => typeof value === 'string' && value.split('.').length <= 2 && value.split('.').every((part) => IDENTIFIER.test(part)),
+    ),
+  ),
+  id: COLUMN,
+  ownerId: COLUMN,
+  archived: COLUMN,
+};
+
+// `pool` is checked here like every other option, so it may be anything.
+export function resolveOptions(options: Omit<PostgresStoreOptions, 'pool'> & { pool?: unknown }): ResolvedOptions {
+  checkOptions(FACTORY, options, OPTIONS);
+  checkOptions(FACTORY, options.channels, CHANNELS, 'options.channels', true);
+  const prefix = options.tablePrefix ?? DEFAULT_TABLE_PREFIX;
+  const source = options.channels;
+  return {
+    prefix,
+    timeoutMs: options.timeoutMs ?? 5_000,
+    channels:
+      source === undefined
+        ? { table: `${prefix}channels`, id: 'id', ownerId: 'owner_id', archived: 'archived' }
+        : { table: source.table, id: source.id ?? 'id', ownerId: source.ownerId ?? 'owner_id', archived: source.archived ?? 'archived' },
+    maxConcurrentLookups: options.maxConcurrentLookups ?? 8,
+    maxQueuedLookups: options.maxQueuedLookups ?? 64,
+    preparedStatements: options.preparedStatements ?? true,
+  };
+}

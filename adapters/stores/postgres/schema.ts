@@ -1,0 +1,83 @@
+import { checkOptions } from '../../../src/arguments/index.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
+
+/**
+ * Options of {@link postgresSchema}.
+ *
+ * @example
+ * ```ts
+ * const options: PostgresSchemaOptions = { tablePrefix: 'hooks_' };
+ * const sql = postgresSchema(options);
+ * ```
+ */
+export interface PostgresSchemaOptions {
+  /**
+   * Prefix of every table and index name: lower-case letters, digits and `_`, starting with a letter
+   * or `_`. Default `'channel_webhooks_'`.
+   */
+  tablePrefix?: string;
+}
+
+/**
+ * The PostgreSQL schema of `createPostgresStore`, as SQL text (idempotent: every statement is
+ * `IF NOT EXISTS`). `migrate()` runs exactly this; use it directly to feed your own migration tool.
+ * `adapters/stores/postgres/schema.sql` in the repository is this text for the default prefix.
+ *
+ * Design notes:
+ * - `body` and `blocks` are `json`, not `text` or `jsonb`: `json` keeps the text as sent (key order,
+ *   duplicate keys) and any JavaScript string, including U+0000 and lone surrogates, which a `text`
+ *   column refuses or alters. Read the body with `body #>> '{}'`.
+ * - `idempotency_key` holds the key as a JSON string literal (`"deploy-42"`), for the same reason;
+ *   a unique index on `(webhook_id, idempotency_key)` makes the idempotent insert one statement.
+ *   Rows without a key are `NULL` there and never conflict, so the index is partial: it holds only
+ *   keyed messages (a tenth of the size at one post in ten keyed).
+ * - Times of webhooks are epoch ms in `bigint`; a message's time is a `timestamptz`.
+ * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
+ *
+ * @example
+ * ```ts
+ * import { postgresSchema } from 'channel-webhooks/postgres';
+ * await writeFile('migrations/001_channel_webhooks.sql', postgresSchema({ tablePrefix: 'hooks_' }));
+ * ```
+ */
+export function postgresSchema(options: PostgresSchemaOptions = {}): string {
+  checkOptions('postgresSchema', options, { tablePrefix: TABLE_PREFIX });
+  const p = options.tablePrefix ?? DEFAULT_TABLE_PREFIX;
+  return `CREATE TABLE IF NOT EXISTS ${p}channels (
+  id text PRIMARY KEY,
+  owner_id text NOT NULL,
+  archived boolean NOT NULL DEFAULT false
+);
+
+CREATE TABLE IF NOT EXISTS ${p}webhooks (
+  seq bigint GENERATED ALWAYS AS IDENTITY,
+  id text PRIMARY KEY,
+  channel_id text NOT NULL,
+  name text NOT NULL,
+  secret_hash text NOT NULL,
+  created_by text NOT NULL,
+  created_at bigint NOT NULL,
+  rotated_at bigint,
+  revoked_at bigint,
+  last_post_at bigint
+);
+
+CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);
+
+CREATE TABLE IF NOT EXISTS ${p}messages (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id text NOT NULL UNIQUE,
+  channel_id text NOT NULL,
+  webhook_id text NOT NULL,
+  author_name text NOT NULL,
+  body json NOT NULL,
+  blocks json NOT NULL,
+  created_at timestamptz NOT NULL,
+  idempotency_key text
+);
+
+CREATE UNIQUE INDEX IF NOT EXISTS ${p}messages_key_idx ON ${p}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+
+CREATE INDEX IF NOT EXISTS ${p}messages_channel_idx ON ${p}messages (channel_id, seq);
+`;
+}

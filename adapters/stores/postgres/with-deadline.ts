@@ -1,0 +1,24 @@
+import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
+import { settleWithin } from '../../../src/waiting/deadline.js';
+
+/**
+ * Settles like `work`, or rejects with a `store_timeout` error after `ms`, on the core's deadline
+ * (one timer per call, cleared when the call settles). A failure becomes a `store_failed` error.
+ * The client-side timer also covers what a server-side `statement_timeout` cannot: waiting for a
+ * pool connection to a database that does not answer.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  const failed = (error: unknown): never => {
+    throw isChannelWebhookError(error)
+      ? error
+      : new ChannelWebhookError('store_failed', `PostgreSQL store: ${what} failed: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
+  };
+  return settleWithin(work.then(undefined, failed), ms, () => storeTimedOut(what, ms));
+}
+
+/** The error of a call that missed its deadline of `ms`. */
+export function storeTimedOut(what: string, ms: number): ChannelWebhookError {
+  return new ChannelWebhookError('store_timeout', `PostgreSQL store: ${what} did not finish within ${ms} ms`);
+}

@@ -1,0 +1,259 @@
+import { migrate, resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
+import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
+import type { MemoryStore } from '../../../src/memory/memory-store.js';
+import type { InsertMessageResult, Message, WebhookRecord } from '../../../src/ports.js';
+
+/**
+ * Options of {@link createSqliteStore}.
+ *
+ * @example
+ * ```ts
+ * const options: SqliteStoreOptions = { database, tablePrefix: 'hooks_', synchronous: 'full' };
+ * ```
+ */
+export type SqliteStoreOptions = SqliteConnectionOptions;
+
+/**
+ * The SQLite store: the memory store's synchronous methods (the port's, `putChannel` and
+ * `listMessages`), and its migration.
+ *
+ * @example
+ * ```ts
+ * const store: SqliteStore = createSqliteStore({ database });
+ * store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+ * const messages = store.listMessages('general');
+ * ```
+ */
+export interface SqliteStore extends MemoryStore {
+  /** Creates or upgrades the tables (safe to run on every start, from any number of processes). */
+  migrate(): void;
+}
+
+interface WebhookRow {
+  id: string;
+  channel_id: string;
+  name: string;
+  secret_hash: string;
+  created_by: string;
+  created_at: number | bigint;
+  rotated_at: number | bigint | null;
+  revoked_at: number | bigint | null;
+  last_post_at: number | bigint | null;
+}
+
+interface MessageRow {
+  id: string;
+  channel_id: string;
+  webhook_id: string;
+  author_name: string;
+  body: string;
+  blocks: string;
+  created_at: string;
+}
+
+interface GuardRow {
+  active: number | bigint;
+  archived: number | bigint | null;
+}
+
+const WEBHOOK_COLUMNS = 'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at';
+const MESSAGE_COLUMNS = 'id, channel_id, webhook_id, author_name, body, blocks, created_at';
+
+/**
+ * A {@link channel-webhooks!WebhookStore} in a SQLite database file: durable, with no server to run, for one process
+ * or several processes on one machine sharing the file (Node's `cluster`, PM2). It runs on any
+ * synchronous driver, better-sqlite3 on Node, `bun:sqlite` on Bun or `node:sqlite` where the
+ * runtime has it, over a connection you open and pass in (no driver is bundled).
+ *
+ * Every method answers synchronously. The guarded insert (webhook active under the post's secret
+ * hash, channel present and not archived, key not used yet, then the message and `lastPostAt`) is
+ * one `BEGIN IMMEDIATE` transaction: it holds the file's write lock from its first read to its
+ * commit, so N posts racing with one key, in any number of processes, store one message and all
+ * get it back, and a revocation, rotation or archival that completed before is always seen. The
+ * journal is WAL (readers never wait for the writer) with `synchronous` as chosen: a post answered
+ * 201 survives the process being killed. A write that finds the file locked waits up to
+ * `busyTimeoutMs` and then throws `store_failed`, which the handler answers 500 (a retry with the
+ * same key stores the message once); nothing is ever half-written.
+ *
+ * The factory sets the connection up and migrates at once, so a locked, read-only or too-new
+ * database throws `store_failed` at start-up with the reason. Bad options throw `invalid_argument`.
+ *
+ * @example
+ * ```ts
+ * import Database from 'better-sqlite3';
+ * import { createWebhookHandler } from 'channel-webhooks';
+ * import { createSqliteRateLimiter, createSqliteStore } from 'channel-webhooks/sqlite';
+ *
+ * const database = new Database('data/webhooks.sqlite');
+ * const store = createSqliteStore({ database });
+ * const rateLimiter = createSqliteRateLimiter({ database });
+ * store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+ * const handle = createWebhookHandler({ store, rateLimiter });
+ * ```
+ *
+ * @example
+ * ```ts
+ * // Bun
+ * import { Database } from 'bun:sqlite';
+ * const store = createSqliteStore({ database: new Database('webhooks.sqlite') });
+ * ```
+ */
+export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  const resolved = resolveSqliteOptions('createSqliteStore', options);
+  const party: SqliteParty = { name: 'SQLite store', code: 'store_failed', busyTimeoutMs: resolved.busyTimeoutMs };
+  const runner = createSqliteRunner(resolved.database, party);
+  const { statement, transaction, attempt } = runner;
+  const p = resolved.prefix;
+  setUpConnection(resolved, runner, party);
+
+  const webhookWhere = (where: string) => `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE ${where}`;
+  const readWebhook = (webhookId: string): WebhookRecord | null => toWebhook(statement(webhookWhere('id = ?')).get(webhookId) as WebhookRow | null | undefined);
+
+  return {
+    migrate: () => migrate(resolved, runner, party),
+
+    putChannel(channel) {
+      transaction('putChannel', () => {
+        statement(
+          `INSERT INTO ${p}channels (id, owner_id, archived) VALUES (?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET owner_id = excluded.owner_id, archived = excluded.archived`,
+        ).run(channel.id, channel.ownerId, channel.archived ? 1 : 0);
+      });
+    },
+
+    listMessages(channelId) {
+      return attempt('listMessages', () =>
+        (statement(`SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = ? ORDER BY seq`).all(channelId) as MessageRow[]).map(toMessage),
+      );
+    },
+
+    getChannel(channelId) {
+      return attempt('getChannel', () => {
+        const row = statement(`SELECT id, owner_id, archived FROM ${p}channels WHERE id = ?`).get(channelId) as
+          | { id: string; owner_id: string; archived: number | bigint }
+          | null
+          | undefined;
+        return row == null ? null : { id: row.id, ownerId: row.owner_id, archived: Number(row.archived) !== 0 };
+      });
+    },
+
+    insertWebhook(webhook) {
+      transaction('insertWebhook', () => {
+        statement(
+          `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          webhook.id,
+          webhook.channelId,
+          webhook.name,
+          webhook.secretHash,
+          webhook.createdBy,
+          webhook.createdAt,
+          webhook.rotatedAt,
+          webhook.revokedAt,
+          webhook.lastPostAt ?? null,
+        );
+      });
+    },
+
+    getWebhook(webhookId) {
+      return attempt('getWebhook', () => readWebhook(webhookId));
+    },
+
+    listWebhooks(channelId) {
+      return attempt('listWebhooks', () =>
+        (statement(`${webhookWhere('channel_id = ?')} ORDER BY created_at, seq`).all(channelId) as WebhookRow[]).map((row) => toWebhook(row)!),
+      );
+    },
+
+    updateWebhookSecret(webhookId, secretHash, rotatedAt) {
+      return transaction('updateWebhookSecret', () => {
+        const row = statement(`UPDATE ${p}webhooks SET secret_hash = ?, rotated_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`).get(
+          secretHash,
+          rotatedAt,
+          webhookId,
+        );
+        return toWebhook(row as WebhookRow | null | undefined);
+      });
+    },
+
+    revokeWebhook(webhookId, revokedAt) {
+      return transaction('revokeWebhook', () => {
+        const row = statement(`UPDATE ${p}webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`).get(
+          revokedAt,
+          webhookId,
+        );
+        return toWebhook(row as WebhookRow | null | undefined);
+      });
+    },
+
+    insertMessage({ message, idempotencyKey, secretHash, postedAt }): InsertMessageResult {
+      const webhookId = message.author.id;
+      // JSON text keeps any string exactly (see sqliteSchema), the key too, so keys compare exactly.
+      const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
+      return transaction('insertMessage', (): InsertMessageResult => {
+        const guard = statement(
+          `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, c.archived AS archived
+           FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ?`,
+        ).get(secretHash, webhookId) as GuardRow | null | undefined;
+        if (guard == null || Number(guard.active) !== 1) return { outcome: 'webhook_inactive' };
+        if (guard.archived === null) return { outcome: 'channel_not_found' };
+        if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
+        if (key !== null) {
+          const earlier = statement(`SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND idempotency_key = ?`).get(webhookId, key) as
+            | MessageRow
+            | null
+            | undefined;
+          if (earlier != null) return { outcome: 'duplicate', message: toMessage(earlier) };
+        }
+        statement(
+          `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          message.id,
+          message.channelId,
+          webhookId,
+          message.author.name,
+          JSON.stringify(message.body),
+          JSON.stringify(message.blocks),
+          message.createdAt,
+          key,
+        );
+        statement(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`).run(postedAt, webhookId);
+        return { outcome: 'created', message };
+      });
+    },
+  };
+}
+
+// Times are read with Number(): a connection set to read integers as BigInt (better-sqlite3's
+// safeIntegers, node:sqlite's readBigInts) still gives the port's numbers.
+function toWebhook(row: WebhookRow | null | undefined): WebhookRecord | null {
+  if (row == null) return null;
+  return {
+    id: row.id,
+    channelId: row.channel_id,
+    name: row.name,
+    secretHash: row.secret_hash,
+    createdBy: row.created_by,
+    createdAt: Number(row.created_at),
+    rotatedAt: orNull(row.rotated_at),
+    revokedAt: orNull(row.revoked_at),
+    lastPostAt: orNull(row.last_post_at),
+  };
+}
+
+function orNull(value: number | bigint | null): number | null {
+  return value === null ? null : Number(value);
+}
+
+function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    channelId: row.channel_id,
+    body: JSON.parse(row.body) as string,
+    blocks: JSON.parse(row.blocks) as Message['blocks'],
+    author: { type: 'webhook', id: row.webhook_id, name: row.author_name },
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,122 @@
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
+import { checkOptions } from '../../../src/arguments/index.js';
+
+/**
+ * Options of {@link sqliteSchema}.
+ *
+ * @example
+ * ```ts
+ * const options: SqliteSchemaOptions = { tablePrefix: 'hooks_' };
+ * const sql = sqliteSchema(options);
+ * ```
+ */
+export interface SqliteSchemaOptions {
+  /**
+   * Prefix of every table and index name: lower-case letters, digits and `_`, starting with a letter
+   * or `_`. Default `'channel_webhooks_'`.
+   */
+  tablePrefix?: string;
+}
+
+/** One step of the schema. Steps are applied in order, each once, and never changed once released. */
+interface Migration {
+  version: number;
+  sql: (p: string) => string;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: (p) => `CREATE TABLE IF NOT EXISTS ${p}channels (
+  id TEXT PRIMARY KEY,
+  owner_id TEXT NOT NULL,
+  archived INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE IF NOT EXISTS ${p}webhooks (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  channel_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  created_by TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  rotated_at INTEGER,
+  revoked_at INTEGER,
+  last_post_at INTEGER
+);
+
+CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);
+
+CREATE TABLE IF NOT EXISTS ${p}messages (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL,
+  channel_id TEXT NOT NULL,
+  webhook_id TEXT NOT NULL,
+  author_name TEXT NOT NULL,
+  body TEXT NOT NULL,
+  blocks TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  idempotency_key TEXT
+);
+
+CREATE UNIQUE INDEX IF NOT EXISTS ${p}messages_key_idx ON ${p}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS ${p}messages_channel_idx ON ${p}messages (channel_id, seq);
+
+CREATE TABLE IF NOT EXISTS ${p}rate_hits (
+  key TEXT NOT NULL,
+  expires_at REAL NOT NULL,
+  tag INTEGER NOT NULL,
+  PRIMARY KEY (key, expires_at, tag)
+) WITHOUT ROWID;
+`,
+  },
+];
+
+/**
+ * The schema version this release writes and reads. `migrate()` records each applied version in
+ * `<prefix>migrations`, one table per prefix, so that the host app's own `PRAGMA user_version` stays
+ * the host app's.
+ *
+ * @example
+ * ```ts
+ * const row = database.prepare('SELECT max(version) AS version FROM channel_webhooks_migrations').get();
+ * if (row.version !== SQLITE_SCHEMA_VERSION) console.warn('run store.migrate()');
+ * ```
+ */
+export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/**
+ * The SQLite schema of `createSqliteStore` and `createSqliteRateLimiter` at {@link SQLITE_SCHEMA_VERSION},
+ * as SQL text (idempotent: every statement is `IF NOT EXISTS`), to read or to feed your own
+ * migration tool; `migrate()` applies it step by step and records the version.
+ *
+ * Design notes:
+ * - `body`, `blocks` and `idempotency_key` hold JSON text (`JSON.stringify` of the value), which
+ *   escapes U+0000 and lone surrogates: any JavaScript string comes back exactly, and keys compare
+ *   exactly. Read a body with `body ->> '$'`.
+ * - Webhook times are epoch ms (`INTEGER`); a message's `created_at` is its ISO 8601 string.
+ * - Each post writes as few pages as it can, since a commit writes every page it changed to the
+ *   log: the messages table, its channel index, and the key index only for a post with a key (a
+ *   partial index); message ids are random UUIDs made by the handler, so they have no index.
+ * - `rate_hits` holds one row per allowed request still in its window, with the time it leaves it,
+ *   in one B-tree ordered by key (`WITHOUT ROWID`); `tag` tells apart requests of one key at one
+ *   millisecond.
+ * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
+ *
+ * @example
+ * ```ts
+ * import { sqliteSchema } from 'channel-webhooks/sqlite';
+ * await writeFile('migrations/001_channel_webhooks.sql', sqliteSchema({ tablePrefix: 'hooks_' }));
+ * ```
+ */
+export function sqliteSchema(options: SqliteSchemaOptions = {}): string {
+  checkOptions('sqliteSchema', options, { tablePrefix: TABLE_PREFIX });
+  const p = options.tablePrefix ?? DEFAULT_TABLE_PREFIX;
+  return MIGRATIONS.map((migration) => migration.sql(p)).join('\n');
+}
+
+/** The steps after `version`, for a table prefix. */
+export function migrationsAfter(version: number, prefix: string): Array<{ version: number; sql: string }> {
+  return MIGRATIONS.filter((migration) => migration.version > version).map((migration) => ({ version: migration.version, sql: migration.sql(prefix) }));
+}

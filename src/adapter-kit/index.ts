@@ -1,0 +1,21 @@
+/**
+ * The adapter kit: what a framework adapter needs of the core, and nothing else. Its public half,
+ * `createWebhookAdapter` and its types, is exported from `channel-webhooks`; the rest serves this
+ * package's own adapters (`adapters/frameworks/*`). Stores check their options with the rules of
+ * `src/arguments/`.
+ *
+ * @module
+ */
+export { createWebhookAdapter, DEFAULT_BODY_TIMEOUT_MS } from './create-webhook-adapter.js';
+export type { BodyLimits, WebhookAdapter, WebhookAdapterBinding, WebhookAdapterOptions } from './adapter-types.js';
+export { bodyCutShort, bodyTimedOut } from './body-errors.js';
+export type { WebhookHandler } from '../handler/handler-types.js';
+export type { HeaderValue, RawBody, WebhookResponse } from '../http/http-types.js';
+// An adapter that passes a request on answers a path that is no webhook URL with this 404.
+export { FIXED_PROBLEMS, answer } from '../http/problem.js';
+export { redactWebhookUrl } from '../http/redact.js';
+export { createConsoleErrorLog } from '../reporting/console-error-log.js';
+export { systemClock } from '../clock.js';
+export { settleWithin } from '../waiting/deadline.js';
+export { isThenable, type MaybePromise } from '../waiting/maybe-promise.js';
+export { ChannelWebhookError } from '../errors.js';

@@ -1,0 +1,50 @@
+import type { Clock } from '../ports.js';
+
+/** Where a failure happened and to which webhook: what a line says besides the error. */
+export interface FailureContext {
+  stage: string;
+  webhookId?: string;
+}
+
+/** How long one line per stage stands for every failure of that stage after it. */
+const QUIET_MS = 10_000;
+/** A longer error message is cut: a line, not a dump. */
+const MAX_MESSAGE = 300;
+
+/**
+ * The `onError` of a factory given none: one line per failure on `console.error`, so that a failing
+ * store or hook is never silent, and at most one line per stage every 10 s (timed by `clock`), the
+ * next one saying how many it stood for, so that a dead database cannot flood the log. A line names
+ * the stage, the webhook id and the error's name, code and message: never a URL, a secret or a
+ * stack. An `onError` option replaces it altogether.
+ *
+ * @param clock - the factory's clock.
+ * @param source - the factory, for the line (`createWebhookHandler`).
+ */
+export function createConsoleErrorLog(clock: Clock, source: string): (error: unknown, context: FailureContext) => void {
+  const quiet = new Map<string, { until: number; suppressed: number }>();
+  return (error, { stage, webhookId }) => {
+    const now = clock.now();
+    const last = quiet.get(stage);
+    if (last !== undefined && now < last.until) {
+      last.suppressed++;
+      return;
+    }
+    quiet.set(stage, { until: now + QUIET_MS, suppressed: 0 });
+    const on = webhookId === undefined ? '' : ` on webhook ${webhookId}`;
+    const more = last === undefined || last.suppressed === 0 ? '' : ` (and ${last.suppressed} more since the last line)`;
+    console.error(`channel-webhooks: ${source}: ${stage} failure${on}: ${describe(error)}${more}; pass onError to handle every failure yourself`);
+  };
+}
+
+function describe(error: unknown): string {
+  if (typeof error !== 'object' || error === null) return oneLine(String(error));
+  const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
+  const label = `${typeof name === 'string' ? name : 'Error'}${typeof code === 'string' ? ` (${code})` : ''}`;
+  return `${label}: ${oneLine(typeof message === 'string' ? message : String(error))}`;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE)}…` : flat;
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, it } from 'vitest';
+import { createSqliteRateLimiter, createSqliteStore } from '../../../../adapters/stores/sqlite/index.js';
+import { runRateLimiterConformance, runStoreConformance } from '../../../../src/testing/index.js';
+
+// One database file; each test gets a store on one connection and a peer on another, as two
+// processes sharing the file would have.
+const dir = mkdtempSync(join(tmpdir(), 'cw-sqlite-conformance-'));
+const file = join(dir, 'conformance.sqlite');
+const connections: Database.Database[] = [];
+const open = () => {
+  const database = new Database(file);
+  connections.push(database);
+  return database;
+};
+afterAll(() => {
+  for (const database of connections) database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SQLite store and rate limiter (better-sqlite3)', () => {
+  runStoreConformance({
+    describe,
+    it,
+    name: 'store conformance, two connections on one file',
+    createStore: () => createSqliteStore({ database: open() }),
+    createPeer: () => createSqliteStore({ database: open() }),
+    deleteChannel: (_store, channelId) => {
+      open().prepare('DELETE FROM channel_webhooks_channels WHERE id = ?').run(channelId);
+    },
+  });
+
+  runStoreConformance({
+    describe,
+    it,
+    name: 'store conformance, in memory, another table prefix, synchronous full',
+    createStore: () => createSqliteStore({ database: new Database(':memory:'), tablePrefix: 'hooks_', synchronous: 'full' }),
+  });
+
+  runRateLimiterConformance({
+    describe,
+    it,
+    name: 'rate limiter conformance',
+    createRateLimiter: ({ limit, windowMs }) => createSqliteRateLimiter({ database: open(), limit, windowMs }),
+  });
+});
