@@ -22,7 +22,13 @@ export type ChannelWebhookErrorCode =
   | 'payload_too_large'
   | 'body_read_failed'
   | 'body_read_timeout'
-  | 'misconfigured';
+  | 'misconfigured'
+  | 'invalid_description'
+  | 'invalid_avatar_url'
+  | 'history_unavailable'
+  | 'feed_unavailable'
+  | 'cursor_expired'
+  | 'invalid_cursor';
 
 /**
  * The one error class of the library. Every error it throws or reports carries a stable `code`

@@ -23,7 +23,7 @@ export type { ChannelWebhookErrorCode } from './errors.js';
 export { matchWebhookPath } from './http/route.js';
 export { redactWebhookUrl, webhookPathPattern, webhookPathPatternSource } from './http/redact.js';
 export type { WebhookPath } from './http/route.js';
-export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from './limits.js';
+export { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES, POST_HISTORY_LIMIT } from './limits.js';
 export type { BodyReader, HeaderValue, RawBody, WebhookRequest, WebhookResponse } from './http/http-types.js';
 export type { FieldError, ProblemBody, ProblemCode } from './http/problem.js';
 export { validatePayload } from './validation/check-payload.js';
@@ -32,13 +32,18 @@ export type * from './validation/payload-types.js';
 export type {
   Channel,
   Clock,
+  FeedEntry,
+  FeedPage,
   InsertMessageInput,
   InsertMessageResult,
   MaybePromise,
   Message,
+  PostRecord,
   RateLimitDecision,
   RateLimiter,
+  ReadFeedOptions,
   WebhookAuthor,
+  WebhookProfileChange,
   WebhookRecord,
   WebhookStore,
 } from './ports.js';

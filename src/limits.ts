@@ -25,3 +25,12 @@ export const DEFAULT_RATE_LIMIT = 60;
  * ```
  */
 export const DEFAULT_RATE_WINDOW_MS = 60_000;
+/**
+ * How many history records a store keeps per webhook (`WebhookStore.recordPosts`), its oldest dropped first.
+ *
+ * @example
+ * ```ts
+ * const records = await store.listPosts?.(webhookId, POST_HISTORY_LIMIT);
+ * ```
+ */
+export const POST_HISTORY_LIMIT = 100;

@@ -8,6 +8,7 @@
  * @module
  */
 import type { MaybePromise } from './waiting/maybe-promise.js';
+import type { FieldError } from './http/problem.js';
 import type { Block } from './validation/payload-types.js';
 
 /**
@@ -74,6 +75,31 @@ export interface WebhookRecord {
    * the message.
    */
   lastPostAt: number | null;
+  /**
+   * What the webhook is for, in its managers' words: plain text, trimmed, 1 to 500 code points, or
+   * `null` when none was given. Set at creation and by {@link WebhookStore.updateWebhookProfile}.
+   */
+  description: string | null;
+  /**
+   * The image an app shows beside the webhook's messages (by `message.author.id`): an absolute
+   * `https:` URL without credentials, at most 2,048 characters, or `null`. The message's author
+   * stays `{ type, id, name }`.
+   */
+  avatarUrl: string | null;
+}
+
+/**
+ * A change to a webhook's profile, for {@link WebhookStore.updateWebhookProfile}: a field that is
+ * present is set (`null` clears it), a field that is absent stays as it is.
+ *
+ * @example
+ * ```ts
+ * const change: WebhookProfileChange = { description: 'Deploys from CI', avatarUrl: null };
+ * ```
+ */
+export interface WebhookProfileChange {
+  description?: string | null;
+  avatarUrl?: string | null;
 }
 
 /**
@@ -233,6 +259,129 @@ export interface WebhookStore {
    * no case folding).
    */
   insertMessage(input: InsertMessageInput): MaybePromise<InsertMessageResult>;
+  /**
+   * Changes the profile of an active webhook (the fields `change` holds; see
+   * {@link WebhookProfileChange}) in one atomic step. Returns the updated record, or `null` when
+   * the webhook does not exist or is revoked (in which case nothing changes). The name, the
+   * channel and the secret never change here.
+   */
+  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): MaybePromise<WebhookRecord | null>;
+  /**
+   * Optional: the id of a new webhook of `channelId`, for a store that must find a webhook's data
+   * from its id alone (a store sharded by channel). It must have the library's shape, `wh_` and 22
+   * base64url characters, of which at least 96 bits are random, and be unused. Without it the
+   * manager makes a random one.
+   */
+  newWebhookId?(channelId: string): string;
+  /**
+   * Optional, with {@link WebhookStore.listPosts}: keeps what happened to recent posts of webhooks
+   * (see {@link PostRecord}), called off the answer's path with a batch of records in the order
+   * they were answered. Keeps at most `POST_HISTORY_LIMIT` (100) records a webhook, dropping its
+   * oldest first; a record of status 429 is added to the webhook's 429 record of the same minute
+   * (`Math.floor(at / 60_000)`) when there is one, summing `count`, instead of taking a place of
+   * its own. A failure loses these records and nothing else.
+   */
+  recordPosts?(records: readonly PostRecord[]): MaybePromise<void>;
+  /** Optional, with {@link WebhookStore.recordPosts}: the webhook's kept records, newest first, at most `limit`. */
+  listPosts?(webhookId: string, limit: number): MaybePromise<PostRecord[]>;
+  /**
+   * Optional, with {@link WebhookStore.watchFeed}: the stored messages after a cursor, in the order
+   * a reader must see them (see {@link ReadFeedOptions} and {@link FeedPage}). Throws a
+   * `ChannelWebhookError` with code `cursor_expired` for a cursor older than what the store keeps,
+   * and `invalid_cursor` for one it never gave out.
+   */
+  readFeed?(options: ReadFeedOptions): MaybePromise<FeedPage>;
+  /**
+   * Optional, with {@link WebhookStore.readFeed}: calls `listener` whenever messages may have been
+   * added to the feed (a call with nothing new is allowed; a new message without a call is not),
+   * also from other instances or processes sharing the backend, and once after every
+   * (re)connection to it, until the returned function is called.
+   */
+  watchFeed?(listener: () => void): () => void;
+}
+
+/**
+ * What happened to one post whose URL proved its webhook's secret (a post with a wrong or unknown
+ * secret is attributed to no webhook and recorded nowhere), or to all of one webhook's posts
+ * answered 429 in one minute. It never holds a secret or a refused body.
+ *
+ * @example
+ * ```ts
+ * const record: PostRecord = {
+ *   webhookId: 'wh_5kQ2R1rWmH0bV8sYq3XJ9w', at: 1_764_000_000_000, status: 400, code: 'invalid_payload',
+ *   errors: [{ pointer: '/blocks/0/fields', message: 'is not an allowed property' }],
+ *   idempotencyKey: 'deploy-42', messageId: null, bodyBytes: 812, count: 1,
+ * };
+ * ```
+ */
+export interface PostRecord {
+  webhookId: string;
+  /** When the post was answered, epoch ms (for a 429 record: the first of its minute). */
+  at: number;
+  /** The answer's status: 201, 200, 400, 404 (revoked or rotated while in flight), 409, 413, 415, 429 or 500. */
+  status: number;
+  /** The problem's `code`, or `null` for 200 and 201. */
+  code: string | null;
+  /** For a 400: its first error entries (at most 5), with their hints; otherwise empty. */
+  errors: FieldError[];
+  /** The post's idempotency key, when it had one and got that far. */
+  idempotencyKey: string | null;
+  /** The stored message's id, for 201 and 200. */
+  messageId: string | null;
+  /** The body's size in bytes, when it was read. */
+  bodyBytes: number | null;
+  /** How many posts the record stands for: 1, or a minute's 429s. */
+  count: number;
+}
+
+/**
+ * What {@link WebhookStore.readFeed} is asked for.
+ *
+ * @example
+ * ```ts
+ * const page = await store.readFeed!({ channelId: 'general', after: lastCursor, limit: 100 });
+ * ```
+ */
+export interface ReadFeedOptions {
+  /** Only this channel's messages; every channel's when absent. */
+  channelId?: string;
+  /** Messages after this cursor; from the oldest message the store keeps when absent. */
+  after?: string;
+  /** The most entries to return, at least 1. */
+  limit: number;
+}
+
+/**
+ * A stored message and its position in the feed: an opaque cursor, increasing in the order a reader
+ * must see messages. It is the app's, never part of the answer to a post.
+ *
+ * @example
+ * ```ts
+ * for (const { cursor, message } of page.entries) show(message), (lastCursor = cursor);
+ * ```
+ */
+export interface FeedEntry {
+  cursor: string;
+  message: Message;
+}
+
+/**
+ * One read of the feed: the entries after the cursor, in order, at most `limit`.
+ *
+ * @example
+ * ```ts
+ * const { entries, heldBack } = await store.readFeed!({ after, limit: 100 });
+ * if (entries.length === 0 && heldBack) setTimeout(readAgain, 50);
+ * ```
+ */
+export interface FeedPage {
+  entries: FeedEntry[];
+  /**
+   * `true` when messages that are already stored cannot be returned yet, because a write that began
+   * before them has not finished (it may still store a message that comes first): read again
+   * shortly. Such messages are delayed, never skipped.
+   */
+  heldBack: boolean;
 }
 
 /**

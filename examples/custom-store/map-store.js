@@ -91,6 +91,18 @@ export function createMapStore() {
       return copy(webhooks.get(webhookId));
     },
 
+    // Changes an active webhook's profile: a field the change holds is set (null clears it), the
+    // others stay. A revoked or unknown webhook gives null and nothing changes.
+    async updateWebhookProfile(webhookId, change) {
+      const webhook = webhooks.get(webhookId);
+      if (webhook === undefined || webhook.revokedAt !== null) return null;
+      const updated = { ...webhook };
+      if (change.description !== undefined) updated.description = change.description;
+      if (change.avatarUrl !== undefined) updated.avatarUrl = change.avatarUrl;
+      webhooks.set(webhookId, updated);
+      return copy(updated);
+    },
+
     // The heart of a post: guarded, atomic and idempotent. In one step (here: no await between the
     // checks and the write; in SQL: one statement that locks the webhook and channel rows), store
     // the message only if the webhook is still active under the secret hash the post matched and its

@@ -268,6 +268,8 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
         rotatedAt: null,
         revokedAt: null,
         lastPostAt: null,
+        description: null,
+        avatarUrl: null,
       };
       await store.insertWebhook(record);
       await audit('webhook.created', actor, record, record.createdAt);

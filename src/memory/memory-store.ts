@@ -1,4 +1,4 @@
-import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../ports.js';
+import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookProfileChange, WebhookRecord, WebhookStore } from '../ports.js';
 
 /**
  * The in-memory store, with the two extra methods of the reference stores. Every method answers
@@ -23,6 +23,7 @@ export interface MemoryStore extends WebhookStore {
   updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): WebhookRecord | null;
   revokeWebhook(webhookId: string, revokedAt: number): WebhookRecord | null;
   insertMessage(input: InsertMessageInput): InsertMessageResult;
+  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): WebhookRecord | null;
 }
 
 /**
@@ -90,6 +91,13 @@ export function createMemoryStore(): MemoryStore {
       if (webhook.revokedAt === null) webhook.revokedAt = revokedAt;
       return Object.freeze(copyRecord(webhook));
     },
+    updateWebhookProfile(webhookId, change) {
+      const webhook = webhooks.get(webhookId);
+      if (webhook === undefined || webhook.revokedAt !== null) return null;
+      if (change.description !== undefined) webhook.description = change.description;
+      if (change.avatarUrl !== undefined) webhook.avatarUrl = change.avatarUrl;
+      return Object.freeze(copyRecord(webhook));
+    },
     insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
       const webhookId = message.author.id;
       const webhook = webhooks.get(webhookId);
@@ -130,6 +138,8 @@ function copyRecord(webhook: WebhookRecord): WebhookRecord {
     rotatedAt: webhook.rotatedAt,
     revokedAt: webhook.revokedAt,
     lastPostAt: webhook.lastPostAt,
+    description: webhook.description,
+    avatarUrl: webhook.avatarUrl,
   };
 }
 

@@ -25,6 +25,9 @@ export function makeWebhook(channelId: string, createdAt: number, fields: Partia
     rotatedAt: null,
     revokedAt: null,
     lastPostAt: null,
+    // A profile by default, so that every test also checks that a store keeps it.
+    description: 'Posts each deploy',
+    avatarUrl: `https://chat.example.com/avatars/${randomId(8)}.png`,
     ...fields,
   };
 }
@@ -53,6 +56,8 @@ export function recordFields(value: WebhookRecord): WebhookRecord {
     rotatedAt: value.rotatedAt,
     revokedAt: value.revokedAt,
     lastPostAt: value.lastPostAt,
+    description: value.description,
+    avatarUrl: value.avatarUrl,
   };
 }
 

@@ -3,7 +3,7 @@ import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
 import { resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
-import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookRecord, WebhookStore } from '../../../src/ports.js';
+import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookProfileChange, WebhookRecord, WebhookStore } from '../../../src/ports.js';
 
 /**
  * The PostgreSQL store, with the extra methods of the reference stores and its migration.
@@ -29,6 +29,7 @@ export interface PostgresStore extends WebhookStore {
   updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
   revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
   insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
+  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): Promise<WebhookRecord | null>;
 }
 
 const MIGRATE_TIMEOUT_MS = 60_000;
@@ -92,8 +93,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     getChannel: statement('getChannel', `SELECT ${asFields(channelFields(c))} FROM ${c.table} WHERE ${c.id} = $1`),
     insertWebhook: statement(
       'insertWebhook',
-      `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at,
+         description, avatar_url)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     ),
     getWebhook: statement('getWebhook', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = $1`),
     listWebhooks: statement('listWebhooks', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`),
@@ -104,6 +106,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     revokeWebhook: statement(
       'revokeWebhook',
       `UPDATE ${p}webhooks SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${asFields(WEBHOOK_FIELDS)}`,
+    ),
+    // A field left out of the change keeps its value; one given as null is cleared.
+    updateWebhookProfile: statement(
+      'updateWebhookProfile',
+      `UPDATE ${p}webhooks SET description = CASE WHEN $2 THEN $3 ELSE description END,
+         avatar_url = CASE WHEN $4 THEN $5 ELSE avatar_url END
+       WHERE id = $1 AND revoked_at IS NULL RETURNING ${asFields(WEBHOOK_FIELDS)}`,
     ),
     insertMessage: statement('insertMessage', guardedInsertSql(p, c)),
   };
@@ -162,6 +171,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         webhook.rotatedAt,
         webhook.revokedAt,
         webhook.lastPostAt,
+        webhook.description,
+        webhook.avatarUrl,
       ]);
       if (webhook.revokedAt === null) proven.prove(webhook.id, webhook.secretHash);
     },
@@ -186,6 +197,19 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async revokeWebhook(webhookId, revokedAt) {
       const [webhook] = readRows<WebhookRecord>(await run(sql.revokeWebhook, [webhookId, revokedAt]));
       proven.forget(webhookId);
+      return webhook ?? null;
+    },
+
+    async updateWebhookProfile(webhookId, change) {
+      const [webhook] = readRows<WebhookRecord>(
+        await run(sql.updateWebhookProfile, [
+          webhookId,
+          change.description !== undefined,
+          change.description ?? null,
+          change.avatarUrl !== undefined,
+          change.avatarUrl ?? null,
+        ]),
+      );
       return webhook ?? null;
     },
 

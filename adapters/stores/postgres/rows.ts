@@ -7,7 +7,8 @@ import type { ResolvedOptions } from './options.js';
 
 /** A webhook as a JSON object of `WebhookRecord`'s fields; bigint times become JSON numbers, exact below 2^53 ms. */
 export const WEBHOOK_FIELDS = `json_build_object('id', id, 'channelId', channel_id, 'name', name, 'secretHash', secret_hash,
-  'createdBy', created_by, 'createdAt', created_at, 'rotatedAt', rotated_at, 'revokedAt', revoked_at, 'lastPostAt', last_post_at)`;
+  'createdBy', created_by, 'createdAt', created_at, 'rotatedAt', rotated_at, 'revokedAt', revoked_at, 'lastPostAt', last_post_at,
+  'description', description, 'avatarUrl', avatar_url)`;
 
 /** A message as a JSON object of `Message`'s fields; body and blocks are embedded as the JSON they are stored as. */
 export const MESSAGE_FIELDS = `json_build_object('id', id, 'channelId', channel_id, 'body', body, 'blocks', blocks,

@@ -18,7 +18,9 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_webhooks (
   created_at bigint NOT NULL,
   rotated_at bigint,
   revoked_at bigint,
-  last_post_at bigint
+  last_post_at bigint,
+  description text,
+  avatar_url text
 );
 
 CREATE INDEX IF NOT EXISTS channel_webhooks_webhooks_channel_idx ON channel_webhooks_webhooks (channel_id, created_at, seq);

@@ -59,7 +59,9 @@ CREATE TABLE IF NOT EXISTS ${p}webhooks (
   created_at bigint NOT NULL,
   rotated_at bigint,
   revoked_at bigint,
-  last_post_at bigint
+  last_post_at bigint,
+  description text,
+  avatar_url text
 );
 
 CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);

@@ -39,6 +39,8 @@ interface WebhookRow {
   rotated_at: number | bigint | null;
   revoked_at: number | bigint | null;
   last_post_at: number | bigint | null;
+  description: string | null;
+  avatar_url: string | null;
 }
 
 interface MessageRow {
@@ -56,7 +58,7 @@ interface GuardRow {
   archived: number | bigint | null;
 }
 
-const WEBHOOK_COLUMNS = 'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at';
+const WEBHOOK_COLUMNS = 'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
 const MESSAGE_COLUMNS = 'id, channel_id, webhook_id, author_name, body, blocks, created_at';
 
 /**
@@ -139,10 +141,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
 
     insertWebhook(webhook) {
       transaction('insertWebhook', () => {
-        statement(
-          `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
+        statement(`INSERT INTO ${p}webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
           webhook.id,
           webhook.channelId,
           webhook.name,
@@ -152,6 +151,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
           webhook.rotatedAt,
           webhook.revokedAt,
           webhook.lastPostAt ?? null,
+          webhook.description,
+          webhook.avatarUrl,
         );
       });
     },
@@ -181,6 +182,23 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return transaction('revokeWebhook', () => {
         const row = statement(`UPDATE ${p}webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`).get(
           revokedAt,
+          webhookId,
+        );
+        return toWebhook(row as WebhookRow | null | undefined);
+      });
+    },
+
+    updateWebhookProfile(webhookId, change) {
+      return transaction('updateWebhookProfile', () => {
+        // A field left out of the change keeps its value; one given as null is cleared.
+        const row = statement(
+          `UPDATE ${p}webhooks SET description = CASE WHEN ? THEN ? ELSE description END, avatar_url = CASE WHEN ? THEN ? ELSE avatar_url END
+           WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
+        ).get(
+          change.description === undefined ? 0 : 1,
+          change.description ?? null,
+          change.avatarUrl === undefined ? 0 : 1,
+          change.avatarUrl ?? null,
           webhookId,
         );
         return toWebhook(row as WebhookRow | null | undefined);
@@ -240,6 +258,8 @@ function toWebhook(row: WebhookRow | null | undefined): WebhookRecord | null {
     rotatedAt: orNull(row.rotated_at),
     revokedAt: orNull(row.revoked_at),
     lastPostAt: orNull(row.last_post_at),
+    description: row.description,
+    avatarUrl: row.avatar_url,
   };
 }
 

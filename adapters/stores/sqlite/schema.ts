@@ -71,6 +71,13 @@ CREATE TABLE IF NOT EXISTS ${p}rate_hits (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 2,
+    // A webhook's profile: what it is for, and the image an app shows beside its messages.
+    sql: (p) => `ALTER TABLE ${p}webhooks ADD COLUMN description TEXT;
+ALTER TABLE ${p}webhooks ADD COLUMN avatar_url TEXT;
+`,
+  },
 ];
 
 /**
