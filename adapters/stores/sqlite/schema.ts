@@ -95,8 +95,9 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /**
  * The SQLite schema of `createSqliteStore` and `createSqliteRateLimiter` at {@link SQLITE_SCHEMA_VERSION},
- * as SQL text (idempotent: every statement is `IF NOT EXISTS`), to read or to feed your own
- * migration tool; `migrate()` applies it step by step and records the version.
+ * as SQL text: every step of the schema in order, for a new database, to read or to feed your own
+ * migration tool. `migrate()` applies the same steps one by one, each once, and records each
+ * version it applied in `<prefix>migrations`.
  *
  * Design notes:
  * - `body`, `blocks` and `idempotency_key` hold JSON text (`JSON.stringify` of the value), which

@@ -9,6 +9,7 @@ import {
   type SqliteStatement,
 } from '../../../../adapters/stores/sqlite/index.js';
 import { insertInput, makeMessage, makeWebhook } from '../../../../src/testing/fixtures.js';
+import { migrationsAfter } from '../../../../adapters/stores/sqlite/schema.js';
 import { createWebhookHandler, freshFile, post, seed, spawnChild } from './support.js';
 
 const t0 = Date.UTC(2026, 0, 1);
@@ -199,7 +200,9 @@ describe('SQLite store: start-up and schema', () => {
     const store = createSqliteStore({ database, tablePrefix: 'hooks_' });
     store.migrate();
     createSqliteRateLimiter({ database, tablePrefix: 'hooks_' });
-    expect(database.prepare('SELECT version FROM hooks_migrations').all()).toEqual([{ version: SQLITE_SCHEMA_VERSION }]);
+    // Each step applied is recorded once, in order: 1, 2, … up to this release's version.
+    const steps = Array.from({ length: SQLITE_SCHEMA_VERSION }, (_, index) => ({ version: index + 1 }));
+    expect(database.prepare('SELECT version FROM hooks_migrations ORDER BY version').all()).toEqual(steps);
     expect(database.pragma('user_version', { simple: true })).toBe(0);
     const tables = database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all();
     expect(tables).toEqual(['hooks_channels', 'hooks_messages', 'hooks_migrations', 'hooks_rate_hits', 'hooks_webhooks'].map((name) => ({ name })));
@@ -209,6 +212,25 @@ describe('SQLite store: start-up and schema', () => {
       failure('store_failed', new RegExp(`schema version ${SQLITE_SCHEMA_VERSION + 1}, newer than this release's ${SQLITE_SCHEMA_VERSION}`)),
     );
     expect(() => createSqliteStore({ database })).not.toThrow();
+  });
+
+  it('a file at schema version 1 is upgraded in place: its webhooks stay, with no profile until one is set', () => {
+    const database = new Database(freshFile());
+    const [first] = migrationsAfter(0, 'channel_webhooks_');
+    database.exec(first!.sql);
+    database.exec('CREATE TABLE channel_webhooks_migrations (version INTEGER PRIMARY KEY); INSERT INTO channel_webhooks_migrations VALUES (1);');
+    const webhook = makeWebhook('general', t0);
+    database
+      .prepare(
+        `INSERT INTO channel_webhooks_webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at)
+         VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL)`,
+      )
+      .run(webhook.id, webhook.channelId, webhook.name, webhook.secretHash, webhook.createdBy, webhook.createdAt);
+
+    const store = createSqliteStore({ database });
+    expect(database.prepare('SELECT version FROM channel_webhooks_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(store.getWebhook(webhook.id)).toEqual({ ...webhook, description: null, avatarUrl: null });
+    expect(store.updateWebhookProfile(webhook.id, { description: 'Deploys' })).toEqual({ ...webhook, description: 'Deploys', avatarUrl: null });
   });
 
   it('with migrate: false creates nothing until migrate() runs', () => {
