@@ -17,7 +17,10 @@ export interface MiniflareWorkerOptions {
   /** Where the objects' SQLite files live: the same folder again is the same state after a restart. */
   persistDir: string;
   port: number;
+  /** Text bindings (wrangler.toml's `[vars]`). */
   bindings?: Record<string, string>;
+  /** Default 2025-09-01, the date the other runtime tests use. */
+  compatibilityDate?: string;
 }
 
 /** Starts workerd through miniflare, serving one worker on 127.0.0.1:`port`. */
@@ -27,7 +30,7 @@ export async function startMiniflare(options: MiniflareWorkerOptions): Promise<M
     modules: true,
     scriptPath: options.scriptPath,
     modulesRoot: dirname(options.scriptPath),
-    compatibilityDate: '2025-09-01',
+    compatibilityDate: options.compatibilityDate ?? '2025-09-01',
     durableObjects: Object.fromEntries(Object.entries(options.durableObjects).map(([name, className]) => [name, { className, useSQLite: true }])),
     durableObjectsPersist: options.persistDir,
     bindings: options.bindings ?? {},

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAnswer, send, type Answer } from '../../../support/http.js';
+import { readAnswer, type Answer } from '../../../support/http.js';
 import { hasMiniflare, startTestWorker, workerdTitle, type TestWorker } from './support.js';
 
 // Posts through the real runtime: workerd (through miniflare) runs the test worker and the
