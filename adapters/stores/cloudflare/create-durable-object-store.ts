@@ -15,6 +15,12 @@ import type { DurableObjectNamespaceLike } from './storage-types.js';
 export interface DurableObjectStoreOptions {
   /** The binding of `ChannelWebhooksObject` (`env.CHANNEL_WEBHOOKS`). */
   namespace: DurableObjectNamespaceLike;
+  /**
+   * How often `watchFeed` calls its listener while watched, in ms. Default 1,000. A worker is told
+   * of no write made in an object, so a follower of a channel reads it again at this pace; for
+   * live delivery without polling, hear of each message in the object (`onMessage`).
+   */
+  feedPollMs?: number;
 }
 
 /**
@@ -37,8 +43,14 @@ export interface DurableObjectStore extends WebhookStore {
   newWebhookId(channelId: string): string;
   recordPosts(records: readonly PostRecord[]): Promise<void>;
   listPosts(webhookId: string, limit: number): Promise<PostRecord[]>;
-  /** One channel's feed; without `channelId` it throws `feed_unavailable` (each channel is its own object). */
+  /**
+   * One channel's feed, in the order its object stored the messages, never held back. Without
+   * `channelId` it throws `feed_unavailable`: each channel is its own object, and no order spans
+   * them. Cursors are 16 hex digits and compare as strings; one never given out is `invalid_cursor`.
+   */
   readFeed(options: ReadFeedOptions): Promise<FeedPage>;
+  /** Calls `listener` at once, then every `feedPollMs` until the returned function is called. */
+  watchFeed(listener: () => void): () => void;
 }
 
 const NAMESPACE = required(
@@ -73,8 +85,8 @@ const NAMESPACE = required(
  * ```
  */
 export function createDurableObjectStore(options: DurableObjectStoreOptions): DurableObjectStore {
-  checkOptions('createDurableObjectStore', options, { namespace: NAMESPACE });
-  return createShardedStore(createRemoteCall(options.namespace)) as DurableObjectStore;
+  checkOptions('createDurableObjectStore', options, { namespace: NAMESPACE, feedPollMs: POSITIVE_MS });
+  return createShardedStore(createRemoteCall(options.namespace), options.feedPollMs) as DurableObjectStore;
 }
 
 /**

@@ -297,20 +297,33 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
     readFeed({ channelId, after, limit }) {
       const from = after === undefined ? 0 : feedPosition(after);
       const entries = rows(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`, channelId, from, limit).map(
-        (row) => ({ cursor: String(row.seq), message: toMessage(row) }),
+        (row) => ({ cursor: feedCursor(Number(row.seq)), message: toMessage(row) }),
       );
       return { entries, heldBack: false };
     },
   };
 
   function feedPosition(cursor: string): number {
-    const position = /^(0|[1-9]\d{0,15})$/.test(cursor) ? Number(cursor) : Number.NaN;
+    const position = parseFeedCursor(cursor);
     const highest = Number(first('SELECT coalesce(max(seq), 0) AS seq FROM messages')!.seq);
-    if (!Number.isSafeInteger(position) || position > highest) {
-      throw new ChannelWebhookError('invalid_cursor', `Durable Object store: readFeed: the cursor ${JSON.stringify(cursor)} was never given out`);
-    }
+    if (position > highest) throw invalidCursor(cursor);
     return position;
   }
+}
+
+/** A feed cursor: the message's `seq`, 16 hex digits, so that cursors compare as strings in reading order. */
+export function feedCursor(seq: number): string {
+  return seq.toString(16).padStart(16, '0');
+}
+
+/** The `seq` of a cursor, or `invalid_cursor` for a string that is none. */
+export function parseFeedCursor(cursor: string): number {
+  if (!/^[0-9a-f]{16}$/.test(cursor)) throw invalidCursor(cursor);
+  return Number.parseInt(cursor, 16);
+}
+
+function invalidCursor(cursor: string): ChannelWebhookError {
+  return new ChannelWebhookError('invalid_cursor', `Durable Object store: readFeed: ${JSON.stringify(cursor)} is not a cursor this store gave out`);
 }
 
 /** Runs one operation, turning a failure of the database into `code` with the reason. */

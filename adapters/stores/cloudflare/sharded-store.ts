@@ -16,7 +16,7 @@ import type {
 } from '../../../src/ports.js';
 import { isThenable, type MaybePromise } from '../../../src/waiting/maybe-promise.js';
 import type { CallShard } from './object-calls.js';
-import type { Operation, Route } from './object-state.js';
+import { parseFeedCursor, type Operation, type Route } from './object-state.js';
 import { channelShard, keyShard, newShardedWebhookId } from './shard.js';
 
 /** The store over the webhook objects, wherever it runs: in the worker, or in one of the objects. */
@@ -27,6 +27,7 @@ export interface ShardedStore extends WebhookStore {
   recordPosts(records: readonly PostRecord[]): MaybePromise<void>;
   listPosts(webhookId: string, limit: number): MaybePromise<PostRecord[]>;
   readFeed(options: ReadFeedOptions): MaybePromise<FeedPage>;
+  watchFeed(listener: () => void): () => void;
 }
 
 /**
@@ -34,7 +35,7 @@ export interface ShardedStore extends WebhookStore {
  * shard) for the channel, its webhooks, their messages and the guarded insert; for a webhook id, the
  * object the id names, which answers or, for an imported id, gives the shard to ask next.
  */
-export function createShardedStore(call: CallShard): ShardedStore {
+export function createShardedStore(call: CallShard, feedPollMs = 1_000): ShardedStore {
   const onChannel = <T>(channelId: string, operation: Operation, args: readonly unknown[]) => call(channelShard(channelId), operation, args) as MaybePromise<T>;
   const onWebhook = <T>(webhookId: string, operation: Operation, args: readonly unknown[]): MaybePromise<T> =>
     then(call(keyShard(webhookId), operation, args) as MaybePromise<T | Route>, (answer) =>
@@ -73,10 +74,19 @@ export function createShardedStore(call: CallShard): ShardedStore {
       return calls.some(isThenable) ? Promise.all(calls).then(() => undefined) : undefined;
     },
 
+    // No process of a worker outlives its request, and no object can tell a worker of its writes:
+    // while watched, the listener is called every feedPollMs, and a reader reads its channel again.
+    watchFeed(listener) {
+      queueMicrotask(() => listener());
+      const timer = setInterval(() => listener(), feedPollMs);
+      return () => clearInterval(timer);
+    },
+
     listPosts: (webhookId, limit) => call(keyShard(webhookId), 'listPosts', [webhookId, limit]) as MaybePromise<PostRecord[]>,
 
     readFeed(options) {
       if (options.channelId === undefined) {
+        if (options.after !== undefined) parseFeedCursor(options.after);
         throw new ChannelWebhookError(
           'feed_unavailable',
           'Durable Object store: readFeed needs a channelId: each channel is kept by its own object, so there is no feed of every channel in one order',

@@ -81,7 +81,27 @@ function counting(namespace: DurableObjectNamespaceLike, counter: { calls: numbe
 }
 
 async function manage(env: Env, body: Record<string, unknown>, origin: string): Promise<Response> {
-  const store = createDurableObjectStore({ namespace: env.CHANNEL_WEBHOOKS });
+  try {
+    return await operate(env, body, origin);
+  } catch (error) {
+    const { code, message } = error as { code?: string; message?: string };
+    return Response.json({ code, message }, { status: 500 });
+  }
+}
+
+/** Counts the calls of a store's watchFeed listener for `watchMs`, then for as long again after it stopped watching. */
+async function countWatchCalls(store: ReturnType<typeof createDurableObjectStore>, watchMs: number) {
+  let calls = 0;
+  const stop = store.watchFeed(() => calls++);
+  await new Promise((resolve) => setTimeout(resolve, watchMs));
+  stop();
+  const whileWatched = calls;
+  await new Promise((resolve) => setTimeout(resolve, watchMs));
+  return { whileWatched, afterStop: calls - whileWatched };
+}
+
+async function operate(env: Env, body: Record<string, unknown>, origin: string): Promise<Response> {
+  const store = createDurableObjectStore({ namespace: env.CHANNEL_WEBHOOKS, feedPollMs: 200 });
   const manager = createWebhookManager({ store, baseUrl: origin });
   switch (body.op) {
     case 'putChannel':
@@ -98,6 +118,15 @@ async function manage(env: Env, body: Record<string, unknown>, origin: string): 
       return Response.json({ ok: true });
     case 'getWebhook':
       return Response.json(await store.getWebhook(String(body.webhookId)));
+    case 'readFeed':
+      return Response.json(await store.readFeed(body.options as { channelId?: string; after?: string; limit: number }));
+    case 'watchFeed':
+      return Response.json(await countWatchCalls(store, Number(body.ms)));
+    case 'recordPosts':
+      await store.recordPosts(body.records as Parameters<typeof store.recordPosts>[0]);
+      return Response.json({ ok: true });
+    case 'listPosts':
+      return Response.json(await store.listPosts(String(body.webhookId), Number(body.limit)));
     case 'messages':
       return Response.json(await store.listMessages(String(body.channelId)));
     case 'heard': {
