@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,6 @@ import { installPackedLibrary } from '../support/pack.js';
 import { freePort } from '../support/servers.js';
 import { startMiniflare, type MiniflareLike } from './miniflare.js';
 import { RUNTIME_BINARIES, runtimeSuiteTitle } from './runtime-install.js';
-import { existsSync } from 'node:fs';
 
 // examples/cloudflare-workers as `wrangler deploy` takes it: worker.js bundled with the packed
 // package, run by workerd (through miniflare) with the Durable Object binding, the SQLite migration
@@ -39,17 +38,28 @@ function readWranglerToml(text: string): WranglerConfig {
   return { main: value('main', top)!, compatibilityDate: value('compatibility_date', top)!, durableObjects, sqliteClasses, vars };
 }
 
-describe.skipIf(!existsSync(RUNTIME_BINARIES.miniflare))(
-  runtimeSuiteTitle('examples/cloudflare-workers on workerd with its Durable Objects', RUNTIME_BINARIES.miniflare),
-  () => {
-    let app: string;
-    let persistDir: string;
-    let scriptPath: string;
-    let config: WranglerConfig;
-    let miniflare: MiniflareLike | undefined;
-    let base: string;
+const title = (name: string) => runtimeSuiteTitle(name, RUNTIME_BINARIES.miniflare);
 
-    const start = async () => {
+/** A worker and its wrangler.toml in a folder of the app, bundled with the packed package, served by miniflare. */
+async function serveWorker(app: string, folder: string, persistDir: string) {
+  const config = readWranglerToml(readFileSync(join(app, folder, 'wrangler.toml'), 'utf8'));
+  const scriptPath = join(app, folder, 'worker.bundle.js');
+  await build({
+    entryPoints: [join(app, folder, config.main)],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    outfile: scriptPath,
+    absWorkingDir: app,
+    logLevel: 'warning',
+  });
+  let miniflare: MiniflareLike | undefined;
+  const served = {
+    config,
+    base: '',
+    async start() {
       const port = await freePort();
       miniflare = await startMiniflare({
         scriptPath,
@@ -59,55 +69,81 @@ describe.skipIf(!existsSync(RUNTIME_BINARIES.miniflare))(
         bindings: config.vars,
         compatibilityDate: config.compatibilityDate,
       });
-      base = `http://127.0.0.1:${port}`;
-    };
+      served.base = `http://127.0.0.1:${port}`;
+    },
+    stop: async () => miniflare?.dispose(),
+  };
+  await served.start();
+  return served;
+}
 
-    beforeAll(async () => {
-      ({ app } = await installPackedLibrary(root));
-      mkdirSync(join(app, 'cloudflare-workers'));
-      for (const file of ['worker.js', 'wrangler.toml']) copyFileSync(join(example, file), join(app, 'cloudflare-workers', file));
-      config = readWranglerToml(readFileSync(join(app, 'cloudflare-workers', 'wrangler.toml'), 'utf8'));
-      scriptPath = join(app, 'cloudflare-workers', 'worker.bundle.js');
-      await build({
-        entryPoints: [join(app, 'cloudflare-workers', config.main)],
-        bundle: true,
-        format: 'esm',
-        platform: 'neutral',
-        conditions: ['workerd', 'worker', 'browser'],
-        mainFields: ['module', 'main'],
-        outfile: scriptPath,
-        absWorkingDir: app,
-        logLevel: 'warning',
-      });
-      persistDir = mkdtempSync(join(tmpdir(), 'cw-example-objects-'));
-      await start();
-    }, 120_000);
+let app: string;
+let persistDir: string;
+beforeAll(async () => {
+  if (!existsSync(RUNTIME_BINARIES.miniflare)) return;
+  ({ app } = await installPackedLibrary(root));
+  persistDir = mkdtempSync(join(tmpdir(), 'cw-example-objects-'));
+}, 120_000);
+afterAll(() => {
+  if (app !== undefined) rmSync(app, { recursive: true, force: true });
+  if (persistDir !== undefined) rmSync(persistDir, { recursive: true, force: true });
+});
 
-    afterAll(async () => {
-      await miniflare?.dispose();
-      if (app !== undefined) rmSync(app, { recursive: true, force: true });
-      if (persistDir !== undefined) rmSync(persistDir, { recursive: true, force: true });
-    });
+describe.skipIf(!existsSync(RUNTIME_BINARIES.miniflare))(title('examples/cloudflare-workers on workerd with its Durable Objects'), () => {
+  let served: Awaited<ReturnType<typeof serveWorker>>;
+  beforeAll(async () => {
+    mkdirSync(join(app, 'cloudflare-workers'));
+    for (const file of ['worker.js', 'wrangler.toml']) copyFileSync(join(example, file), join(app, 'cloudflare-workers', file));
+    served = await serveWorker(app, 'cloudflare-workers', join(persistDir, 'example'));
+  }, 60_000);
+  afterAll(() => served?.stop());
 
-    it('declares its Durable Object as a SQLite-backed class bound as CHANNEL_WEBHOOKS', () => {
-      expect(config.durableObjects).toEqual({ CHANNEL_WEBHOOKS: 'ChannelWebhooksObject' });
-      expect(config.sqliteClasses).toEqual(['ChannelWebhooksObject']);
-    });
+  it('declares its Durable Object as a SQLite-backed class bound as CHANNEL_WEBHOOKS', () => {
+    expect(served.config.durableObjects).toEqual({ CHANNEL_WEBHOOKS: 'ChannelWebhooksObject' });
+    expect(served.config.sqliteClasses).toEqual(['ChannelWebhooksObject']);
+  });
 
-    it('stores a post sent to the webhook URL it gives, answers its retry as a duplicate, also after a restart', async () => {
-      const { url } = (await send(`${base}/demo/webhooks`, { body: '{}' })).json as { url: string };
-      const path = new URL(url).pathname;
-      const forged = 'line one\n\u001b[31mFAKE\u009b2J\u2028\u202eevil';
-      const answer = await send(`${base}${path}`, { body: { text: forged }, headers: { 'idempotency-key': 'example-1' } });
-      expect(answer.status, answer.text).toBe(201);
-      expect(answer.json).toMatchObject({ duplicate: false, message: { body: forged, channelId: 'general', author: { type: 'webhook', name: 'Demo' } } });
-      await miniflare!.dispose();
-      await start();
-      const again = await send(`${base}${path}`, { body: { text: forged }, headers: { 'idempotency-key': 'example-1' } });
-      expect(again.status).toBe(200);
-      expect(again.json).toEqual({ ...(answer.json as object), duplicate: true });
-      const wrong = await send(`${base}${path.slice(0, -1)}x`, { body: { text: 'wrong secret' } });
-      expect(wrong.status).toBe(404);
-    });
-  },
-);
+  it('stores a post sent to the webhook URL it gives, answers its retry as a duplicate, also after a restart', async () => {
+    const { url } = (await send(`${served.base}/demo/webhooks`, { body: '{}' })).json as { url: string };
+    const path = new URL(url).pathname;
+    const forged = 'line one\n\u001b[31mFAKE\u009b2J\u2028\u202eevil';
+    const answer = await send(`${served.base}${path}`, { body: { text: forged }, headers: { 'idempotency-key': 'example-1' } });
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.json).toMatchObject({ duplicate: false, message: { body: forged, channelId: 'general', author: { type: 'webhook', name: 'Demo' } } });
+    await served.stop();
+    await served.start();
+    const again = await send(`${served.base}${path}`, { body: { text: forged }, headers: { 'idempotency-key': 'example-1' } });
+    expect(again.status).toBe(200);
+    expect(again.json).toEqual({ ...(answer.json as object), duplicate: true });
+    const wrong = await send(`${served.base}${path.slice(0, -1)}x`, { body: { text: 'wrong secret' } });
+    expect(wrong.status).toBe(404);
+  });
+});
+
+// docs/cloudflare-workers.md: its wrangler.toml and its worker, as a reader pastes them.
+describe.skipIf(!existsSync(RUNTIME_BINARIES.miniflare))(title('docs/cloudflare-workers.md on workerd'), () => {
+  let served: Awaited<ReturnType<typeof serveWorker>>;
+  beforeAll(async () => {
+    const page = readFileSync(join(root, 'docs', 'cloudflare-workers.md'), 'utf8');
+    const toml = /^```toml\n([\s\S]*?)^```$/m.exec(page)![1]!;
+    const worker = /^<!-- not run: [^\n]*cloudflare-workers-example\.test\.ts[^\n]* -->\n```js\n([\s\S]*?)^```$/m.exec(page)![1]!;
+    mkdirSync(join(app, 'docs-worker'));
+    writeFileSync(join(app, 'docs-worker', 'wrangler.toml'), toml);
+    writeFileSync(join(app, 'docs-worker', 'worker.js'), worker);
+    served = await serveWorker(app, 'docs-worker', join(persistDir, 'docs'));
+  }, 60_000);
+  afterAll(() => served?.stop());
+
+  it('creates a webhook through its management route, stores a post to its URL, and passes other paths to the fallback', async () => {
+    const created = await send(`${served.base}/channels`, { body: { id: 'deploys' }, headers: { 'x-user-id': 'u1' } });
+    expect(created.status, created.text).toBe(200);
+    const { url } = created.json as { url: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/channels\/wh_[A-Za-z0-9_-]{22}\/[A-Za-z0-9_-]{43}$/);
+    const answer = await send(`${served.base}${new URL(url).pathname}`, { body: { text: 'Deploy 42 finished' } });
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.json).toMatchObject({ duplicate: false, message: { body: 'Deploy 42 finished', channelId: 'deploys', author: { name: 'CI' } } });
+    const other = await send(`${served.base}/elsewhere`, { method: 'GET' });
+    expect(other.status).toBe(404);
+    expect(other.text).toBe('chat');
+  });
+});

@@ -125,11 +125,21 @@ const LIMITER_OPTIONS: OptionsShape = { namespace: NAMESPACE, limit: integer(1),
  * });
  * ```
  */
-export function createDurableObjectRateLimiter(
-  options: DurableObjectRateLimiterOptions,
-): RateLimiter & { hit(key: string, now: number): Promise<RateLimitDecision> } {
+export function createDurableObjectRateLimiter(options: DurableObjectRateLimiterOptions): DurableObjectRateLimiter {
   checkOptions('createDurableObjectRateLimiter', options, LIMITER_OPTIONS);
-  return createShardedRateLimiter(createRemoteCall(options.namespace), options.limit, options.windowMs) as RateLimiter & {
-    hit(key: string, now: number): Promise<RateLimitDecision>;
-  };
+  return createShardedRateLimiter(createRemoteCall(options.namespace), options.limit, options.windowMs) as DurableObjectRateLimiter;
+}
+
+/**
+ * The Durable Object rate limiter: each decision one call to the object of the key.
+ *
+ * @example
+ * ```ts
+ * const rateLimiter: DurableObjectRateLimiter = createDurableObjectRateLimiter({ namespace: env.CHANNEL_WEBHOOKS });
+ * const { allowed } = await rateLimiter.hit('wh_5kQ2R1rWmH0bV8sYq3XJ9w', Date.now());
+ * ```
+ */
+export interface DurableObjectRateLimiter extends RateLimiter {
+  /** One decision, by the object the key names. */
+  hit(key: string, now: number): Promise<RateLimitDecision>;
 }

@@ -8,6 +8,7 @@
  * ```
  */
 export interface SqlCursorLike {
+  /** Every row, as an object keyed by column name. */
   toArray(): Record<string, unknown>[];
 }
 
@@ -23,7 +24,11 @@ export interface SqlCursorLike {
  * ```
  */
 export interface DurableObjectStorageLike {
-  sql: { exec(query: string, ...bindings: unknown[]): SqlCursorLike };
+  sql: {
+    /** Runs one statement with its `?` bindings. */
+    exec(query: string, ...bindings: unknown[]): SqlCursorLike;
+  };
+  /** Runs `work` as one transaction: rolled back whole when it throws. */
   transactionSync<T>(work: () => T): T;
 }
 
@@ -37,6 +42,7 @@ export interface DurableObjectStorageLike {
  * ```
  */
 export interface DurableObjectStubLike {
+  /** Sends one request to the object. */
   fetch(request: Request): Promise<Response>;
 }
 
@@ -50,6 +56,8 @@ export interface DurableObjectStubLike {
  * ```
  */
 export interface DurableObjectNamespaceLike {
+  /** The id of the object of that name. */
   idFromName(name: string): unknown;
+  /** The stub of the object of that id. */
   get(id: unknown): DurableObjectStubLike;
 }
