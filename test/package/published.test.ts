@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -110,4 +110,33 @@ createWebhookHandler({});
     },
     60_000,
   );
+
+  it('declarations have readable names: no hashed chunk, the shared ones under types/ by their source file', () => {
+    const files = readdirSync(join(app, 'node_modules', manifest.name, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) =>
+      /\.d\.c?ts$/.test(file),
+    );
+    expect(files.filter((file) => /-[A-Za-z0-9_-]{8}\.d\.c?ts$/.test(file))).toEqual([]);
+    expect(files).toContain(join('types', 'ports.d.ts'));
+    expect(files).toContain(join('types', 'ports.d.cts'));
+  });
+
+  it("a wrong block's error names its type (SectionBlock, WebhookPayload), not its expanded shape", async () => {
+    writeFileSync(
+      join(app, 'wrong-block.ts'),
+      `import type { SectionBlock, WebhookPayload } from '${manifest.name}';
+export const section: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: 'Deploy 42' }, accessory: { type: 'button' } };
+export const payload: WebhookPayload = { text: 'Deploy 42', username: 'ci' };
+`,
+    );
+    const tsconfig = join(app, 'tsconfig.wrong-block.json');
+    const compilerOptions = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] };
+    writeFileSync(tsconfig, JSON.stringify({ compilerOptions, files: ['wrong-block.ts'] }));
+    const result = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], { cwd: app }).then(
+      () => ({ stdout: '' }),
+      (error: { stdout: string }) => error,
+    );
+    expect(result.stdout).toContain("'accessory' does not exist in type 'SectionBlock'");
+    expect(result.stdout).toMatch(/'username' does not exist in type '[^']*WebhookPayload[^']*'/);
+    expect(result.stdout).not.toContain('block_id?');
+  }, 60_000);
 });
