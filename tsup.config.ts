@@ -16,6 +16,7 @@ export default defineConfig({
     render: 'src/render/index.ts',
     otel: 'src/instrumentation/index.ts',
     send: 'src/send/index.ts',
+    manage: 'src/manage/index.ts',
     // The command: its hashbang line is kept, and tsup makes the file executable.
     cli: 'bin/channel-webhooks.ts',
   },
