@@ -34,9 +34,21 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_messages (
   body json NOT NULL,
   blocks json NOT NULL,
   created_at timestamptz NOT NULL,
-  idempotency_key text
+  idempotency_key text,
+  tx xid8 NOT NULL DEFAULT pg_current_xact_id()
 );
 
 CREATE UNIQUE INDEX IF NOT EXISTS channel_webhooks_messages_key_idx ON channel_webhooks_messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
-CREATE INDEX IF NOT EXISTS channel_webhooks_messages_channel_idx ON channel_webhooks_messages (channel_id, seq);
+CREATE INDEX IF NOT EXISTS channel_webhooks_messages_channel_feed_idx ON channel_webhooks_messages (channel_id, tx, seq);
+
+CREATE INDEX IF NOT EXISTS channel_webhooks_messages_feed_idx ON channel_webhooks_messages (tx, seq);
+
+CREATE TABLE IF NOT EXISTS channel_webhooks_feed (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  epoch text NOT NULL DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 8),
+  pruned_tx xid8 NOT NULL DEFAULT '0',
+  pruned_seq bigint NOT NULL DEFAULT 0
+);
+
+INSERT INTO channel_webhooks_feed DEFAULT VALUES ON CONFLICT DO NOTHING;
