@@ -176,7 +176,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       ? {}
       : {
           readFeed: createFeedReader((channel, values) => run(channel ? sql.readChannelFeed : sql.readFeed, values)),
-          watchFeed: createFeedListener(connect, feedChannel(p)).watch,
+          watchFeed: createFeedListener(connect, feedChannel(p), options.onError).watch,
         };
 
   return {

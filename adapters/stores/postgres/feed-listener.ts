@@ -19,8 +19,9 @@ const PING_DEADLINE_MS = 10_000;
  * (re)connection, once `LISTEN` is in place, every listener is called, so followers read what was
  * stored while nothing listened. Timers do not keep the process alive.
  */
-export function createFeedListener(connect: () => Promise<PostgresListenClient>, channel: string) {
-  const report = createConsoleErrorLog(systemClock, 'createPostgresStore');
+export function createFeedListener(connect: () => Promise<PostgresListenClient>, channel: string, onError: ((error: unknown) => void) | undefined) {
+  const log = onError === undefined ? createConsoleErrorLog(systemClock, 'createPostgresStore') : null;
+  const report = (error: unknown) => (log === null ? onError!(error) : log(error, { stage: 'feed listen' }));
   let active = false;
   let client: PostgresListenClient | null = null;
   let detach: (() => void) | null = null;
@@ -93,7 +94,7 @@ export function createFeedListener(connect: () => Promise<PostgresListenClient>,
    */
   function fail(error: unknown, which: PostgresListenClient | null): void {
     if (!active || which !== client) return;
-    report(error, { stage: 'feed listen' });
+    report(error);
     close(error instanceof Error ? error : new Error(String(error)));
     const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** attempts++) * (0.5 + Math.random() / 2);
     retry = setTimeout(open, wait);

@@ -112,6 +112,12 @@ export interface PostgresStoreOptions {
    * `listen: () => directPool.connect()`.
    */
   listen?: () => Promise<PostgresListenClient>;
+  /**
+   * Called when the feed's listening connection fails or cannot be had; the store then opens
+   * another (waiting 0.1 s, doubling up to 10 s) and, once it listens again, wakes every watcher
+   * to read what came meanwhile. Default: one line on `console.error`, at most one every 10 s.
+   */
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -160,6 +166,7 @@ const OPTIONS: OptionsShape = {
   maxQueuedLookups: integer(0),
   preparedStatements: BOOLEAN,
   listen: fn(),
+  onError: fn(),
 };
 
 const CHANNELS: OptionsShape = {
