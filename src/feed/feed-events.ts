@@ -31,6 +31,8 @@ export interface FeedEventsOptions {
   keepAliveMs?: number;
   /** The reconnection delay the browser is told (`retry:`), in ms. Default: none (the browser's own, about 3 s). */
   retryMs?: number;
+  /** Ends the stream when aborted, e.g. when the server shuts down (clients reconnect elsewhere and resume). */
+  signal?: AbortSignal;
   /**
    * Called when the store fails and the stream ends because of it (the client then reconnects
    * and resumes). Default: one line on `console.error`, at most one every 10 s.
@@ -63,6 +65,7 @@ export const FEED_EVENTS_OPTIONS = {
   data: fn(),
   keepAliveMs: integer(1, 2 ** 31 - 1),
   retryMs: integer(0, 2 ** 31 - 1),
+  signal: rule('an AbortSignal', (value) => typeof (value as AbortSignal | null)?.addEventListener === 'function'),
   onError: fn(),
 };
 
@@ -78,7 +81,7 @@ export const FEED_EVENTS_OPTIONS = {
  * at the oldest message kept: clear what you show and take the events that follow.
  *
  * @param lastEventId - the request's `Last-Event-ID` header, if any.
- * @param signal - aborted when the client goes away; the store's subscription is released then.
+ * @param gone - aborted when the client goes away; the store's subscription is released then.
  *
  * @example
  * ```ts
@@ -94,12 +97,13 @@ export const FEED_EVENTS_OPTIONS = {
 export async function* feedEventStream(
   options: FeedEventsOptions,
   lastEventId: string | null | undefined,
-  signal: AbortSignal,
+  gone: AbortSignal,
 ): AsyncGenerator<string, void, undefined> {
   checkOptions('feedEventStream', options, FEED_EVENTS_OPTIONS);
   const { store, channelId, data = (entry: FeedEntry) => entry.message, keepAliveMs = 15_000, retryMs } = options;
   const onError = options.onError ?? defaultErrorLog();
   let after = lastEventId === null || lastEventId === undefined || lastEventId === '' ? options.after : lastEventId;
+  const signal = options.signal === undefined ? gone : AbortSignal.any([gone, options.signal]);
   yield `${retryMs === undefined ? '' : `retry: ${retryMs}\n`}: connected\n\n`;
   while (!signal.aborted) {
     // The follower has a signal of its own, so that leaving this loop always ends it, also while

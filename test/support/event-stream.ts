@@ -20,9 +20,12 @@ export interface EventStream {
  * Opens `url` as an `EventSource` would, over real HTTP, with a `Last-Event-ID` when resuming,
  * and parses the stream per the HTML standard's rules (fields, comments, blank-line dispatch).
  */
-export async function openEventStream(url: string, lastEventId?: string): Promise<EventStream> {
+export async function openEventStream(
+  url: string,
+  { lastEventId, headers: extra = {} }: { lastEventId?: string; headers?: Record<string, string> } = {},
+): Promise<EventStream> {
   const controller = new AbortController();
-  const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
+  const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache', ...extra };
   if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
   const response = await fetch(url, { headers, signal: controller.signal });
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();

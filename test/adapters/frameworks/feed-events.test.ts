@@ -115,7 +115,7 @@ describe.each(stacks)('Server-Sent Events of the feed on %s', (_name, serve) => 
     return server;
   };
   const connect = async (url: string, lastEventId?: string) => {
-    const stream = await openEventStream(url, lastEventId);
+    const stream = await openEventStream(url, { lastEventId });
     open.push(stream);
     return stream;
   };
