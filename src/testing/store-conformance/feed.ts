@@ -133,10 +133,12 @@ export function registerFeedTests<S extends WebhookStore>({ options, test, t0 }:
       await first.return();
       const meanwhile: Message[] = [];
       for (let i = 2; i <= 6; i++) meanwhile.push(await post(i % 2 === 0 ? context.peer : context.store, webhook, t0 + i));
-      const again = followFeed(feed, { channelId: webhook.channelId, after: seen!.cursor });
+      const stop = new AbortController();
+      const again = followFeed(feed, { channelId: webhook.channelId, after: seen!.cursor, signal: stop.signal });
       try {
         checkDeepEqual(messagesOf(await take(again, 5)), meanwhile, 'the messages after the cursor');
       } finally {
+        stop.abort();
         await again.return();
       }
     });

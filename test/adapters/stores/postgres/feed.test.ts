@@ -55,7 +55,8 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL feed', 'postgres'), () =
     const other = makeWebhook(webhook.channelId, t0);
     await store.insertWebhook(other);
     const first = await post(store, webhook, 1);
-    const follower = followFeed(store, { channelId: webhook.channelId });
+    const stop = new AbortController();
+    const follower = followFeed(store, { channelId: webhook.channelId, signal: stop.signal });
     const held = await openTransaction();
     try {
       expect((await next(follower)).message).toEqual(first);
@@ -80,6 +81,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL feed', 'postgres'), () =
       expect((await next(follower)).message).toEqual(third);
     } finally {
       await held.client.end();
+      stop.abort();
       await follower.return();
     }
   });
