@@ -37,8 +37,9 @@ export interface PostgresSchemaOptions {
  *   the oldest one still open, so a message whose `seq` was handed out before another's but which
  *   commits after it is never passed over. `<prefix>feed` holds the feed's `epoch` and the last
  *   place moved out of the table (`pruned_tx`, `pruned_seq`), which the retention recipe of
- *   docs/scaling.md keeps; a cursor before it gets `cursor_expired`. A message's channel index is
- *   `(channel_id, tx, seq)`, so a channel reads in feed order; `listMessages` reads in that order too.
+ *   docs/scaling.md keeps; a cursor before it gets `cursor_expired`. The primary key is the place,
+ *   `(tx, seq)`, and the channel index `(channel_id, tx, seq)`, so every channel and each one read in
+ *   feed order (`listMessages` too); both grow at their right edge, as transaction ids increase.
  * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
  *
  * @example
@@ -74,7 +75,7 @@ CREATE TABLE IF NOT EXISTS ${p}webhooks (
 CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);
 
 CREATE TABLE IF NOT EXISTS ${p}messages (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   id text NOT NULL UNIQUE,
   channel_id text NOT NULL,
   webhook_id text NOT NULL,
@@ -83,14 +84,13 @@ CREATE TABLE IF NOT EXISTS ${p}messages (
   blocks json NOT NULL,
   created_at timestamptz NOT NULL,
   idempotency_key text,
-  tx xid8 NOT NULL DEFAULT pg_current_xact_id()
+  tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  PRIMARY KEY (tx, seq)
 );
 
 CREATE UNIQUE INDEX IF NOT EXISTS ${p}messages_key_idx ON ${p}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 CREATE INDEX IF NOT EXISTS ${p}messages_channel_feed_idx ON ${p}messages (channel_id, tx, seq);
-
-CREATE INDEX IF NOT EXISTS ${p}messages_feed_idx ON ${p}messages (tx, seq);
 
 CREATE TABLE IF NOT EXISTS ${p}feed (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
