@@ -117,11 +117,11 @@ export async function* feedEventStream(
         const next = entries.next();
         // Left pending when the client goes away: its failure, if any, then concerns no one.
         next.catch(() => undefined);
-        let result = await Promise.race([next, silence(keepAliveMs, signal)]);
+        let result = await orSilence(next, keepAliveMs, signal);
         while (result === SILENT) {
           if (signal.aborted) return;
           yield ': keep-alive\n\n';
-          result = await Promise.race([next, silence(keepAliveMs, signal)]);
+          result = await orSilence(next, keepAliveMs, signal);
         }
         if (result.done === true) return;
         after = result.value.cursor;
@@ -145,18 +145,25 @@ export async function* feedEventStream(
 
 const SILENT = Symbol('silent');
 
-/** Resolves to {@link SILENT} after `ms`, or at once when `signal` aborts (the follower then ends too). */
-function silence(ms: number, signal: AbortSignal): Promise<typeof SILENT> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    (timer as { unref?: () => void }).unref?.();
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve(SILENT);
-    }
+/**
+ * `next`, or {@link SILENT} when `ms` pass first or `signal` aborts (the follower then ends too).
+ * The timer and the listener go when it settles: one wait per event would otherwise stay on the
+ * signal for `ms`, thousands of them on a busy stream.
+ */
+async function orSilence<T>(next: Promise<T>, ms: number, signal: AbortSignal): Promise<T | typeof SILENT> {
+  let done = () => {};
+  const silent = new Promise<typeof SILENT>((resolve) => {
+    done = () => resolve(SILENT);
   });
+  const timer = setTimeout(done, ms);
+  (timer as { unref?: () => void }).unref?.();
+  signal.addEventListener('abort', done, { once: true });
+  try {
+    return await Promise.race([next, silent]);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', done);
+  }
 }
 
 let errorLog: ((error: unknown) => void) | undefined;
