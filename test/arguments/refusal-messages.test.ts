@@ -256,12 +256,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'no options',
         () => createPostgresStore(undefined as never),
-        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements? }, got undefined',
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got undefined',
       ],
       [
         'the pool itself as options',
         () => createPostgresStore(pool as never),
-        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements? }, got a BoundPool',
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got a BoundPool',
       ],
       [
         'a Redis client as the pool',
@@ -271,12 +271,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'a timeout without its unit',
         () => createPostgresStore({ pool, timeout: 2_000 } as never),
-        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements',
+        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
       ],
       [
         "connect-pg-simple's tableName",
         () => createPostgresStore({ pool, tableName: 'hooks' } as never),
-        'options has an unknown key `tableName` (did you mean `tablePrefix`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements',
+        'options has an unknown key `tableName` (did you mean `tablePrefix`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
       ],
       [
         'a typo in a nested option',
