@@ -24,6 +24,8 @@ export default defineConfig({
       'test/render/render-entry.test.ts',
       'test/instrumentation/otel.test.ts',
       'test/adapters/stores/sqlite/{store,processes,multi-process,demo}.test.ts',
+      // Deno, on the packed package
+      'test/adapters/stores/deno-kv/**',
     ],
     testTimeout: 30_000,
     // Worker threads start faster than processes: a fifth less CPU for this run.
