@@ -24,7 +24,12 @@ import { type CodeBlock, codeBlocks, docPages, root } from './doc-files.js';
 //
 // A block that cannot run alone carries `<!-- not run: why -->` just above it. The list below is
 // every such block: keep it short, and each reason names the test that runs the block's lines.
-const NOT_RUN = ['docs/frameworks.md: // main.ts, on @nestjs/platform-express (the default)', 'docs/frameworks.md: // main.ts, on @nestjs/platform-fastify'];
+const NOT_RUN = [
+  'docs/deno-kv.md: // server.js: deno run --unstable-kv --allow-net --allow-env --allow-read --allow-write server.js',
+  'docs/deno-kv.md: // feed.js: every message stored so far, oldest first, then each new one as it comes',
+  'docs/frameworks.md: // main.ts, on @nestjs/platform-express (the default)',
+  'docs/frameworks.md: // main.ts, on @nestjs/platform-fastify',
+];
 
 const pages = docPages();
 const blocks = pages.flatMap(codeBlocks);

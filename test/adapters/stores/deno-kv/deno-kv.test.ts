@@ -7,6 +7,7 @@ import { send } from '../../../support/http.js';
 import { installPackedLibrary } from '../../../support/pack.js';
 import { freePort } from '../../../support/servers.js';
 import { RUNTIME_BINARIES, runtimeSuiteTitle } from '../../../runtimes/runtime-install.js';
+import { codeBlocks, docPages } from '../../../docs/doc-files.js';
 
 // The packed Deno KV store and limiter, inside the real Deno from the runtime install (see
 // test/runtimes/runtime-install.ts), on local KV files: the Deno test files of fixtures/ run with
@@ -14,7 +15,7 @@ import { RUNTIME_BINARIES, runtimeSuiteTitle } from '../../../runtimes/runtime-i
 // stand-in for it in Node, so everything below runs in Deno or not at all.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const deno = RUNTIME_BINARIES.deno;
-const KV_FLAGS = ['--quiet', '--no-check', '--unstable-kv', '--allow-read', '--allow-write', '--allow-env', '--allow-net'];
+const KV_FLAGS = ['--quiet', '--no-check', '--unstable-kv', '--allow-read', '--allow-write', '--allow-env', '--allow-net', '--allow-run'];
 
 let app: string;
 beforeAll(async () => {
@@ -142,6 +143,47 @@ createDenoKvRateLimiter({ kv: shaped });
       expect(revoked.answers).toEqual([{ status: 404, messageId: null, code: 'not_found' }]);
     }, 60_000);
   });
+
+  // docs/deno-kv.md's blocks need Deno, so test/docs/doc-blocks.test.ts leaves them to this test:
+  // each runs as pasted, in order, in a folder of its own; a server's curl line must get a 201.
+  it('run the blocks of docs/deno-kv.md as pasted: the server stores a post, and the feed reader prints it', async () => {
+    const page = docPages().find((candidate) => candidate.path === 'docs/deno-kv.md')!;
+    const blocks = codeBlocks(page);
+    expect(blocks.map((block) => block.notRun)).toEqual(blocks.map(() => expect.stringContaining('test/adapters/stores/deno-kv/deno-kv.test.ts')));
+    const dir = join(app, 'doc-blocks');
+    mkdirSync(dir, { recursive: true });
+    const printed: string[] = [];
+    for (const block of blocks) {
+      const file = join(dir, `${block.where.replace(/\W+/g, '-')}.mjs`);
+      writeFileSync(file, block.code);
+      const output: string[] = [];
+      const child = spawn(deno, ['run', ...KV_FLAGS, file], { cwd: dir, env: { ...process.env, PORT: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const errors: string[] = [];
+      child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const curl = await Promise.race([
+        exited.then(() => null),
+        (async () => {
+          for (;;) {
+            const line = /^curl .* (http\S+)$/m.exec(output.join(''));
+            if (line !== null) return line[1]!;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        })(),
+      ]);
+      if (curl !== null) {
+        const posted = await send(curl, { body: { text: 'Deploy 42 finished' } });
+        expect(posted.status, `${block.where}\n${output.join('')}${errors.join('')}`).toBe(201);
+        child.kill('SIGKILL');
+      }
+      const code = await exited;
+      if (curl === null) expect(code, `${block.where}\n${output.join('')}${errors.join('')}`).toBe(0);
+      expect(errors.join(''), block.where).toBe('');
+      printed.push(output.join(''));
+    }
+    expect(printed.at(-1)).toBe('deploys CI: Deploy 42 finished\n');
+  }, 60_000);
 
   describe('examples/deno/server.js', () => {
     let child: ChildProcess | undefined;
