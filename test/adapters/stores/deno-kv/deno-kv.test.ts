@@ -124,6 +124,18 @@ createDenoKvRateLimiter({ kv: shaped });
       expect((await posts<{ messages: string[] }>('state', file)).messages).toEqual([answers[0]!.messageId]);
     }, 60_000);
 
+    it('two processes inserting the same 200 keys at once store each key once, and both get its message', async () => {
+      freshFile();
+      const { webhookId } = await posts<{ webhookId: string }>('setup', file);
+      const startAt = String(Date.now() + 1_500);
+      type Outcomes = { outcomes: { outcome: string; messageId: string }[] };
+      const [one, two] = await Promise.all([0, 1].map(() => posts<Outcomes>('keys', file, webhookId, '200', startAt)));
+      const created = [...one!.outcomes, ...two!.outcomes].filter((result) => result.outcome === 'created');
+      expect(created).toHaveLength(200);
+      expect(one!.outcomes.map((result) => result.messageId)).toEqual(two!.outcomes.map((result) => result.messageId));
+      expect((await posts<{ messages: string[] }>('state', file)).messages.sort()).toEqual(created.map((result) => result.messageId).sort());
+    }, 60_000);
+
     it('state survives a restart: a new process sees the key, the rate window, the feed and a revocation', async () => {
       freshFile();
       const { url, webhookId } = await posts<{ url: string; webhookId: string }>('setup', file);
