@@ -17,6 +17,7 @@ export default defineConfig({
     render: 'src/render/index.ts',
     otel: 'src/instrumentation/index.ts',
     send: 'src/send/index.ts',
+    cloudflare: 'adapters/stores/cloudflare/index.ts',
     // The command: its hashbang line is kept, and tsup makes the file executable.
     cli: 'bin/channel-webhooks.ts',
   },

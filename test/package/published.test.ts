@@ -56,14 +56,15 @@ describe('the published package', () => {
   }, 60_000);
 
   // A tripwire for maps or sources slipping back in (they were 1.0 MB of 1.8): the budget is the
-  // code of every entry, /sqlite, /deno-kv, /send with fromSlackPayload and the command included
-  // (290 kB packed, 1,132 kB unpacked).
-  it('ships no source maps and stays under 300 kB packed and 1,200 kB unpacked', async () => {
+  // code of every entry, /sqlite, /send with fromSlackPayload, /cloudflare (23 kB packed, 88 kB
+  // unpacked of it), /deno-kv (18 kB packed, 70 kB unpacked of it) and the command included (312 kB
+  // packed, 1,219 kB unpacked).
+  it('ships no source maps and stays under 320 kB packed and 1,250 kB unpacked', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root });
     const [pack] = JSON.parse(stdout) as [{ size: number; unpackedSize: number; files: { path: string }[] }];
     expect(pack.files.filter((file) => file.path.endsWith('.map'))).toEqual([]);
-    expect(pack.size).toBeLessThan(300_000);
-    expect(pack.unpackedSize).toBeLessThan(1_200_000);
+    expect(pack.size).toBeLessThan(320_000);
+    expect(pack.unpackedSize).toBeLessThan(1_250_000);
   }, 60_000);
 
   it('passes publint --strict', async () => {
