@@ -48,7 +48,11 @@ export function createPostHistory(kv: DenoKv, keys: KeyLayout, run: KvRunner) {
       }
       const operation = kv.atomic().check(headEntry).set(keys.postHead(webhookId), head);
       for (const [slot, kept] of slots) {
-        setFrames(operation, toFrames(kept), keys.post(webhookId, slot), (part) => keys.postPart(webhookId, slot, part));
+        const frames = toFrames(kept);
+        setFrames(operation, frames, keys.post(webhookId, slot), (part) => keys.postPart(webhookId, slot, part));
+        // A record takes two frames at most (its raw idempotency key is at most a body's size): the
+        // second frame of the record this one replaces goes with it.
+        if (frames.length === 1) operation.delete(keys.postPart(webhookId, slot, 1));
       }
       return (await operation.commit()).ok ? undefined : LOST_RACE;
     });
