@@ -100,6 +100,7 @@ async function runBlock(block: CodeBlock): Promise<void> {
   const report = `${block.where}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
   if (run.outcome === 'exited 0') {
     if (isTest) return;
+    if (block.prints !== null) expect(run.stdout, `${block.where} prints what its page shows`).toBe(block.prints);
     if (writesToStderr(block.code)) expect(run.stderr, report).not.toMatch(/^channel-webhooks: /m);
     else expect(run.stderr, report).toBe('');
     return;
