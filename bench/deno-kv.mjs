@@ -1,6 +1,6 @@
 // Posts per second through the handler inside Deno, in process: the memory store and limiter
-// against the Deno KV store and limiter on a local KV file (one process, then two processes on one
-// file), and the bytes each accepted post commits. Run after `npm run build`, with the Deno of the
+// against the Deno KV store and limiter on a local KV file, with one post and with 32 posts in
+// flight, and the bytes each accepted post commits. Run after `npm run build`, with the Deno of the
 // runtime install (`npm run runtimes:install`):
 //   test/runtimes/node_modules/@deno/linux-x64-glibc/deno run --unstable-kv -A bench/deno-kv.mjs
 // Every post is a new message without a key to one webhook, on a clock that moves two seconds a post,
