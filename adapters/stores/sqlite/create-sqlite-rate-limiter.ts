@@ -1,6 +1,7 @@
 import { resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
-import { checkArgument, HIT_TIME, integer, POSITIVE_MS } from '../../../src/arguments/index.js';
+import { sqliteWriterOf } from './sqlite-writer.js';
+import { BOOLEAN, checkArgument, HIT_TIME, integer, POSITIVE_MS } from '../../../src/arguments/index.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
 import type { RateLimitDecision, RateLimiter } from '../../../src/ports.js';
 
@@ -18,6 +19,13 @@ export interface SqliteRateLimiterOptions extends SqliteConnectionOptions {
   limit?: number;
   /** Window length in ms. Default 60,000. */
   windowMs?: number;
+  /**
+   * Group commit (default `false`): `hit` answers with a promise, and the decisions asked for in one
+   * turn of the event loop go, with the writes of a store made with `groupCommit` on the same
+   * `database` object, into one transaction at the end of that turn (see `SqliteStoreOptions`).
+   * Each decision is the one it would be alone, in the order they were asked for.
+   */
+  groupCommit?: boolean;
 }
 
 /**
@@ -31,6 +39,19 @@ export interface SqliteRateLimiterOptions extends SqliteConnectionOptions {
  */
 export interface SqliteRateLimiter extends RateLimiter {
   hit(key: string, now: number): RateLimitDecision;
+}
+
+/**
+ * The SQLite limiter with group commit: its decisions answer once their group transaction committed.
+ *
+ * @example
+ * ```ts
+ * const rateLimiter: SqliteGroupCommitRateLimiter = createSqliteRateLimiter({ database, groupCommit: true });
+ * const { allowed } = await rateLimiter.hit('wh_5kQ2R1rWmH0bV8sYq3XJ9w', Date.now());
+ * ```
+ */
+export interface SqliteGroupCommitRateLimiter extends RateLimiter {
+  hit(key: string, now: number): Promise<RateLimitDecision>;
 }
 
 /**
@@ -57,8 +78,11 @@ export interface SqliteRateLimiter extends RateLimiter {
  * const handle = createWebhookHandler({ store: createSqliteStore({ database }), rateLimiter });
  * ```
  */
-export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): SqliteRateLimiter {
-  const resolved = resolveSqliteOptions('createSqliteRateLimiter', options, { limit: integer(1), windowMs: POSITIVE_MS });
+export function createSqliteRateLimiter(options: SqliteRateLimiterOptions & { groupCommit: true }): SqliteGroupCommitRateLimiter;
+export function createSqliteRateLimiter(options: SqliteRateLimiterOptions & { groupCommit?: false }): SqliteRateLimiter;
+export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): SqliteRateLimiter | SqliteGroupCommitRateLimiter;
+export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): SqliteRateLimiter | SqliteGroupCommitRateLimiter {
+  const resolved = resolveSqliteOptions('createSqliteRateLimiter', options, { limit: integer(1), windowMs: POSITIVE_MS, groupCommit: BOOLEAN });
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
   const party: SqliteParty = { name: 'SQLite rate limiter', code: 'rate_limiter_failed', busyTimeoutMs: resolved.busyTimeoutMs };
@@ -72,34 +96,46 @@ export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): Sqli
   const instance = crypto.getRandomValues(new Uint32Array(1))[0]! * 2 ** 20;
   let counter = 0;
 
+  /** One decision, inside the caller's transaction. */
+  const decide = (key: string, now: number): RateLimitDecision => {
+    // Each row keeps the time its request leaves the window, not the time it came: limiters with
+    // other windows may share the table, and each sweep then deletes only what has expired. The
+    // sweep reads the whole table, once per window, so that no other index costs every hit a write.
+    if (now >= nextSweepAt) {
+      statement(`DELETE FROM ${table} WHERE expires_at <= ?`).run(now);
+      nextSweepAt = now + windowMs;
+    } else {
+      statement(`DELETE FROM ${table} WHERE key = ? AND expires_at <= ?`).run(key, now);
+    }
+    const counted = statement(`SELECT count(*) AS count, min(expires_at) AS first FROM ${table} WHERE key = ?`).get(key) as {
+      count: number | bigint;
+      first: number | null;
+    };
+    let count = Number(counted.count);
+    let first = counted.first;
+    const allowed = count < limit;
+    if (allowed) {
+      const expiresAt = now + windowMs;
+      statement(`INSERT INTO ${table} (key, expires_at, tag) VALUES (?, ?, ?)`).run(key, expiresAt, instance + (counter++ % 2 ** 20));
+      count++;
+      if (first === null || expiresAt < first) first = expiresAt;
+    }
+    return { allowed, limit, windowMs, remaining: Math.max(0, limit - count), resetMs: first! - now };
+  };
+
+  if (options.groupCommit === true) {
+    const writer = sqliteWriterOf(resolved.database);
+    return {
+      hit(key, now) {
+        checkArgument('RateLimiter.hit', 'now', now, HIT_TIME);
+        return writer.run(party, 'hit', () => decide(key, now));
+      },
+    };
+  }
   return {
     hit(key, now) {
       checkArgument('RateLimiter.hit', 'now', now, HIT_TIME);
-      return transaction('hit', (): RateLimitDecision => {
-        // Each row keeps the time its request leaves the window, not the time it came: limiters with
-        // other windows may share the table, and each sweep then deletes only what has expired. The
-        // sweep reads the whole table, once per window, so that no other index costs every hit a write.
-        if (now >= nextSweepAt) {
-          statement(`DELETE FROM ${table} WHERE expires_at <= ?`).run(now);
-          nextSweepAt = now + windowMs;
-        } else {
-          statement(`DELETE FROM ${table} WHERE key = ? AND expires_at <= ?`).run(key, now);
-        }
-        const counted = statement(`SELECT count(*) AS count, min(expires_at) AS first FROM ${table} WHERE key = ?`).get(key) as {
-          count: number | bigint;
-          first: number | null;
-        };
-        let count = Number(counted.count);
-        let first = counted.first;
-        const allowed = count < limit;
-        if (allowed) {
-          const expiresAt = now + windowMs;
-          statement(`INSERT INTO ${table} (key, expires_at, tag) VALUES (?, ?, ?)`).run(key, expiresAt, instance + (counter++ % 2 ** 20));
-          count++;
-          if (first === null || expiresAt < first) first = expiresAt;
-        }
-        return { allowed, limit, windowMs, remaining: Math.max(0, limit - count), resetMs: first! - now };
-      });
+      return transaction('hit', () => decide(key, now));
     },
   };
 }

@@ -3,8 +3,10 @@ import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
 import { mergeRateLimited, minuteOf } from '../../../src/history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import type { MemoryStore } from '../../../src/memory/memory-store.js';
-import type { InsertMessageResult, Message, PostRecord, WebhookRecord } from '../../../src/ports.js';
+import type { InsertMessageInput, InsertMessageResult, Message, PostRecord, WebhookRecord } from '../../../src/ports.js';
 import { createSqliteFeed } from './sqlite-feed.js';
+import { sqliteWriterOf } from './sqlite-writer.js';
+import { BOOLEAN } from '../../../src/arguments/index.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -14,7 +16,33 @@ import { createSqliteFeed } from './sqlite-feed.js';
  * const options: SqliteStoreOptions = { database, tablePrefix: 'hooks_', synchronous: 'full' };
  * ```
  */
-export type SqliteStoreOptions = SqliteConnectionOptions;
+export interface SqliteStoreOptions extends SqliteConnectionOptions {
+  /**
+   * Group commit (default `false`): `insertMessage` and `recordPosts` answer with a promise, and
+   * every write handed over in one turn of the event loop, with the decisions of a limiter made
+   * with `groupCommit` on the same `database` object, goes into one transaction at the end of that
+   * turn (at most 64 operations), whose commit each answer waits for. Each
+   * post keeps its own outcome, exactly as alone; an operation that fails runs again alone so that
+   * it fails alone. For a server with many posts in flight: one commit costs more than the posts it
+   * holds. With `false` every method answers synchronously, one transaction per write.
+   */
+  groupCommit?: boolean;
+}
+
+/**
+ * The SQLite store with group commit: as {@link SqliteStore}, but its two writes of posts answer
+ * with a promise, settled once the group transaction that holds them has committed.
+ *
+ * @example
+ * ```ts
+ * const store: SqliteGroupCommitStore = createSqliteStore({ database, groupCommit: true });
+ * const result = await store.insertMessage({ message, idempotencyKey: null, secretHash, postedAt: Date.now() });
+ * ```
+ */
+export interface SqliteGroupCommitStore extends Omit<SqliteStore, 'insertMessage' | 'recordPosts'> {
+  insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
+  recordPosts(records: readonly PostRecord[]): Promise<void>;
+}
 
 /**
  * The SQLite store: the memory store's synchronous methods (the port's, `putChannel` and
@@ -131,8 +159,11 @@ const POST_COLUMNS = 'webhook_id, at, status, code, errors, idempotency_key, mes
  * const store = createSqliteStore({ database: new Database('webhooks.sqlite') });
  * ```
  */
-export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
-  const resolved = resolveSqliteOptions('createSqliteStore', options);
+export function createSqliteStore(options: SqliteStoreOptions & { groupCommit: true }): SqliteGroupCommitStore;
+export function createSqliteStore(options: SqliteStoreOptions & { groupCommit?: false }): SqliteStore;
+export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | SqliteGroupCommitStore;
+export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | SqliteGroupCommitStore {
+  const resolved = resolveSqliteOptions('createSqliteStore', options, { groupCommit: BOOLEAN });
   const party: SqliteParty = { name: 'SQLite store', code: 'store_failed', busyTimeoutMs: resolved.busyTimeoutMs };
   const runner = createSqliteRunner(resolved.database, party);
   const { statement, transaction, attempt } = runner;
@@ -143,7 +174,83 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const webhookWhere = (where: string) => `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE ${where}`;
   const readWebhook = (webhookId: string): WebhookRecord | null => toWebhook(statement(webhookWhere('id = ?')).get(webhookId) as WebhookRow | null | undefined);
 
-  return {
+  /** The guarded insert, inside the caller's transaction (see the store's description). */
+  function guardedInsert({ message, idempotencyKey, secretHash, postedAt }: InsertMessageInput): InsertMessageResult {
+    const webhookId = message.author.id;
+    // JSON text keeps any string exactly (see sqliteSchema), the key too, so keys compare exactly.
+    const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
+    const guard = statement(
+      `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, c.archived AS archived
+       FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ?`,
+    ).get(secretHash, webhookId) as GuardRow | null | undefined;
+    if (guard == null || Number(guard.active) !== 1) return { outcome: 'webhook_inactive' };
+    if (guard.archived === null) return { outcome: 'channel_not_found' };
+    if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
+    if (key !== null) {
+      const earlier = statement(`SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND idempotency_key = ?`).get(webhookId, key) as
+        | MessageRow
+        | null
+        | undefined;
+      if (earlier != null) return { outcome: 'duplicate', message: toMessage(earlier) };
+    }
+    statement(
+      `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(message.id, message.channelId, webhookId, message.author.name, JSON.stringify(message.body), JSON.stringify(message.blocks), message.createdAt, key);
+    statement(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`).run(postedAt, webhookId);
+    return { outcome: 'created', message };
+  }
+
+  /** Writes a batch of history records, inside the caller's transaction. */
+  function writeRecords(records: readonly PostRecord[]): void {
+    const fresh: PostRecord[] = [];
+    for (const record of mergeRateLimited(records)) {
+      // A minute's 429s are one record: added to it when it is still in the ring.
+      if (record.status === 429) {
+        const added = statement(
+          `UPDATE ${p}posts SET count = count + ?, at = min(at, ?) WHERE webhook_id = ? AND status = 429 AND at / 60000 = ? RETURNING 1 AS added`,
+        ).get(record.count, record.at, record.webhookId, minuteOf(record.at));
+        if (added != null) continue;
+      }
+      fresh.push(record);
+    }
+    // Each webhook's next positions, taken for the whole batch in one statement per 32 webhooks;
+    // then the records, 32 to a statement: each statement call costs more than its rows.
+    const counts = new Map<string, number>();
+    for (const record of fresh) counts.set(record.webhookId, (counts.get(record.webhookId) ?? 0) + 1);
+    const next = new Map<string, number>();
+    const end = new Map<string, number>();
+    for (const chunk of chunksOf([...counts], CHUNK)) {
+      const rows = statement(headsSql(p, chunk.length)).all(...chunk.flat()) as Array<{ webhook_id: string; next: number | bigint }>;
+      for (const row of rows) {
+        end.set(row.webhook_id, Number(row.next));
+        next.set(row.webhook_id, Number(row.next) - counts.get(row.webhook_id)!);
+      }
+    }
+    const values: unknown[][] = [];
+    for (const record of fresh) {
+      const position = next.get(record.webhookId)!;
+      next.set(record.webhookId, position + 1);
+      // A record whose slot a later record of this batch takes is left out.
+      if (position < end.get(record.webhookId)! - POST_HISTORY_LIMIT) continue;
+      values.push([
+        record.webhookId,
+        position % POST_HISTORY_LIMIT,
+        position,
+        record.at,
+        record.status,
+        record.code,
+        JSON.stringify(record.errors),
+        record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
+        record.messageId,
+        record.bodyBytes,
+        record.count,
+      ]);
+    }
+    for (const chunk of chunksOf(values, CHUNK)) statement(postsSql(p, chunk.length)).run(...chunk.flat());
+  }
+
+  const store: SqliteStore = {
     migrate: () => migrate(resolved, runner, party),
 
     putChannel(channel) {
@@ -241,95 +348,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     watchFeed: feed.watch,
     pruneMessages: feed.prune,
 
-    insertMessage({ message, idempotencyKey, secretHash, postedAt }): InsertMessageResult {
-      const webhookId = message.author.id;
-      // JSON text keeps any string exactly (see sqliteSchema), the key too, so keys compare exactly.
-      const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
-      const result = transaction('insertMessage', (): InsertMessageResult => {
-        const guard = statement(
-          `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, c.archived AS archived
-           FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ?`,
-        ).get(secretHash, webhookId) as GuardRow | null | undefined;
-        if (guard == null || Number(guard.active) !== 1) return { outcome: 'webhook_inactive' };
-        if (guard.archived === null) return { outcome: 'channel_not_found' };
-        if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
-        if (key !== null) {
-          const earlier = statement(`SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND idempotency_key = ?`).get(webhookId, key) as
-            | MessageRow
-            | null
-            | undefined;
-          if (earlier != null) return { outcome: 'duplicate', message: toMessage(earlier) };
-        }
-        statement(
-          `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          message.id,
-          message.channelId,
-          webhookId,
-          message.author.name,
-          JSON.stringify(message.body),
-          JSON.stringify(message.blocks),
-          message.createdAt,
-          key,
-        );
-        statement(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`).run(postedAt, webhookId);
-        return { outcome: 'created', message };
-      });
+    insertMessage(input: InsertMessageInput): InsertMessageResult {
+      const result = transaction('insertMessage', () => guardedInsert(input));
       // After the commit: a follower woken now reads the message.
-      if (result.outcome === 'created') feed.stored(message.channelId);
+      if (result.outcome === 'created') feed.stored(input.message.channelId);
       return result;
     },
 
     recordPosts(records) {
-      if (records.length === 0) return;
-      transaction('recordPosts', () => {
-        const fresh: PostRecord[] = [];
-        for (const record of mergeRateLimited(records)) {
-          // A minute's 429s are one record: added to it when it is still in the ring.
-          if (record.status === 429) {
-            const added = statement(
-              `UPDATE ${p}posts SET count = count + ?, at = min(at, ?) WHERE webhook_id = ? AND status = 429 AND at / 60000 = ? RETURNING 1 AS added`,
-            ).get(record.count, record.at, record.webhookId, minuteOf(record.at));
-            if (added != null) continue;
-          }
-          fresh.push(record);
-        }
-        // Each webhook's next positions, taken for the whole batch in one statement per 32 webhooks;
-        // then the records, 32 to a statement: each statement call costs more than its rows.
-        const counts = new Map<string, number>();
-        for (const record of fresh) counts.set(record.webhookId, (counts.get(record.webhookId) ?? 0) + 1);
-        const next = new Map<string, number>();
-        const end = new Map<string, number>();
-        for (const chunk of chunksOf([...counts], CHUNK)) {
-          const rows = statement(headsSql(p, chunk.length)).all(...chunk.flat()) as Array<{ webhook_id: string; next: number | bigint }>;
-          for (const row of rows) {
-            end.set(row.webhook_id, Number(row.next));
-            next.set(row.webhook_id, Number(row.next) - counts.get(row.webhook_id)!);
-          }
-        }
-        const values: unknown[][] = [];
-        for (const record of fresh) {
-          const position = next.get(record.webhookId)!;
-          next.set(record.webhookId, position + 1);
-          // A record whose slot a later record of this batch takes is left out.
-          if (position < end.get(record.webhookId)! - POST_HISTORY_LIMIT) continue;
-          values.push([
-            record.webhookId,
-            position % POST_HISTORY_LIMIT,
-            position,
-            record.at,
-            record.status,
-            record.code,
-            JSON.stringify(record.errors),
-            record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
-            record.messageId,
-            record.bodyBytes,
-            record.count,
-          ]);
-        }
-        for (const chunk of chunksOf(values, CHUNK)) statement(postsSql(p, chunk.length)).run(...chunk.flat());
-      });
+      if (records.length > 0) transaction('recordPosts', () => writeRecords(records));
     },
 
     listPosts(webhookId, limit) {
@@ -339,6 +366,30 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         ),
       );
     },
+  };
+  if (options.groupCommit !== true) return store;
+
+  // Every channel that got messages in a group transaction is announced once, after its commit.
+  const writer = sqliteWriterOf(resolved.database);
+  const committedChannels = new Set<string>();
+  const announce = (): void => {
+    for (const channelId of committedChannels) feed.stored(channelId);
+    committedChannels.clear();
+  };
+  return {
+    ...store,
+    insertMessage: (input) =>
+      writer.run(
+        party,
+        'insertMessage',
+        () => guardedInsert(input),
+        (result) => {
+          if (result.outcome !== 'created') return;
+          if (committedChannels.size === 0) queueMicrotask(announce);
+          committedChannels.add(input.message.channelId);
+        },
+      ),
+    recordPosts: (records) => (records.length === 0 ? Promise.resolve() : writer.run(party, 'recordPosts', () => writeRecords(records))),
   };
 }
 

@@ -29,16 +29,23 @@ if (MODE === 'hold') {
   database.exec('COMMIT');
   say({ released: true });
 } else {
-  const store = createSqliteStore({ database });
-  const rateLimiter = MODE === 'limit' ? createSqliteRateLimiter({ database }) : createMemoryRateLimiter({ limit: 1_000_000 });
+  // GROUP_COMMIT=1: the store and limiter with group commit, and IN_FLIGHT posts at a time.
+  const groupCommit = process.env.GROUP_COMMIT === '1';
+  const inFlight = Number(process.env.IN_FLIGHT ?? 1);
+  const store = createSqliteStore({ database, groupCommit });
+  const rateLimiter = MODE === 'limit' ? createSqliteRateLimiter({ database, groupCommit }) : createMemoryRateLimiter({ limit: 1_000_000 });
   const handle = createWebhookHandler({ store, rateLimiter });
   say({ ready: true });
   await waitForStart();
-  for (let i = 0; MODE === 'load' || i < Number(COUNT); i++) {
+  const postOne = async (i) => {
     // race: every process posts the same keys in the same order; limit and stay: no keys; load: until killed.
     const key = MODE === 'race' ? `race-${i}` : MODE === 'load' ? `load-${process.pid}-${i}` : null;
     const answer = await post(handle, MODE === 'load' ? `load ${process.pid} ${i}` : `${MODE} ${i} from ${process.pid}`, key);
     say({ i, key, status: answer.status, id: answer.body.message?.id ?? null, code: answer.body.code ?? null });
+  };
+  for (let i = 0; MODE === 'load' || i < Number(COUNT); i += inFlight) {
+    const count = MODE === 'load' ? inFlight : Math.min(inFlight, Number(COUNT) - i);
+    await Promise.all(Array.from({ length: count }, (_, j) => postOne(i + j)));
   }
   // stay: after its posts, the process lives on (its file open) until it is killed.
   if (MODE === 'stay') await new Promise(() => setInterval(() => {}, 60_000));
