@@ -1,4 +1,4 @@
-// One server of the SQLite part, in its own process: `node sqlite-server.mjs <memory|sqlite> <file>
+// One server of the SQLite part, in its own process: `node sqlite-server.mjs <memory|sqlite|sqlite-before> <file>
 // <webhooks>`. The handler on node:http over the memory store and limiter, or over the SQLite store
 // and limiter on <file> (made and seeded by the parent). It tells the parent its port, and the
 // webhook paths when it made them itself (memory); it exits when the parent disconnects.
