@@ -7,6 +7,7 @@
 //   --seconds=N          seconds of each measured run (default 2; 1.5 with --quick)
 //   --rounds=N           alternating rounds over the worlds of a dimension (default 3)
 //   --sqlite-cache-mib=N SQLite's page cache for the SQLite worlds (default: SQLite's own, 2 MB)
+//   --sqlite-group-commit=off  the SQLite worlds without group commit (default: with it, as a server runs)
 // The full run needs ~2.5 GB of memory (the 1M-webhook memory store) and ~8 GB of disk (10M messages).
 
 import { fork } from 'node:child_process';
@@ -255,9 +256,18 @@ async function main() {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       const cacheMiB = args['sqlite-cache-mib'] === undefined ? undefined : Number(args['sqlite-cache-mib']);
-      const sqliteWorld = (name, webhooks, messages) => ({ store: 'sqlite', webhooks, messages, cacheMiB, keyShare: KEY_SHARE, file: `${dir}${name}.sqlite` });
+      const groupCommit = args['sqlite-group-commit'] !== 'off';
+      const sqliteWorld = (name, webhooks, messages) => ({
+        store: 'sqlite',
+        webhooks,
+        messages,
+        cacheMiB,
+        groupCommit,
+        keyShare: KEY_SHARE,
+        file: `${dir}${name}.sqlite`,
+      });
       const byWebhooks = sizes.webhooks.map((webhooks) => sqliteWorld(`w${webhooks}`, webhooks, 0));
-      log(`SQLite store: ${sizes.webhooks.join(', ')} webhooks`);
+      log(`SQLite store${groupCommit ? ', group commit' : ''}: ${sizes.webhooks.join(', ')} webhooks`);
       for (const [i, m] of (await measureWorlds(byWebhooks)).entries()) results.growth.push(growthRow('sqlite', 'webhooks', sizes.webhooks[i], m));
       const messageSizes = sizes.messages.slice(0, 2);
       log(`SQLite store: ${messageSizes.join(', ')} messages`);

@@ -4,11 +4,11 @@
 
 import { CHANNELS, webhookId, webhookSecret } from './world.mjs';
 
-/** Opens `file`, migrates it with the store and seeds it; returns the store. `cacheMiB` sets SQLite's page cache. */
-export async function openSqliteWorld({ file, webhooks, messages, cacheMiB, prefix = 'channel_webhooks_' }, hashSecret) {
+/** Opens `file`, migrates it with the store and seeds it; returns the store. `cacheMiB` sets SQLite's page cache; `groupCommit` the store's option. */
+export async function openSqliteWorld({ file, webhooks, messages, cacheMiB, groupCommit = false, prefix = 'channel_webhooks_' }, hashSecret) {
   const [{ default: Database }, { createSqliteStore }] = await Promise.all([import('better-sqlite3'), import('channel-webhooks/sqlite')]);
   const database = new Database(file);
-  const store = createSqliteStore({ database, tablePrefix: prefix });
+  const store = createSqliteStore({ database, tablePrefix: prefix, groupCommit });
   store.migrate();
   // SQLite's page cache is 2 MB unless the app sets it; `--sqlite-cache-mib` tries a larger one.
   if (cacheMiB !== undefined) database.pragma(`cache_size = -${cacheMiB * 1024}`);
