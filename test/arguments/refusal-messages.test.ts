@@ -209,12 +209,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'no options',
         () => createSqliteStore(undefined as never),
-        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate? }, got undefined',
+        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate?, groupCommit? }, got undefined',
       ],
       [
         'the database itself as options',
         () => createSqliteStore(database as never),
-        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate? }, got a Database',
+        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate?, groupCommit? }, got a Database',
       ],
       [
         'a pg pool as the database',
@@ -224,7 +224,7 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'a typo',
         () => createSqliteStore({ database, busyTimeout: 100 } as never),
-        'options has an unknown key `busyTimeout` (did you mean `busyTimeoutMs`?); the options are database, tablePrefix, busyTimeoutMs, synchronous, migrate',
+        'options has an unknown key `busyTimeout` (did you mean `busyTimeoutMs`?); the options are database, tablePrefix, busyTimeoutMs, synchronous, migrate, groupCommit',
       ],
     ],
   ],
@@ -234,7 +234,7 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         "express-rate-limit's max",
         () => createSqliteRateLimiter({ database, max: 5 } as never),
-        'options has an unknown key `max` (did you mean `limit`?); the options are database, tablePrefix, busyTimeoutMs, synchronous, migrate, limit, windowMs',
+        'options has an unknown key `max` (did you mean `limit`?); the options are database, tablePrefix, busyTimeoutMs, synchronous, migrate, limit, windowMs, groupCommit',
       ],
       [
         'an unknown synchronous',
