@@ -1,0 +1,213 @@
+/**
+ * Every text the settings element shows or announces. Set the element's `strings` property to
+ * replace some or all of them; the ones with arguments are functions. Dates are formatted by the
+ * reader's locale (`Intl.DateTimeFormat`), or the element's `locale` property.
+ *
+ * @example
+ * ```ts
+ * settings.strings = {
+ *   title: 'Webhooks entrants',
+ *   newWebhook: 'Nouveau webhook',
+ *   revokeConfirm: (name) => `Révoquer « ${name} » pour de bon ?`,
+ * };
+ * ```
+ */
+export interface SettingsStrings {
+  /** The element's heading. */
+  title: string;
+  /** The button that opens the form of a new webhook. */
+  newWebhook: string;
+  /** Shown while the list loads. */
+  loading: string;
+  /** The heading of the empty state. */
+  emptyTitle: string;
+  /** What an incoming webhook is, in the empty state. */
+  emptyWhat: (channel: string) => string;
+  /** How a sender uses one, in the empty state, before an example body. */
+  emptyHow: string;
+  /** The example request under it. */
+  emptyExample: string;
+  /** The heading of the form of a new webhook. */
+  createTitle: (channel: string) => string;
+  /** Field labels of that form. */
+  nameLabel: string;
+  nameHelp: string;
+  descriptionLabel: string;
+  descriptionHelp: string;
+  avatarLabel: string;
+  avatarHelp: string;
+  /** A field the server refused. */
+  invalidName: string;
+  invalidDescription: string;
+  invalidAvatarUrl: string;
+  /** Marks the optional fields. */
+  optional: string;
+  /** The form's buttons. */
+  create: string;
+  creating: string;
+  cancel: string;
+  /** A webhook's state. */
+  active: string;
+  revoked: string;
+  /** A webhook's dates. */
+  createdAt: (date: string) => string;
+  rotatedAt: (date: string) => string;
+  revokedAt: (date: string) => string;
+  lastPostAt: (date: string) => string;
+  noPostYet: string;
+  /** A webhook's buttons. */
+  history: string;
+  rotate: string;
+  revoke: string;
+  /** The confirmation before a rotation. */
+  rotateTitle: (name: string) => string;
+  rotateConfirm: (name: string) => string;
+  rotateYes: string;
+  rotating: string;
+  /** The confirmation before a revocation. */
+  revokeTitle: (name: string) => string;
+  revokeConfirm: (name: string) => string;
+  revokeYes: string;
+  revoking: string;
+  /** The dialog that shows a URL once. */
+  urlTitleCreated: (name: string) => string;
+  urlTitleRotated: (name: string) => string;
+  urlWarning: (channel: string) => string;
+  urlOldAnswers404: string;
+  urlLabel: string;
+  copy: string;
+  copied: string;
+  copyFailed: string;
+  curlLabel: string;
+  copyCurl: string;
+  sendTest: string;
+  sending: string;
+  /** The `text` of the test message. */
+  testText: (name: string) => string;
+  testSent: (status: number) => string;
+  testRefused: (status: number, code: string, detail: string) => string;
+  done: string;
+  /** The dialog of a webhook's recent posts. */
+  historyTitle: (name: string) => string;
+  historyIntro: string;
+  historyEmpty: string;
+  historyUnavailable: string;
+  historyLoading: string;
+  /** What a post's answer means, by its status; `count` is more than 1 for a minute's 429s. */
+  postOutcome: (status: number, count: number) => string;
+  postKey: (key: string) => string;
+  postMessage: (id: string) => string;
+  /** The body's size, already formatted in the reader's locale. */
+  postBytes: (bytes: string) => string;
+  sendInstead: string;
+  hintLink: string;
+  close: string;
+  /** The management API's refusals and failures, in words. */
+  errorSignedOut: string;
+  errorForbidden: string;
+  errorArchived: (channel: string) => string;
+  errorNotFound: string;
+  errorNetwork: string;
+  errorServer: (status: number) => string;
+  retry: string;
+  dismiss: string;
+  /** Announced after each change. */
+  announceCreated: (name: string) => string;
+  announceRotated: (name: string) => string;
+  announceRevoked: (name: string) => string;
+}
+
+const OUTCOMES: Record<number, string> = {
+  200: 'Accepted again: a repeated idempotency key, so no new message.',
+  201: 'Accepted: a new message.',
+  400: 'Refused: the body is not a message this endpoint takes.',
+  404: 'Refused: the URL was rotated or the webhook revoked while the post was on its way.',
+  409: 'Refused: the channel is archived.',
+  413: 'Refused: the body is larger than 64 KiB.',
+  415: 'Refused: the Content-Type is not application/json.',
+  429: 'Refused: more than 60 posts in 60 seconds.',
+  500: 'Failed: the message could not be stored; the sender may retry with the same key.',
+};
+
+/** The element's English texts. */
+export const DEFAULT_STRINGS: SettingsStrings = {
+  title: 'Incoming webhooks',
+  newWebhook: 'New webhook',
+  loading: 'Loading webhooks…',
+  emptyTitle: 'No incoming webhooks yet',
+  emptyWhat: (channel) =>
+    `An incoming webhook lets another system (CI, monitoring, a script) post messages into ${channel}. Each webhook has a secret URL, shown once when you create it.`,
+  emptyHow: 'The system sends an HTTP POST to that URL with a JSON body, and the message appears in the channel under the webhook’s name:',
+  emptyExample: 'POST https://…/hooks/channels/wh_…/…\nContent-Type: application/json\n\n{"text": "Deploy 142 finished"}',
+  createTitle: (channel) => `New webhook in ${channel}`,
+  nameLabel: 'Name',
+  nameHelp: 'Shown as the author of every message it posts. It cannot be changed later.',
+  descriptionLabel: 'Description',
+  descriptionHelp: 'What it is for, for the people who manage it.',
+  avatarLabel: 'Avatar URL',
+  avatarHelp: 'An https:// image shown beside its messages.',
+  invalidName: 'Give it a name of 1 to 80 characters, without control characters.',
+  invalidDescription: 'Keep the description to 500 characters of plain text.',
+  invalidAvatarUrl: 'Give an image address that starts with https://, without a user name or password.',
+  optional: '(optional)',
+  create: 'Create webhook',
+  creating: 'Creating…',
+  cancel: 'Cancel',
+  active: 'Active',
+  revoked: 'Revoked',
+  createdAt: (date) => `Created ${date}`,
+  rotatedAt: (date) => `URL rotated ${date}`,
+  revokedAt: (date) => `Revoked ${date}`,
+  lastPostAt: (date) => `Last post ${date}`,
+  noPostYet: 'No post yet',
+  history: 'Recent posts',
+  rotate: 'Rotate URL',
+  revoke: 'Revoke',
+  rotateTitle: (name) => `Rotate the URL of “${name}”?`,
+  rotateConfirm: () => 'You get a new URL, shown once. The current URL stops working at once (it answers 404), so the sending system needs the new one.',
+  rotateYes: 'Rotate URL',
+  rotating: 'Rotating…',
+  revokeTitle: (name) => `Revoke “${name}”?`,
+  revokeConfirm: () => 'This cannot be undone. Its URL stops working at once and for good (it answers 404). To post again, create a new webhook.',
+  revokeYes: 'Revoke for good',
+  revoking: 'Revoking…',
+  urlTitleCreated: (name) => `“${name}” is ready`,
+  urlTitleRotated: (name) => `New URL for “${name}”`,
+  urlWarning: (channel) => `Copy this URL now: it will not be shown again. Anyone who has it can post into ${channel}, so give it only to the sending system.`,
+  urlOldAnswers404: 'The old URL now answers 404.',
+  urlLabel: 'Webhook URL',
+  copy: 'Copy URL',
+  copied: 'Copied',
+  copyFailed: 'Could not copy: select the URL and copy it yourself.',
+  curlLabel: 'Try it from a terminal',
+  copyCurl: 'Copy command',
+  sendTest: 'Send a test message',
+  sending: 'Sending…',
+  testText: (name) => `Test message from the webhook settings: “${name}” works.`,
+  testSent: (status) => `Sent (${status}): the test message is in the channel.`,
+  testRefused: (status, code, detail) => `Refused (${status} ${code}): ${detail}`,
+  done: 'Done',
+  historyTitle: (name) => `Recent posts to “${name}”`,
+  historyIntro: 'The last posts that reached this webhook with its current or an earlier URL, newest first. Posts with a wrong URL are not counted.',
+  historyEmpty: 'No post has reached this webhook yet.',
+  historyUnavailable: 'This server keeps no history of posts.',
+  historyLoading: 'Loading recent posts…',
+  postOutcome: (status, count) => `${OUTCOMES[status] ?? `Answered ${status}.`}${count > 1 ? ` ${count} posts in this minute.` : ''}`,
+  postKey: (key) => `key ${key}`,
+  postMessage: (id) => `message ${id}`,
+  postBytes: (bytes) => `${bytes} bytes`,
+  sendInstead: 'Send instead:',
+  hintLink: 'how, with an example',
+  close: 'Close',
+  errorSignedOut: 'You are signed out. Sign in again, then retry.',
+  errorForbidden: 'You may not manage the webhooks of this channel. Ask its owner or an organization admin.',
+  errorArchived: (channel) => `${channel} is archived: it takes no new webhook. Unarchive it first.`,
+  errorNotFound: 'This channel or webhook no longer exists. Reload the list.',
+  errorNetwork: 'The server could not be reached. Check the connection, then retry.',
+  errorServer: (status) => `The server could not do it (${status}). Retry in a moment.`,
+  retry: 'Retry',
+  dismiss: 'Dismiss',
+  announceCreated: (name) => `Webhook “${name}” created.`,
+  announceRotated: (name) => `The URL of “${name}” was rotated.`,
+  announceRevoked: (name) => `Webhook “${name}” revoked.`,
+};
