@@ -52,6 +52,7 @@ export class ChannelWebhooksSettings extends Base {
   #loads = 0;
   #dialog: Dialog | null = null;
   #handingOver = false;
+  #connected = false;
   #shownFailure: unknown = null;
   readonly #root: ShadowRoot;
   readonly #content: HTMLElement;
@@ -166,12 +167,14 @@ export class ChannelWebhooksSettings extends Base {
   /** @internal */
   connectedCallback(): void {
     for (const name of PROPERTIES) this.#takeOver(name);
+    this.#connected = true;
     this.#render();
     if (this.#webhooks === null) void this.refresh();
   }
 
   /** @internal */
   disconnectedCallback(): void {
+    this.#connected = false;
     this.#dialog?.close();
   }
 
@@ -180,7 +183,8 @@ export class ChannelWebhooksSettings extends Base {
     if (previous === value) return;
     if (name !== 'channel-name') this.#webhooks = null;
     this.#render();
-    if (name !== 'channel-name' && this.isConnected) void this.refresh();
+    // Before connection (the parser sets the attributes first), connectedCallback loads the list.
+    if (name !== 'channel-name' && this.#connected) void this.refresh();
   }
 
   /** A property set on the element before it was defined shadows the class's: set it again through the class. */
