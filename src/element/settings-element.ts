@@ -210,6 +210,9 @@ export class ChannelWebhooksSettings extends Base {
       if (this.#loadFailure === null) this.#alert.replaceChildren();
       else this.#showFailure(this.#loadFailure, () => void this.refresh());
     }
+    // A reader who may not manage this channel's webhooks has nothing to create until that changes.
+    const kind = this.#loadFailure instanceof ManagementFailure ? this.#loadFailure.kind : null;
+    this.#newButton.hidden = this.#webhooks === null && (kind === 'signed_out' || kind === 'forbidden');
     if (this.#webhooks === null) {
       this.#content.replaceChildren(this.#loadFailure === null ? h('p', { class: 'loading' }, strings.loading) : '');
     } else {

@@ -51,7 +51,7 @@ const CSS = /* css */ `
     --_focus: var(--cw-focus, #4493f8);
   }
 }
-:host([hidden]) { display: none; }
+:host([hidden]), [hidden] { display: none !important; }
 *, *::before, *::after { box-sizing: border-box; }
 h2, h3, p, ol, ul, pre { margin: 0; }
 code, pre, .url { font-family: var(--_mono); font-size: 0.875em; }
