@@ -14,6 +14,7 @@ export default defineConfig({
       // Chromium, Bun, Deno and workerd
       'test/browser/**',
       'test/runtimes/**',
+      'test/adapters/stores/cloudflare/{conformance,posts,restart,feed-and-history}.test.ts',
       'test/adapters/frameworks/url-forms.test.ts',
       // The built or packed package
       'test/package/**',

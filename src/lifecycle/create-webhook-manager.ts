@@ -259,7 +259,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       }
       const secret = generateSecret();
       const record: WebhookRecord = {
-        id: generateWebhookId(),
+        id: store.newWebhookId?.(channel.id) ?? generateWebhookId(),
         channelId: channel.id,
         name,
         secretHash: hashSecret(secret),

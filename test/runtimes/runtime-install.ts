@@ -18,6 +18,8 @@ export const RUNTIME_BINARIES = {
   bun: join(installed, '@oven/bun-linux-x64/bin/bun'),
   deno: join(installed, '@deno/linux-x64-glibc/deno'),
   workerd: join(installed, '@cloudflare/workerd-linux-64/bin/workerd'),
+  // Not a binary: miniflare's entry, which runs its own workerd with Durable Objects (see miniflare.ts).
+  miniflare: join(installed, 'miniflare/dist/src/index.js'),
   node22: join(installed, 'node-22/bin/node'),
   node24: join(installed, 'node-24/bin/node'),
 };

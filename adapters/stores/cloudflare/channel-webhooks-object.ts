@@ -1,0 +1,167 @@
+import { createFetchHandler } from '../../frameworks/fetch/create-fetch-handler.js';
+import { answer, FIXED_PROBLEMS } from '../../../src/http/problem.js';
+import { problemResponse } from './problem-response.js';
+import { systemClock } from '../../../src/clock.js';
+import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
+import { createWebhookHandler } from '../../../src/handler/create-webhook-handler.js';
+import type { ErrorContext } from '../../../src/handler/handler-types.js';
+import type { Message } from '../../../src/ports.js';
+import { createConsoleErrorLog } from '../../../src/reporting/console-error-log.js';
+import { createRemoteCall, failureCode, OPERATION_URL, SHARD_HEADER, type CallShard } from './object-calls.js';
+import { createObjectState, migrateObjectSchema, OPERATIONS, runOperation, type ObjectState, type Operation } from './object-state.js';
+import { createShardedRateLimiter, createShardedStore } from './sharded-store.js';
+import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './storage-types.js';
+
+/**
+ * What the runtime passes a Durable Object's constructor as `ctx`, as the webhook object uses it.
+ *
+ * @example
+ * ```ts
+ * const ctx: DurableObjectStateLike = state; // the first argument of the constructor
+ * ```
+ */
+export interface DurableObjectStateLike {
+  storage: DurableObjectStorageLike;
+}
+
+const OPERATION_PATH = new URL(OPERATION_URL).pathname;
+
+/**
+ * The Durable Object that keeps webhooks, their messages, idempotency keys and rate windows: one
+ * object per channel (a shard of channels, in practice one channel each), in the object's own
+ * SQLite database. Export it from your worker and bind it in `wrangler.toml` as a SQLite-backed
+ * class (`new_sqlite_classes`), under the binding `CHANNEL_WEBHOOKS` (another name: set the static
+ * `binding` of a subclass). The store, the rate limiter and the router of `channel-webhooks/cloudflare`
+ * reach it through that binding.
+ *
+ * A webhook post forwarded to it by `createDurableObjectFetchHandler` runs the whole handler here,
+ * every store and limiter call a synchronous statement of this object: the credentials, the exact
+ * sliding window and the guarded insert (channel not archived, webhook not revoked or rotated, key
+ * unused) are each one step of an object that runs one thing at a time. A management call from
+ * `createDurableObjectStore` is one such step too, so a revocation is seen by the very next step of
+ * a post in flight. The schema of the object's database is migrated when the object starts.
+ *
+ * Override `onMessage` in a subclass to hear of every new message stored here (to fan it out), and
+ * `onError` to hear of failures; both default to nothing and to one line on `console.error`.
+ *
+ * @example
+ * ```ts
+ * // worker.js
+ * import { ChannelWebhooksObject, createDurableObjectFetchHandler } from 'channel-webhooks/cloudflare';
+ * export { ChannelWebhooksObject };
+ * export default { fetch: (request, env) => createDurableObjectFetchHandler({ namespace: env.CHANNEL_WEBHOOKS })(request) };
+ * ```
+ *
+ * @example
+ * ```ts
+ * // Fan new messages out, and bind the class under another name:
+ * export class Webhooks extends ChannelWebhooksObject {
+ *   static binding = 'WEBHOOKS';
+ *   onMessage(message) {
+ *     this.env.CHAT.get(this.env.CHAT.idFromName(message.channelId)).fetch('https://chat/new', { method: 'POST', body: JSON.stringify(message) });
+ *   }
+ * }
+ * ```
+ */
+export class ChannelWebhooksObject {
+  /** The name of the binding of this class in `wrangler.toml`, through which an object reaches the others. */
+  static binding = 'CHANNEL_WEBHOOKS';
+
+  /** The runtime's `ctx`, for a subclass. */
+  protected readonly ctx: DurableObjectStateLike;
+  /** The worker's bindings, for a subclass. */
+  protected readonly env: Record<string, unknown>;
+  #state: ObjectState | null = null;
+  #webhooks: ((request: Request) => Promise<Response>) | null = null;
+
+  constructor(ctx: DurableObjectStateLike, env: Record<string, unknown>) {
+    this.ctx = ctx;
+    this.env = env;
+  }
+
+  /** Answers a webhook post forwarded by the router, or an operation called by the store or the limiter. */
+  fetch(request: Request): Promise<Response> {
+    const shard = request.headers.get(SHARD_HEADER);
+    if (shard === null) {
+      return Promise.resolve(
+        failed(new ChannelWebhookError('misconfigured', `a webhook object is called through channel-webhooks/cloudflare only (no ${SHARD_HEADER} header)`)),
+      );
+    }
+    const isOperation = request.method === 'POST' && new URL(request.url).pathname === OPERATION_PATH;
+    let state: ObjectState;
+    try {
+      state = this.#ready();
+    } catch (error) {
+      this.onError(error, { stage: 'store' });
+      return Promise.resolve(isOperation ? failed(error) : problemResponse(answer(FIXED_PROBLEMS.storeFailed)));
+    }
+    if (isOperation) return this.#operate(state, request);
+    this.#webhooks ??= this.#createWebhooks(state, shard);
+    return this.#webhooks(request);
+  }
+
+  /** Called once for every new message this object stored (not for duplicates), after it was stored. Default: nothing. */
+  onMessage(_message: Message): void | Promise<void> {}
+
+  /** Called for failures a sender only sees as a status (500). Default: one line on `console.error`, at most one per stage every 10 s. */
+  onError(error: unknown, context: ErrorContext): void {
+    this.#log(error, context);
+  }
+
+  readonly #log = createConsoleErrorLog(systemClock, 'ChannelWebhooksObject');
+
+  #ready(): ObjectState {
+    if (this.#state === null) {
+      migrateObjectSchema(this.ctx.storage);
+      this.#state = createObjectState(this.ctx.storage);
+    }
+    return this.#state;
+  }
+
+  async #operate(state: ObjectState, request: Request): Promise<Response> {
+    const { operation, args } = (await request.json()) as { operation: Operation; args: unknown[] };
+    if (!OPERATIONS.has(operation)) return failed(new ChannelWebhookError('misconfigured', `no operation ${JSON.stringify(operation)}`));
+    try {
+      return Response.json({ value: runOperation(state, operation, args, failureCode(operation)) ?? null });
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  // The handler of posts forwarded here: this object's own operations are synchronous calls, and
+  // only an imported webhook id (whose channel lives in another object) costs a call to another.
+  #createWebhooks(state: ObjectState, shard: string): (request: Request) => Promise<Response> {
+    let remote: CallShard | null = null;
+    const call: CallShard = (target, operation, args) => {
+      if (target === shard) return runOperation(state, operation, args, failureCode(operation));
+      remote ??= createRemoteCall(this.#namespace());
+      return remote(target, operation, args);
+    };
+    const handle = createWebhookHandler({
+      store: createShardedStore(call),
+      rateLimiter: createShardedRateLimiter(call),
+      onMessage: (message) => this.onMessage(message),
+      onError: (error, context) => this.onError(error, context),
+    });
+    return createFetchHandler(handle);
+  }
+
+  #namespace(): DurableObjectNamespaceLike {
+    const { binding } = this.constructor as typeof ChannelWebhooksObject;
+    const namespace = this.env[binding] as DurableObjectNamespaceLike | undefined;
+    if (typeof namespace?.idFromName !== 'function') {
+      throw new ChannelWebhookError(
+        'misconfigured',
+        `ChannelWebhooksObject: no Durable Object binding named ${binding} in env; set the static binding of your subclass to the name wrangler.toml gives it`,
+      );
+    }
+    return namespace;
+  }
+}
+
+function failed(error: unknown): Response {
+  const { code, message } = isChannelWebhookError(error)
+    ? error
+    : { code: 'store_failed', message: `Durable Object store: ${error instanceof Error ? error.message : String(error)}` };
+  return Response.json({ error: { code, message } }, { status: 500 });
+}

@@ -1,0 +1,368 @@
+import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
+import type {
+  Channel,
+  FeedPage,
+  InsertMessageInput,
+  InsertMessageResult,
+  Message,
+  PostRecord,
+  RateLimitDecision,
+  ReadFeedOptions,
+  WebhookProfileChange,
+  WebhookRecord,
+} from '../../../src/ports.js';
+import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
+import { objectFailure } from './object-calls.js';
+import { OBJECT_SCHEMA_VERSION, objectMigrationsAfter } from './object-schema.js';
+import type { DurableObjectStorageLike } from './storage-types.js';
+
+/** The answer about a webhook whose id names this object while the webhook lives in another: its shard. */
+export interface Route {
+  routedTo: string;
+}
+
+/**
+ * What one webhook object does, each operation one synchronous step over its own SQLite database:
+ * the object runs one at a time, and every write is one `transactionSync`, so the checks and the
+ * writes of an operation are atomic and nothing is ever half-written.
+ */
+export interface ObjectState {
+  putChannel(channel: Channel): null;
+  getChannel(channelId: string): Channel | null;
+  listMessages(channelId: string): Message[];
+  insertWebhook(webhook: WebhookRecord): null;
+  claimRoute(webhookId: string, shard: string): null;
+  getWebhook(webhookId: string): WebhookRecord | null | Route;
+  listWebhooks(channelId: string): WebhookRecord[];
+  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): WebhookRecord | null | Route;
+  revokeWebhook(webhookId: string, revokedAt: number): WebhookRecord | null | Route;
+  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): WebhookRecord | null | Route;
+  insertMessage(input: InsertMessageInput): InsertMessageResult;
+  hit(key: string, now: number, limit: number, windowMs: number): RateLimitDecision;
+  recordPosts(records: readonly PostRecord[]): null;
+  listPosts(webhookId: string, limit: number): PostRecord[];
+  readFeed(options: ReadFeedOptions): FeedPage;
+}
+
+/** The operations another worker or object may call, by name. */
+export type Operation = keyof ObjectState;
+
+export const OPERATIONS: ReadonlySet<string> = new Set<Operation>([
+  'putChannel',
+  'getChannel',
+  'listMessages',
+  'insertWebhook',
+  'claimRoute',
+  'getWebhook',
+  'listWebhooks',
+  'updateWebhookSecret',
+  'revokeWebhook',
+  'updateWebhookProfile',
+  'insertMessage',
+  'hit',
+  'recordPosts',
+  'listPosts',
+  'readFeed',
+]);
+
+type Row = Record<string, unknown>;
+
+const WEBHOOK_COLUMNS = 'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
+const MESSAGE_COLUMNS = 'seq, id, channel_id, webhook_id, author_name, body, blocks, created_at';
+
+/**
+ * Brings the object's schema up to {@link OBJECT_SCHEMA_VERSION}, in one transaction, and refuses
+ * (`store_failed`) a database that a newer release already migrated further.
+ */
+export function migrateObjectSchema(storage: DurableObjectStorageLike): void {
+  const { sql } = storage;
+  storage.transactionSync(() => {
+    sql.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)');
+    const current = Number(sql.exec('SELECT coalesce(max(version), 0) AS version FROM schema_migrations').toArray()[0]!.version);
+    if (current > OBJECT_SCHEMA_VERSION) {
+      throw new ChannelWebhookError(
+        'store_failed',
+        `Durable Object store: this object's schema is at version ${current}, newer than this release's ${OBJECT_SCHEMA_VERSION}: deploy the newer channel-webhooks`,
+      );
+    }
+    for (const step of objectMigrationsAfter(current)) {
+      for (const statement of step.sql.split(/;\s*\n/)) if (statement.trim() !== '') sql.exec(statement);
+      sql.exec('INSERT INTO schema_migrations (version) VALUES (?)', step.version);
+    }
+  });
+}
+
+/** The operations of one object over its storage, whose schema {@link migrateObjectSchema} set up. */
+export function createObjectState(storage: DurableObjectStorageLike): ObjectState {
+  const { sql } = storage;
+  const rows = (query: string, ...bindings: unknown[]): Row[] => sql.exec(query, ...bindings).toArray();
+  const first = (query: string, ...bindings: unknown[]): Row | undefined => rows(query, ...bindings)[0];
+  const write = <T>(work: () => T): T => storage.transactionSync(work);
+  const readWebhook = (webhookId: string): WebhookRecord | null => toWebhook(first(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`, webhookId));
+  const routeOf = (webhookId: string): Route | null => {
+    const row = first('SELECT shard FROM webhook_routes WHERE id = ?', webhookId);
+    return row === undefined ? null : { routedTo: String(row.shard) };
+  };
+  // An operation on one webhook: here when it lives here, else where its route leads.
+  const onWebhook = <T>(webhookId: string, work: () => T | null): T | null | Route => (routeOf(webhookId) ?? write(work)) as T | null | Route;
+  const webhookTaken = (webhookId: string): boolean =>
+    first('SELECT 1 AS taken FROM webhooks WHERE id = ? UNION ALL SELECT 1 FROM webhook_routes WHERE id = ?', webhookId, webhookId) !== undefined;
+
+  return {
+    putChannel(channel) {
+      write(() =>
+        sql.exec(
+          `INSERT INTO channels (id, owner_id, archived) VALUES (?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET owner_id = excluded.owner_id, archived = excluded.archived`,
+          channel.id,
+          channel.ownerId,
+          channel.archived ? 1 : 0,
+        ),
+      );
+      return null;
+    },
+
+    getChannel(channelId) {
+      const row = first('SELECT id, owner_id, archived FROM channels WHERE id = ?', channelId);
+      return row === undefined ? null : { id: String(row.id), ownerId: String(row.owner_id), archived: Number(row.archived) !== 0 };
+    },
+
+    listMessages(channelId) {
+      return rows(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? ORDER BY seq`, channelId).map(toMessage);
+    },
+
+    insertWebhook(webhook) {
+      write(() => {
+        if (webhookTaken(webhook.id))
+          throw new ChannelWebhookError('store_failed', `Durable Object store: insertWebhook failed: the id ${webhook.id} is taken`);
+        sql.exec(
+          `INSERT INTO webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          webhook.id,
+          webhook.channelId,
+          webhook.name,
+          webhook.secretHash,
+          webhook.createdBy,
+          webhook.createdAt,
+          webhook.rotatedAt,
+          webhook.revokedAt,
+          webhook.lastPostAt ?? null,
+          webhook.description,
+          webhook.avatarUrl,
+        );
+      });
+      return null;
+    },
+
+    claimRoute(webhookId, shard) {
+      write(() => {
+        const route = routeOf(webhookId);
+        if (route?.routedTo === shard) return;
+        if (route !== null || readWebhook(webhookId) !== null) {
+          throw new ChannelWebhookError('store_failed', `Durable Object store: insertWebhook failed: the id ${webhookId} is taken`);
+        }
+        sql.exec('INSERT INTO webhook_routes (id, shard) VALUES (?, ?)', webhookId, shard);
+      });
+      return null;
+    },
+
+    getWebhook(webhookId) {
+      return routeOf(webhookId) ?? readWebhook(webhookId);
+    },
+
+    listWebhooks(channelId) {
+      return rows(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE channel_id = ? ORDER BY created_at, seq`, channelId).map((row) => toWebhook(row)!);
+    },
+
+    updateWebhookSecret(webhookId, secretHash, rotatedAt) {
+      return onWebhook(webhookId, () =>
+        toWebhook(
+          first(
+            `UPDATE webhooks SET secret_hash = ?, rotated_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
+            secretHash,
+            rotatedAt,
+            webhookId,
+          ),
+        ),
+      );
+    },
+
+    revokeWebhook(webhookId, revokedAt) {
+      return onWebhook(webhookId, () =>
+        toWebhook(first(`UPDATE webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`, revokedAt, webhookId)),
+      );
+    },
+
+    updateWebhookProfile(webhookId, change) {
+      // A field left out of the change keeps its value; one given as null is cleared.
+      return onWebhook(webhookId, () =>
+        toWebhook(
+          first(
+            `UPDATE webhooks SET description = CASE WHEN ? THEN ? ELSE description END, avatar_url = CASE WHEN ? THEN ? ELSE avatar_url END
+             WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
+            change.description === undefined ? 0 : 1,
+            change.description ?? null,
+            change.avatarUrl === undefined ? 0 : 1,
+            change.avatarUrl ?? null,
+            webhookId,
+          ),
+        ),
+      );
+    },
+
+    // The guarded insert: the checks and the writes are one transaction of an object that runs one
+    // thing at a time, so a revocation, rotation or archival that completed is always seen, and of
+    // N posts racing with one key exactly one stores its message.
+    insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
+      const webhookId = message.author.id;
+      const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
+      return write((): InsertMessageResult => {
+        const guard = first(
+          `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, c.archived AS archived
+           FROM webhooks w LEFT JOIN channels c ON c.id = w.channel_id WHERE w.id = ?`,
+          secretHash,
+          webhookId,
+        );
+        if (guard === undefined || Number(guard.active) !== 1) return { outcome: 'webhook_inactive' };
+        if (guard.archived === null) return { outcome: 'channel_not_found' };
+        if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
+        if (key !== null) {
+          const earlier = first(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE webhook_id = ? AND idempotency_key = ?`, webhookId, key);
+          if (earlier !== undefined) return { outcome: 'duplicate', message: toMessage(earlier) };
+        }
+        sql.exec(
+          `INSERT INTO messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          message.id,
+          message.channelId,
+          webhookId,
+          message.author.name,
+          JSON.stringify(message.body),
+          JSON.stringify(message.blocks),
+          message.createdAt,
+          key,
+        );
+        sql.exec('UPDATE webhooks SET last_post_at = ? WHERE id = ?', postedAt, webhookId);
+        return { outcome: 'created', message };
+      });
+    },
+
+    // The exact sliding window: drop what left it, count the rest, record this request when allowed.
+    hit(key, now, limit, windowMs) {
+      return write((): RateLimitDecision => {
+        sql.exec('DELETE FROM rate_hits WHERE key = ? AND expires_at <= ?', key, now);
+        const counted = first('SELECT count(*) AS count, min(expires_at) AS first FROM rate_hits WHERE key = ?', key)!;
+        let count = Number(counted.count);
+        let earliest = counted.first === null ? null : Number(counted.first);
+        const allowed = count < limit;
+        if (allowed) {
+          const expiresAt = now + windowMs;
+          sql.exec('INSERT INTO rate_hits (key, expires_at) VALUES (?, ?)', key, expiresAt);
+          count++;
+          if (earliest === null || expiresAt < earliest) earliest = expiresAt;
+        }
+        return { allowed, limit, windowMs, remaining: Math.max(0, limit - count), resetMs: earliest! - now };
+      });
+    },
+
+    recordPosts(records) {
+      write(() => {
+        for (const record of records) {
+          const minute = record.status === 429 ? Math.floor(record.at / 60_000) : null;
+          const same =
+            minute === null ? undefined : first('SELECT seq, record FROM post_history WHERE webhook_id = ? AND minute = ?', record.webhookId, minute);
+          if (same !== undefined) {
+            const kept = JSON.parse(String(same.record)) as PostRecord;
+            sql.exec('UPDATE post_history SET record = ? WHERE seq = ?', JSON.stringify({ ...kept, count: kept.count + record.count }), same.seq);
+            continue;
+          }
+          sql.exec('INSERT INTO post_history (webhook_id, record, minute) VALUES (?, ?, ?)', record.webhookId, JSON.stringify(record), minute);
+          sql.exec(
+            'DELETE FROM post_history WHERE webhook_id = ? AND seq NOT IN (SELECT seq FROM post_history WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?)',
+            record.webhookId,
+            record.webhookId,
+            POST_HISTORY_LIMIT,
+          );
+        }
+      });
+      return null;
+    },
+
+    listPosts(webhookId, limit) {
+      return rows('SELECT record FROM post_history WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?', webhookId, limit).map(
+        (row) => JSON.parse(String(row.record)) as PostRecord,
+      );
+    },
+
+    // The channel's feed in `seq` order. Every write of this object is committed before the next
+    // one starts, so no stored message can come before one already read: nothing is ever held back.
+    readFeed({ channelId, after, limit }) {
+      const from = after === undefined ? 0 : feedPosition(after);
+      const entries = rows(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`, channelId, from, limit).map(
+        (row) => ({ cursor: feedCursor(Number(row.seq)), message: toMessage(row) }),
+      );
+      return { entries, heldBack: false };
+    },
+  };
+
+  function feedPosition(cursor: string): number {
+    const position = parseFeedCursor(cursor);
+    const highest = Number(first('SELECT coalesce(max(seq), 0) AS seq FROM messages')!.seq);
+    if (position > highest) throw invalidCursor(cursor);
+    return position;
+  }
+}
+
+/** A feed cursor: the message's `seq`, 16 hex digits, so that cursors compare as strings in reading order. */
+export function feedCursor(seq: number): string {
+  return seq.toString(16).padStart(16, '0');
+}
+
+/** The `seq` of a cursor, or `invalid_cursor` for a string that is none. */
+export function parseFeedCursor(cursor: string): number {
+  if (!/^[0-9a-f]{16}$/.test(cursor)) throw invalidCursor(cursor);
+  return Number.parseInt(cursor, 16);
+}
+
+function invalidCursor(cursor: string): ChannelWebhookError {
+  return new ChannelWebhookError('invalid_cursor', `Durable Object store: readFeed: ${JSON.stringify(cursor)} is not a cursor this store gave out`);
+}
+
+/** Runs one operation, turning a failure of the database into `code` with the reason. */
+export function runOperation(state: ObjectState, operation: Operation, args: readonly unknown[], code: 'store_failed' | 'rate_limiter_failed'): unknown {
+  try {
+    return (state[operation] as (...args: readonly unknown[]) => unknown)(...args);
+  } catch (error) {
+    throw isChannelWebhookError(error) ? error : objectFailure(code, operation, error);
+  }
+}
+
+function toWebhook(row: Row | undefined): WebhookRecord | null {
+  if (row === undefined) return null;
+  return {
+    id: String(row.id),
+    channelId: String(row.channel_id),
+    name: String(row.name),
+    secretHash: String(row.secret_hash),
+    createdBy: String(row.created_by),
+    createdAt: Number(row.created_at),
+    rotatedAt: orNull(row.rotated_at),
+    revokedAt: orNull(row.revoked_at),
+    lastPostAt: orNull(row.last_post_at),
+    description: row.description === null ? null : String(row.description),
+    avatarUrl: row.avatar_url === null ? null : String(row.avatar_url),
+  };
+}
+
+function orNull(value: unknown): number | null {
+  return value === null ? null : Number(value);
+}
+
+function toMessage(row: Row): Message {
+  return {
+    id: String(row.id),
+    channelId: String(row.channel_id),
+    body: JSON.parse(String(row.body)) as string,
+    blocks: JSON.parse(String(row.blocks)) as Message['blocks'],
+    author: { type: 'webhook', id: String(row.webhook_id), name: String(row.author_name) },
+    createdAt: String(row.created_at),
+  };
+}

@@ -1,0 +1,6 @@
+import type { WebhookResponse } from '../../../src/http/http-types.js';
+
+/** A fixed answer of the handler as a Fetch `Response`. */
+export function problemResponse(response: WebhookResponse): Response {
+  return new Response(JSON.stringify(response.body), { status: response.status, headers: response.headers });
+}

@@ -1,0 +1,115 @@
+import { ChannelWebhookError } from '../../../src/errors.js';
+import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
+import type {
+  Channel,
+  FeedPage,
+  InsertMessageInput,
+  InsertMessageResult,
+  Message,
+  PostRecord,
+  RateLimitDecision,
+  RateLimiter,
+  ReadFeedOptions,
+  WebhookProfileChange,
+  WebhookRecord,
+  WebhookStore,
+} from '../../../src/ports.js';
+import { isThenable, type MaybePromise } from '../../../src/waiting/maybe-promise.js';
+import type { CallShard } from './object-calls.js';
+import { parseFeedCursor, type Operation, type Route } from './object-state.js';
+import { channelShard, keyShard, newShardedWebhookId } from './shard.js';
+
+/** The store over the webhook objects, wherever it runs: in the worker, or in one of the objects. */
+export interface ShardedStore extends WebhookStore {
+  putChannel(channel: Channel): MaybePromise<void>;
+  listMessages(channelId: string): MaybePromise<Message[]>;
+  newWebhookId(channelId: string): string;
+  recordPosts(records: readonly PostRecord[]): MaybePromise<void>;
+  listPosts(webhookId: string, limit: number): MaybePromise<PostRecord[]>;
+  readFeed(options: ReadFeedOptions): MaybePromise<FeedPage>;
+  watchFeed(listener: () => void): () => void;
+}
+
+/**
+ * The store's methods as calls to the objects that hold their data: a channel's own object (its
+ * shard) for the channel, its webhooks, their messages and the guarded insert; for a webhook id, the
+ * object the id names, which answers or, for an imported id, gives the shard to ask next.
+ */
+export function createShardedStore(call: CallShard, feedPollMs = 1_000): ShardedStore {
+  const onChannel = <T>(channelId: string, operation: Operation, args: readonly unknown[]) => call(channelShard(channelId), operation, args) as MaybePromise<T>;
+  const onWebhook = <T>(webhookId: string, operation: Operation, args: readonly unknown[]): MaybePromise<T> =>
+    then(call(keyShard(webhookId), operation, args) as MaybePromise<T | Route>, (answer) =>
+      isRoute(answer) ? (call(answer.routedTo, operation, args) as MaybePromise<T>) : answer,
+    );
+
+  return {
+    putChannel: (channel) => done(onChannel(channel.id, 'putChannel', [channel])),
+    getChannel: (channelId) => onChannel<Channel | null>(channelId, 'getChannel', [channelId]),
+    listMessages: (channelId) => onChannel<Message[]>(channelId, 'listMessages', [channelId]),
+    listWebhooks: (channelId) => onChannel<WebhookRecord[]>(channelId, 'listWebhooks', [channelId]),
+    newWebhookId: newShardedWebhookId,
+
+    insertWebhook(webhook) {
+      const home = channelShard(webhook.channelId);
+      const named = keyShard(webhook.id);
+      if (named === home) return done(call(home, 'insertWebhook', [webhook]));
+      // An id from elsewhere: its own object keeps the way to the channel's first, so that no
+      // webhook is ever stored that its id cannot find.
+      return then(call(named, 'claimRoute', [webhook.id, home]), () => done(call(home, 'insertWebhook', [webhook])));
+    },
+
+    getWebhook: (webhookId) => onWebhook<WebhookRecord | null>(webhookId, 'getWebhook', [webhookId]),
+    updateWebhookSecret: (webhookId, secretHash, rotatedAt) => onWebhook(webhookId, 'updateWebhookSecret', [webhookId, secretHash, rotatedAt]),
+    revokeWebhook: (webhookId, revokedAt) => onWebhook(webhookId, 'revokeWebhook', [webhookId, revokedAt]),
+    updateWebhookProfile: (webhookId, change: WebhookProfileChange) => onWebhook(webhookId, 'updateWebhookProfile', [webhookId, change]),
+    insertMessage: (input: InsertMessageInput) => onChannel<InsertMessageResult>(input.message.channelId, 'insertMessage', [input]),
+
+    recordPosts(records) {
+      const byShard = new Map<string, PostRecord[]>();
+      for (const record of records) {
+        const shard = keyShard(record.webhookId);
+        byShard.set(shard, [...(byShard.get(shard) ?? []), record]);
+      }
+      const calls = [...byShard].map(([shard, batch]) => call(shard, 'recordPosts', [batch]));
+      return calls.some(isThenable) ? Promise.all(calls).then(() => undefined) : undefined;
+    },
+
+    // No process of a worker outlives its request, and no object can tell a worker of its writes:
+    // while watched, the listener is called every feedPollMs, and a reader reads its channel again.
+    watchFeed(listener) {
+      queueMicrotask(() => listener());
+      const timer = setInterval(() => listener(), feedPollMs);
+      return () => clearInterval(timer);
+    },
+
+    listPosts: (webhookId, limit) => call(keyShard(webhookId), 'listPosts', [webhookId, limit]) as MaybePromise<PostRecord[]>,
+
+    readFeed(options) {
+      if (options.channelId === undefined) {
+        if (options.after !== undefined) parseFeedCursor(options.after);
+        throw new ChannelWebhookError(
+          'feed_unavailable',
+          'Durable Object store: readFeed needs a channelId: each channel is kept by its own object, so there is no feed of every channel in one order',
+        );
+      }
+      return onChannel<FeedPage>(options.channelId, 'readFeed', [options]);
+    },
+  };
+}
+
+/** A rate limiter whose windows live in the object each key names (a webhook's own object). */
+export function createShardedRateLimiter(call: CallShard, limit = DEFAULT_RATE_LIMIT, windowMs = DEFAULT_RATE_WINDOW_MS): RateLimiter {
+  return { hit: (key, now) => call(keyShard(key), 'hit', [key, now, limit, windowMs]) as MaybePromise<RateLimitDecision> };
+}
+
+function isRoute(answer: unknown): answer is Route {
+  return typeof answer === 'object' && answer !== null && typeof (answer as Route).routedTo === 'string';
+}
+
+function then<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
+  return isThenable(value) ? Promise.resolve(value).then(next) : next(value);
+}
+
+function done(value: unknown): MaybePromise<void> {
+  return isThenable(value) ? Promise.resolve(value).then(() => undefined) : undefined;
+}
