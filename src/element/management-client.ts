@@ -4,11 +4,13 @@ import type { FieldError, SettingsPost, SettingsWebhook } from './element-types.
 
 /**
  * Why a call failed, in the terms the element explains to its reader: `signed_out` (401),
- * `forbidden` (403), `archived` (the channel is archived), `not_found`, `invalid` (a field of the
- * form, with the problem's errors), `unavailable` (the server does not offer it), `network` (no
- * answer) and `server` (any other answer).
+ * `not_allowed` (the channel does not exist or the reader may not manage it: the API does not say
+ * which), `webhook_gone` (the webhook does not exist, may not be managed, or was revoked meanwhile),
+ * `refused` (403: the API answers its own site only), `archived` (the channel is archived),
+ * `invalid` (a field of the form, with the problem's errors), `unavailable` (the server keeps no
+ * history), `network` (no answer) and `server` (any other answer).
  */
-export type FailureKind = 'signed_out' | 'forbidden' | 'archived' | 'not_found' | 'invalid' | 'unavailable' | 'network' | 'server';
+export type FailureKind = 'signed_out' | 'not_allowed' | 'webhook_gone' | 'refused' | 'archived' | 'invalid' | 'unavailable' | 'network' | 'server';
 
 /** A failed call: its kind, and what the problem answer said. */
 export class ManagementFailure extends Error {
@@ -109,26 +111,27 @@ export function createManagementClient(base: string, fetchFn: typeof fetch): Man
   };
 }
 
-/** The failure an error answer stands for, from its status and problem code. */
+// The management API's problem codes, as the element explains them.
+const KIND_OF_CODE: Record<string, FailureKind> = {
+  unauthenticated: 'signed_out',
+  channel_not_found: 'not_allowed',
+  webhook_not_found: 'webhook_gone',
+  webhook_revoked: 'webhook_gone',
+  cross_site_request: 'refused',
+  channel_archived: 'archived',
+  invalid_name: 'invalid',
+  invalid_description: 'invalid',
+  invalid_avatar_url: 'invalid',
+  history_unavailable: 'unavailable',
+};
+
+/** The failure an error answer stands for, from its problem code, else its status. */
 function failureOf(status: number, json: unknown): ManagementFailure {
   const problem = isObject(json) ? json : {};
   const code = typeof problem.code === 'string' ? problem.code : null;
   const detail = typeof problem.detail === 'string' ? problem.detail : '';
   const errors = Array.isArray(problem.errors) ? (problem.errors as FieldError[]) : [];
-  const kind: FailureKind =
-    status === 401
-      ? 'signed_out'
-      : status === 403
-        ? 'forbidden'
-        : code === 'channel_archived'
-          ? 'archived'
-          : code === 'history_unavailable'
-            ? 'unavailable'
-            : status === 404
-              ? 'not_found'
-              : status === 400
-                ? 'invalid'
-                : 'server';
+  const kind: FailureKind = KIND_OF_CODE[code ?? ''] ?? (status === 401 ? 'signed_out' : status === 403 ? 'refused' : 'server');
   return new ManagementFailure(kind, status, code, detail, errors);
 }
 

@@ -212,7 +212,7 @@ export class ChannelWebhooksSettings extends Base {
     }
     // A reader who may not manage this channel's webhooks has nothing to create until that changes.
     const kind = this.#loadFailure instanceof ManagementFailure ? this.#loadFailure.kind : null;
-    this.#newButton.hidden = this.#webhooks === null && (kind === 'signed_out' || kind === 'forbidden');
+    this.#newButton.hidden = this.#webhooks === null && (kind === 'signed_out' || kind === 'not_allowed');
     if (this.#webhooks === null) {
       this.#content.replaceChildren(this.#loadFailure === null ? h('p', { class: 'loading' }, strings.loading) : '');
     } else {
@@ -239,6 +239,12 @@ export class ChannelWebhooksSettings extends Base {
     this.#alert.replaceChildren(text, ...button);
   }
 
+  /** A failure of an action in a dialog, in words; a webhook gone meanwhile also reloads the list behind it. */
+  #explain(failure: unknown): string {
+    if (failure instanceof ManagementFailure && failure.kind === 'webhook_gone') void this.refresh();
+    return this.#describe(failure);
+  }
+
   /** A failure in the reader's words. */
   #describe(failure: unknown): string {
     const strings = this.#strings;
@@ -246,18 +252,20 @@ export class ChannelWebhooksSettings extends Base {
     switch (failure.kind) {
       case 'signed_out':
         return strings.errorSignedOut;
-      case 'forbidden':
-        return strings.errorForbidden;
+      case 'not_allowed':
+        return strings.errorNotAllowed(this.channelName);
+      case 'webhook_gone':
+        return strings.errorWebhookGone;
+      case 'refused':
+        return strings.errorRefused;
       case 'archived':
         return strings.errorArchived(this.channelName);
-      case 'not_found':
-        return strings.errorNotFound;
       case 'network':
         return strings.errorNetwork;
       case 'unavailable':
         return strings.historyUnavailable;
       default:
-        return failure.message === '' || failure.kind === 'server' ? strings.errorServer(failure.status) : failure.message;
+        return strings.errorServer(failure.status);
     }
   }
 
@@ -305,7 +313,7 @@ export class ChannelWebhooksSettings extends Base {
       openCreateDialog(this.#root, {
         strings: this.#strings,
         channelName: this.channelName,
-        describe: (failure) => this.#describe(failure),
+        describe: (failure) => this.#explain(failure),
         submit: async (input) => {
           const created = await this.#client().create(this.channelId, input);
           this.#handOver();
@@ -335,7 +343,7 @@ export class ChannelWebhooksSettings extends Base {
         cancel: strings.cancel,
         part: 'rotate-dialog',
         tone: 'primary',
-        describe: (failure) => this.#describe(failure),
+        describe: (failure) => this.#explain(failure),
         run: async () => {
           const rotated = await this.#client().rotate(webhook.id);
           this.#handOver();
@@ -358,7 +366,7 @@ export class ChannelWebhooksSettings extends Base {
         cancel: strings.cancel,
         part: 'revoke-dialog',
         tone: 'danger',
-        describe: (failure) => this.#describe(failure),
+        describe: (failure) => this.#explain(failure),
         run: async () => {
           const revoked = await this.#client().revoke(webhook.id);
           this.#afterChange('webhook-revoked', revoked, strings.announceRevoked(revoked.name));
@@ -436,7 +444,7 @@ export class ChannelWebhooksSettings extends Base {
           .posts(webhook.id)
           .then(
             (posts) => list.replaceChildren(renderHistory(posts, strings, createTimeFormat(this.#locale))),
-            (failure) => list.replaceChildren(h('p', { class: 'form-error' }, this.#describe(failure))),
+            (failure) => list.replaceChildren(h('p', { class: 'form-error' }, this.#explain(failure))),
           )
           .finally(() => list.removeAttribute('aria-busy'));
         return close;

@@ -104,9 +104,13 @@ export interface SettingsStrings {
   close: string;
   /** The management API's refusals and failures, in words. */
   errorSignedOut: string;
-  errorForbidden: string;
+  /** The channel does not exist or the reader may not manage its webhooks: the API does not tell which. */
+  errorNotAllowed: (channel: string) => string;
+  /** Likewise for a webhook, which may also have been revoked meanwhile. */
+  errorWebhookGone: string;
+  /** The API refused the page's request as cross-site. */
+  errorRefused: string;
   errorArchived: (channel: string) => string;
-  errorNotFound: string;
   errorNetwork: string;
   errorServer: (status: number) => string;
   retry: string;
@@ -200,9 +204,10 @@ export const DEFAULT_STRINGS: SettingsStrings = {
   hintLink: 'how, with an example',
   close: 'Close',
   errorSignedOut: 'You are signed out. Sign in again, then retry.',
-  errorForbidden: 'You may not manage the webhooks of this channel. Ask its owner or an organization admin.',
+  errorNotAllowed: (channel) => `You may not manage the webhooks of ${channel}, or it no longer exists. Ask its owner or an organization admin.`,
+  errorWebhookGone: 'This webhook was revoked or removed meanwhile, or you may no longer manage it. The list is up to date again.',
+  errorRefused: 'The server refused this page: its management API answers pages of its own site only.',
   errorArchived: (channel) => `${channel} is archived: it takes no new webhook. Unarchive it first.`,
-  errorNotFound: 'This channel or webhook no longer exists. Reload the list.',
   errorNetwork: 'The server could not be reached. Check the connection, then retry.',
   errorServer: (status) => `The server could not do it (${status}). Retry in a moment.`,
   retry: 'Retry',
