@@ -409,7 +409,14 @@ export class ChannelWebhooksSettings extends Base {
    */
   async #sendTest(webhookId: string, url: string, text: string): Promise<TestAnswer> {
     const body = JSON.stringify({ text });
-    if (new URL(url, document.baseURI).origin !== location.origin) return this.#client().test(webhookId, url, text);
+    if (new URL(url, document.baseURI).origin !== location.origin) {
+      try {
+        return await this.#client().test(webhookId, url, text);
+      } catch (failure) {
+        const unavailable = failure instanceof ManagementFailure && failure.code === 'test_unavailable';
+        throw new Error(unavailable ? this.#strings.testUnavailable : this.#explain(failure));
+      }
+    }
     let response: Response;
     try {
       response = await globalThis.fetch(url, {

@@ -23,86 +23,133 @@ export interface SettingsStrings {
   emptyTitle: string;
   /** What an incoming webhook is, in the empty state. */
   emptyWhat: (channel: string) => string;
-  /** How a sender uses one, in the empty state, before an example body. */
+  /** How a sender uses one, in the empty state, before an example request. */
   emptyHow: string;
-  /** The example request under it. */
+  /** The example request of the empty state. */
   emptyExample: string;
-  /** The heading of the form of a new webhook. */
+  /** The title of the form of a new webhook. */
   createTitle: (channel: string) => string;
-  /** Field labels of that form. */
+  /** The label of the name field. */
   nameLabel: string;
+  /** What the name is for, under its field. */
   nameHelp: string;
+  /** The label of the description field. */
   descriptionLabel: string;
+  /** What the description is for, under its field. */
   descriptionHelp: string;
+  /** The label of the avatar field. */
   avatarLabel: string;
+  /** What the avatar must be, under its field. */
   avatarHelp: string;
-  /** A field the server refused. */
+  /** A name the server refused. */
   invalidName: string;
+  /** A description the server refused. */
   invalidDescription: string;
+  /** An avatar URL the server refused. */
   invalidAvatarUrl: string;
   /** Marks the optional fields. */
   optional: string;
-  /** The form's buttons. */
+  /** The form's submit button. */
   create: string;
+  /** The submit button while the webhook is created. */
   creating: string;
+  /** The button that closes a form or a confirmation without a change. */
   cancel: string;
-  /** A webhook's state. */
+  /** An active webhook's state. */
   active: string;
+  /** A revoked webhook's state. */
   revoked: string;
-  /** A webhook's dates. */
+  /** When the webhook was created. */
   createdAt: (date: string) => string;
+  /** When its URL was last rotated. */
   rotatedAt: (date: string) => string;
+  /** When it was revoked. */
   revokedAt: (date: string) => string;
+  /** When it last stored a message. */
   lastPostAt: (date: string) => string;
+  /** A webhook that never stored a message. */
   noPostYet: string;
-  /** A webhook's buttons. */
+  /** The button that opens a webhook's recent posts. */
   history: string;
+  /** The button that rotates a webhook's URL. */
   rotate: string;
+  /** The button that revokes a webhook. */
   revoke: string;
-  /** The confirmation before a rotation. */
+  /** The title of the confirmation before a rotation. */
   rotateTitle: (name: string) => string;
+  /** What a rotation does, in its confirmation. */
   rotateConfirm: (name: string) => string;
+  /** The confirmation's button that rotates. */
   rotateYes: string;
+  /** That button while the URL is rotated. */
   rotating: string;
-  /** The confirmation before a revocation. */
+  /** The title of the confirmation before a revocation. */
   revokeTitle: (name: string) => string;
+  /** What a revocation does (and that it cannot be undone), in its confirmation. */
   revokeConfirm: (name: string) => string;
+  /** The confirmation's button that revokes. */
   revokeYes: string;
+  /** That button while the webhook is revoked. */
   revoking: string;
-  /** The dialog that shows a URL once. */
+  /** The title of the dialog that shows a new webhook's URL. */
   urlTitleCreated: (name: string) => string;
+  /** The title of the dialog that shows a rotated webhook's new URL. */
   urlTitleRotated: (name: string) => string;
+  /** The warning that the URL is shown once and is a credential. */
   urlWarning: (channel: string) => string;
+  /** After a rotation: what the old URL does now. */
   urlOldAnswers404: string;
+  /** The label of the URL's field. */
   urlLabel: string;
+  /** The button that copies the URL. */
   copy: string;
+  /** A copy button once it copied. */
   copied: string;
+  /** When the clipboard refused: the text is selected for the reader to copy. */
   copyFailed: string;
+  /** The label of the curl line. */
   curlLabel: string;
+  /** The button that copies the curl line. */
   copyCurl: string;
+  /** The button that posts a test message. */
   sendTest: string;
+  /** That button while the message is sent. */
   sending: string;
   /** The `text` of the test message. */
   testText: (name: string) => string;
+  /** The test message was stored. */
   testSent: (status: number) => string;
+  /** The endpoint refused the test message: its status, problem code and detail. */
   testRefused: (status: number, code: string, detail: string) => string;
+  /** The server offers no test message for a URL of another origin. */
+  testUnavailable: string;
+  /** The button that closes the URL's dialog. */
   done: string;
-  /** The dialog of a webhook's recent posts. */
+  /** The title of a webhook's recent posts. */
   historyTitle: (name: string) => string;
+  /** What the recent posts are. */
   historyIntro: string;
+  /** A webhook no post reached yet. */
   historyEmpty: string;
+  /** The server keeps no history of posts. */
   historyUnavailable: string;
+  /** Shown while the recent posts load. */
   historyLoading: string;
   /** What a post's answer means, by its status; `count` is more than 1 for a minute's 429s. */
   postOutcome: (status: number, count: number) => string;
+  /** The post's idempotency key. */
   postKey: (key: string) => string;
+  /** The id of the message it stored. */
   postMessage: (id: string) => string;
   /** The body's size, already formatted in the reader's locale. */
   postBytes: (bytes: string) => string;
+  /** Before a refusal's hint. */
   sendInstead: string;
+  /** The link at the end of a hint, to its section of the differences guide. */
   hintLink: string;
+  /** The button that closes a dialog. */
   close: string;
-  /** The management API's refusals and failures, in words. */
+  /** The API answered 401. */
   errorSignedOut: string;
   /** The channel does not exist or the reader may not manage its webhooks: the API does not tell which. */
   errorNotAllowed: (channel: string) => string;
@@ -110,14 +157,19 @@ export interface SettingsStrings {
   errorWebhookGone: string;
   /** The API refused the page's request as cross-site. */
   errorRefused: string;
+  /** The channel is archived: it takes no new webhook. */
   errorArchived: (channel: string) => string;
+  /** No answer from the server. */
   errorNetwork: string;
+  /** Any other failure, with its status (0 when there was none). */
   errorServer: (status: number) => string;
+  /** The button that loads the list again after a failure. */
   retry: string;
-  dismiss: string;
-  /** Announced after each change. */
+  /** Announced once a webhook is created. */
   announceCreated: (name: string) => string;
+  /** Announced once a URL is rotated. */
   announceRotated: (name: string) => string;
+  /** Announced once a webhook is revoked. */
   announceRevoked: (name: string) => string;
 }
 
@@ -190,6 +242,7 @@ export const DEFAULT_STRINGS: SettingsStrings = {
   testText: (name) => `Test message from the webhook settings: “${name}” works.`,
   testSent: (status) => `Sent (${status}): the test message is in the channel.`,
   testRefused: (status, code, detail) => `Refused (${status} ${code}): ${detail}`,
+  testUnavailable: 'This server cannot send a test message to a URL of another origin: run the curl line instead.',
   done: 'Done',
   historyTitle: (name) => `Recent posts to “${name}”`,
   historyIntro: 'The last posts that reached this webhook with its current or an earlier URL, newest first. Posts with a wrong URL are not counted.',
@@ -211,7 +264,6 @@ export const DEFAULT_STRINGS: SettingsStrings = {
   errorNetwork: 'The server could not be reached. Check the connection, then retry.',
   errorServer: (status) => `The server could not do it (${status}). Retry in a moment.`,
   retry: 'Retry',
-  dismiss: 'Dismiss',
   announceCreated: (name) => `Webhook “${name}” created.`,
   announceRotated: (name) => `The URL of “${name}” was rotated.`,
   announceRevoked: (name) => `Webhook “${name}” revoked.`,
