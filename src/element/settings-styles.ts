@@ -108,6 +108,7 @@ a { color: var(--_link); }
   .item { grid-template-columns: auto minmax(0, 1fr); }
   .actions { grid-column: 1 / -1; justify-content: stretch; }
   .actions .button { flex: 1 1 auto; padding-inline: 0.5rem; }
+  .item.revoked .actions .button { flex: 0 1 auto; padding-inline: 0.875rem; }
 }
 .status {
   display: inline-block; padding: 0 0.5rem; border: 1px solid transparent; border-radius: 999px;
