@@ -18,6 +18,7 @@ const shared: Options = {
     otel: 'src/instrumentation/index.ts',
     send: 'src/send/index.ts',
     cloudflare: 'adapters/stores/cloudflare/index.ts',
+    manage: 'src/manage/index.ts',
     // The command: its hashbang line is kept, and tsup makes the file executable.
     cli: 'bin/channel-webhooks.ts',
   },

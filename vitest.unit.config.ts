@@ -25,6 +25,7 @@ export default defineConfig({
       'test/render/render-entry.test.ts',
       'test/instrumentation/otel.test.ts',
       'test/adapters/stores/sqlite/{store,processes,multi-process,demo}.test.ts',
+      'test/manage/stores.test.ts',
     ],
     testTimeout: 30_000,
     // Worker threads start faster than processes: a fifth less CPU for this run.

@@ -7,7 +7,8 @@ import express from 'express';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createWebhookHandler, createWebhookManager } from 'channel-webhooks';
-import { createExpressMiddleware } from 'channel-webhooks/express';
+import { createExpressManagementMiddleware, createExpressMiddleware } from 'channel-webhooks/express';
+import { createManagementApi } from 'channel-webhooks/manage';
 import { createPostgresStore } from 'channel-webhooks/postgres';
 import { createRedisRateLimiter } from 'channel-webhooks/redis';
 
@@ -23,7 +24,7 @@ export const SERVER_OPTIONS = { requestTimeout: 15_000, headersTimeout: 5_000 };
  * @param {string} options.databaseUrl - PostgreSQL shared by every instance.
  * @param {string} options.redisUrl - Redis shared by every instance.
  * @param {string} options.baseUrl - public origin of the app (the load balancer's), which webhook URLs start with.
- * @param {string} options.adminToken - bearer token of the admin routes, a stand-in for your app's own sign-in.
+ * @param {string} options.adminToken - bearer token of the /admin routes (the management API), a stand-in for your app's own sign-in.
  * @param {string} [options.tablePrefix] - PostgreSQL table prefix.
  * @param {string} [options.keyPrefix] - Redis key prefix.
  * @param {'allow' | 'reject'} [options.onRateLimiterError] - what to do when Redis is down.
@@ -54,41 +55,17 @@ export async function createApp(options) {
   });
   const manager = createWebhookManager({ store, baseUrl: options.baseUrl });
 
+  // A stand-in for your app's own sign-in: the bearer token is an organization admin's.
+  const signedIn = (req) => (req.get('authorization') === `Bearer ${options.adminToken}` ? { userId: 'u-admin', role: 'admin' } : null);
+
   const app = express();
   app.use(createExpressMiddleware(handle));
-  app.use(express.json());
-
-  const admin = express.Router();
-  admin.use((req, res, next) => {
-    if (req.get('authorization') === `Bearer ${options.adminToken}`) return next();
-    res.status(401).json({ error: 'unauthorized' });
+  app.get('/admin/channels/:id/messages', async (req, res) => {
+    if (signedIn(req) === null) return res.status(401).json({ error: 'unauthorized' });
+    res.json(await store.listMessages(req.params.id));
   });
-  const actor = { userId: 'u-admin', role: 'admin' };
-  const answer = (work) => async (req, res) => {
-    try {
-      res.json(await work(req));
-    } catch (error) {
-      const status = { forbidden: 403, webhook_not_found: 404, channel_not_found: 404, webhook_revoked: 409, channel_archived: 409 }[error.code] ?? 400;
-      res.status(error.code === undefined ? 500 : status).json({ error: error.code ?? 'internal', message: error.message });
-    }
-  };
-  admin.post(
-    '/webhooks',
-    answer((req) => manager.create(actor, { channelId: req.body.channelId ?? DEMO_CHANNEL_ID, name: req.body.name })),
-  );
-  admin.post(
-    '/webhooks/:id/rotate',
-    answer((req) => manager.rotate(actor, req.params.id)),
-  );
-  admin.post(
-    '/webhooks/:id/revoke',
-    answer((req) => manager.revoke(actor, req.params.id)),
-  );
-  admin.get(
-    '/channels/:id/messages',
-    answer((req) => store.listMessages(req.params.id)),
-  );
-  app.use('/admin', admin);
+  // The management API: list, create, update, rotate and revoke webhooks, and their post history.
+  app.use('/admin', createExpressManagementMiddleware(createManagementApi({ manager, authenticate: signedIn })));
 
   const close = async () => {
     await pool.end();

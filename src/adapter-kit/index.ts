@@ -1,12 +1,15 @@
 /**
  * The adapter kit: what a framework adapter needs of the core, and nothing else. Its public half,
- * `createWebhookAdapter` and its types, is exported from `channel-webhooks`; the rest serves this
- * package's own adapters (`adapters/frameworks/*`). Stores check their options with the rules of
- * `src/arguments/`.
+ * `createWebhookAdapter` and its types, is exported from `channel-webhooks`, and
+ * `createManagementAdapter` from `channel-webhooks/manage`; the rest serves this package's own
+ * adapters (`adapters/frameworks/*`). Stores check their options with the rules of `src/arguments/`.
  *
  * @module
  */
 export { createWebhookAdapter, DEFAULT_BODY_TIMEOUT_MS } from './create-webhook-adapter.js';
+export { createManagementAdapter } from './create-management-adapter.js';
+export { readFetchBody } from './read-fetch-body.js';
+export type { ManagementApi } from '../manage/management-types.js';
 export type { BodyLimits, WebhookAdapter, WebhookAdapterBinding, WebhookAdapterOptions } from './adapter-types.js';
 export { bodyCutShort, bodyTimedOut } from './body-errors.js';
 export type { WebhookHandler } from '../handler/handler-types.js';

@@ -14,7 +14,7 @@ export const HANDLER_STORE: ArgumentRule = port(
  */
 export const MANAGER_STORE: ArgumentRule = port(
   'a WebhookStore',
-  ['getWebhook', 'getChannel', 'insertWebhook', 'listWebhooks', 'updateWebhookSecret', 'revokeWebhook'],
+  ['getWebhook', 'getChannel', 'insertWebhook', 'listWebhooks', 'updateWebhookSecret', 'revokeWebhook', 'updateWebhookProfile'],
   'Pass createMemoryStore(), createPostgresStore({ pool }) or a store of your own.',
 );
 

@@ -1,8 +1,10 @@
 import { checkHandlerOptions } from './check-handler-options.js';
 import type { ErrorContext, FastPath, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
-import { declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
+import { bodyBytes, declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
 import { isFetchRequest, withLowerCaseHeaders } from './plain-request.js';
 import { systemClock } from '../clock.js';
+import { createPostRecorder } from '../history/create-post-recorder.js';
+import { postRecordOf } from '../history/post-record.js';
 import { createConsoleErrorLog } from '../reporting/console-error-log.js';
 import { createDeadline } from '../waiting/deadline.js';
 import { ChannelWebhookError } from '../errors.js';
@@ -43,6 +45,9 @@ interface Post {
   decision: RateLimitDecision | null;
   /** Step 5's trusted Content-Length, handed to the body reader so that it is parsed once. */
   declaredLength: number | null;
+  /** For the history: the body's size once read, and the idempotency key once valid. */
+  bodyBytes: number | null;
+  key: string | null;
 }
 
 /** A step that goes on from a port's answer, or from its failure. */
@@ -53,6 +58,11 @@ type Step<C, T> = (context: C, value: T) => MaybePromise<WebhookResponse>;
  * contract's checks in the settled order — 405, 404, 415, rate count (429), 413, 400, 409, 200
  * (duplicate), 201 — and answering 500 when the store fails or misses its deadline. It never
  * rejects, and never reads the body of a request refused before the rate count.
+ *
+ * When the store keeps a history of posts (`recordPosts`), every answer to a post whose URL proved
+ * its secret is recorded there, off the answer's path: batched on a later tick, a minute's 429s of a
+ * webhook as one record, a failure reported to `onError` (stage `history`) and never seen by the
+ * sender.
  *
  * Framework adapters wrap it (`channel-webhooks/node`, `/express`, `/koa`, `/fastify`, `/fetch`, or
  * an app's own through `createWebhookAdapter`); tests call it directly. The steps below are the
@@ -84,6 +94,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const rejectOnLimiterError = options.onRateLimiterError === 'reject';
   const fromStore = createDeadline(options.storeTimeoutMs ?? 5_000, 'store_timeout', 'the store did not answer in time');
   const fromRateLimiter = createDeadline(options.rateLimiterTimeoutMs ?? 1_000, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
+  const recorder =
+    store.recordPosts === undefined
+      ? null
+      : createPostRecorder({
+          recordPosts: (records) => store.recordPosts!(records),
+          deadline: fromStore,
+          report: (error) => report(error, { stage: 'history' }),
+        });
 
   // 1. Method, whatever the URL.
   function checkMethod(request: WebhookRequest, matched: WebhookPath | null): MaybePromise<WebhookResponse> {
@@ -108,7 +126,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   function checkSecret({ request, presentedHash }: Target, webhook: WebhookRecord | null): MaybePromise<WebhookResponse> {
     const matches = hashesMatch(presentedHash, webhook?.secretHash ?? ABSENT_HASH);
     if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
-    return checkMediaType({ request, headers: request.headers ?? NO_HEADERS, webhook, decision: null, declaredLength: null });
+    const post: Post = { request, headers: request.headers ?? NO_HEADERS, webhook, decision: null, declaredLength: null, bodyBytes: null, key: null };
+    return recorder === null ? checkMediaType(post) : recorded(post, checkMediaType(post));
   }
 
   // 3. Media type.
@@ -151,6 +170,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   function bodyArrived(post: Post, raw: RawBody): MaybePromise<WebhookResponse> {
+    if (recorder !== null) post.bodyBytes = bodyBytes(raw);
     return checkBody(post, decodeBody(raw));
   }
 
@@ -198,6 +218,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   // check failed. A revocation, rotation or archival while the body was arriving is never missed.
   function storeMessage(post: Post, { text, blocks, key }: ValidPayload): MaybePromise<WebhookResponse> {
     const { webhook } = post;
+    post.key = key;
     const now = clock.now();
     const input = { message: newMessage(webhook, text, blocks, now), idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now };
     return after(post, () => fromStore(store.insertMessage(input)), answerInsert, insertFailed);
@@ -239,6 +260,22 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     } catch (error) {
       failed(error);
     }
+  }
+
+  // The post proved its secret: its answer, whatever it is, goes to the webhook's history once it is
+  // known, and goes out unchanged.
+  function recorded(post: Post, response: MaybePromise<WebhookResponse>): MaybePromise<WebhookResponse> {
+    if (!isThenable(response)) return keep(post, response);
+    return Promise.resolve(response).then((settled) => keep(post, settled));
+  }
+
+  function keep(post: Post, response: WebhookResponse): WebhookResponse {
+    try {
+      recorder!.record(postRecordOf(post.webhook.id, clock.now(), response, post.key, post.bodyBytes));
+    } catch (error) {
+      report(error, { stage: 'history', webhookId: post.webhook.id });
+    }
+    return response;
   }
 
   function report(error: unknown, context: ErrorContext): void {

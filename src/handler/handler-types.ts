@@ -10,7 +10,7 @@ import type { Clock, MaybePromise, Message, RateLimiter, WebhookStore } from '..
  * onError: (error, { stage }) => metrics.increment(`webhook_errors.${stage}`),
  * ```
  */
-export type ErrorStage = 'store' | 'rate_limiter' | 'on_message' | 'body' | 'handler';
+export type ErrorStage = 'store' | 'rate_limiter' | 'on_message' | 'body' | 'handler' | 'history';
 
 /**
  * What `onError` learns about a failure besides the error. It never contains a secret.
@@ -50,7 +50,8 @@ export interface WebhookHandlerOptions {
   onMessage?: (message: Message) => void | Promise<void>;
   /**
    * Called for failures the sender only sees as a status: store and limiter errors and time-outs,
-   * `onMessage` failures. The error never contains the secret. Default: one line per failure on
+   * `onMessage` failures; and for those the sender never sees: a history write that failed, timed
+   * out or was dropped (stage `history`). The error never contains the secret. Default: one line per failure on
    * `console.error` (stage, webhook id, error), at most one per stage every 10 s with a count of
    * the others; a hook given here replaces it.
    */

@@ -40,6 +40,13 @@ function utf8Length(text: string): number {
   return textEncoder.encode(text).byteLength;
 }
 
+/** The size of a body that arrived, in bytes (a string's as UTF-8), or `null` for one of no known shape. */
+export function bodyBytes(raw: RawBody): number | null {
+  if (raw === null || raw === undefined) return 0;
+  if (raw instanceof Uint8Array) return raw.byteLength;
+  return typeof raw === 'string' ? textEncoder.encode(raw).byteLength : null;
+}
+
 /** What a reader's failure comes to. */
 export function readFailed(error: unknown): BodyOutcome {
   if (isChannelWebhookError(error, 'payload_too_large')) return { kind: 'too_large' };

@@ -1,12 +1,14 @@
-import { fn, HTTP_URL, required } from '../arguments/argument-rules.js';
-import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
+import { fn, HTTP_URL, integer, required } from '../arguments/argument-rules.js';
+import { checkArgument, checkOptions, type OptionsShape } from '../arguments/check-options.js';
 import { CLOCK, MANAGER_STORE } from '../arguments/port-rules.js';
 import { systemClock } from '../clock.js';
 import { createConsoleErrorLog } from '../reporting/console-error-log.js';
 import { ChannelWebhookError } from '../errors.js';
-import type { Channel, Clock, WebhookRecord, WebhookStore } from '../ports.js';
-import { generateSecret, generateWebhookId, hashSecret } from '../secret/secret.js';
+import { POST_HISTORY_LIMIT } from '../limits.js';
+import type { Channel, Clock, PostRecord, WebhookProfileChange, WebhookRecord, WebhookStore } from '../ports.js';
+import { generateSecret, generateWebhookId, hashSecret, isWellFormedWebhookId } from '../secret/secret.js';
 import { cleanWebhookName } from './webhook-name.js';
+import { cleanProfileChange } from './webhook-profile.js';
 
 /**
  * Who asks to manage webhooks: a user and their organization role.
@@ -45,6 +47,30 @@ export interface WebhookInfo {
   /** Epoch ms of the last message the webhook stored (duplicates do not count), or `null` if none yet. */
   lastPostAt: number | null;
   status: 'active' | 'revoked';
+  /** What the webhook is for: plain text of 1 to 500 characters, or `null`. */
+  description: string | null;
+  /** The image an app shows beside the webhook's messages: an absolute `https:` URL, or `null`. */
+  avatarUrl: string | null;
+}
+
+/**
+ * A webhook's profile as `create` and `update` take it: `null` or a blank string clears a field, and
+ * a field left out of an update stays as it is. The name is not part of it: it is chosen at creation.
+ *
+ * @example
+ * ```ts
+ * const profile: WebhookProfileInput = { description: 'Deploys from CI', avatarUrl: 'https://chat.example.com/ci.png' };
+ * await manager.update(actor, webhookId, profile);
+ * ```
+ */
+export interface WebhookProfileInput {
+  /** Plain text, trimmed: 1 to 500 characters, line breaks allowed; no other control or bidirectional formatting character. */
+  description?: string | null;
+  /**
+   * An absolute `https:` URL without user name or password, at most 2,048 characters, that the
+   * renderer would show as an image (no space or control character anywhere).
+   */
+  avatarUrl?: string | null;
 }
 
 /**
@@ -57,7 +83,7 @@ export interface WebhookInfo {
  * ```
  */
 export interface AuditEvent {
-  type: 'webhook.created' | 'webhook.rotated' | 'webhook.revoked';
+  type: 'webhook.created' | 'webhook.updated' | 'webhook.rotated' | 'webhook.revoked';
   webhookId: string;
   channelId: string;
   /** Who made the change (a copy of the actor passed to the manager). */
@@ -66,6 +92,12 @@ export interface AuditEvent {
   at: number;
   /** The webhook's name. */
   name: string;
+  /** The webhook's description after the change. */
+  description: string | null;
+  /** The webhook's avatar URL after the change. */
+  avatarUrl: string | null;
+  /** For `webhook.updated` only: the profile before the change. */
+  previous?: { description: string | null; avatarUrl: string | null };
 }
 
 /**
@@ -113,8 +145,8 @@ export interface WebhookManagerOptions {
   /** Time source. Default {@link systemClock}. */
   clock?: Clock;
   /**
-   * Called after every change the store confirmed (create, rotate, a revoke that revoked), and
-   * awaited, so an audit row is written before the manager's promise settles. A throw or rejection
+   * Called after every change the store confirmed (create, an update that changed the profile,
+   * rotate, a revoke that revoked), and awaited, so an audit row is written before the manager's promise settles. A throw or rejection
    * goes to `onError`; the change is never undone and the caller still gets its result. Default: none.
    */
   onAudit?: (event: AuditEvent) => void | Promise<void>;
@@ -135,8 +167,16 @@ export interface WebhookManagerOptions {
  * ```
  */
 export interface WebhookManager {
-  /** Creates a webhook in an active channel. Its URL is in the result, and nowhere else, ever. */
-  create(actor: Actor, input: { channelId: string; name: string }): Promise<WebhookWithUrl>;
+  /**
+   * Creates a webhook in an active channel, with its name and, optionally, its profile. Its URL is
+   * in the result, and nowhere else, ever.
+   */
+  create(actor: Actor, input: { channelId: string; name: string } & WebhookProfileInput): Promise<WebhookWithUrl>;
+  /**
+   * Changes an active webhook's profile: the fields `change` holds (`null` or a blank string clears
+   * one). The name and the channel never change: a new name is a new webhook.
+   */
+  update(actor: Actor, webhookId: string, change: WebhookProfileInput): Promise<WebhookInfo>;
   /** Gives an active webhook a new secret; the old URL answers 404 at once. The id stays. */
   rotate(actor: Actor, webhookId: string): Promise<WebhookWithUrl>;
   /**
@@ -153,21 +193,33 @@ export interface WebhookManager {
   get(actor: Actor, webhookId: string): Promise<WebhookInfo>;
   /** The channel's webhooks, revoked ones included, oldest first, without secrets. */
   list(actor: Actor, channelId: string): Promise<WebhookInfo[]>;
+  /**
+   * What happened to the webhook's recent posts (see {@link PostRecord}), newest first: at most
+   * `limit` (1 to 100, default 100) of the records the store keeps. Throws `history_unavailable`
+   * when the store keeps no history (it has no `listPosts`).
+   */
+  history(actor: Actor, webhookId: string, options?: { limit?: number }): Promise<PostRecord[]>;
 }
 
 const ROLES = new Set(['owner', 'admin', 'member']);
 
 /**
- * Creates the webhook manager: create, rotate, revoke, get and list, with the contract's permission
- * rule (organization owners and admins, and the channel's owner) and archived-channel rule. Errors
- * are {@link ChannelWebhookError}s with codes `forbidden`, `channel_not_found`, `channel_archived`,
- * `webhook_not_found`, `webhook_revoked`, `invalid_name` and `invalid_argument`; bad options make
- * the factory throw `invalid_argument`.
+ * Creates the webhook manager: create, update (the profile), rotate, revoke, get, list and history,
+ * with the contract's permission rule (organization owners and admins, and the channel's owner) and
+ * archived-channel rule. Errors are {@link ChannelWebhookError}s with codes `forbidden`,
+ * `channel_not_found`, `channel_archived`, `webhook_not_found`, `webhook_revoked`, `invalid_name`,
+ * `invalid_description`, `invalid_avatar_url`, `history_unavailable` and `invalid_argument`; bad
+ * options make the factory throw `invalid_argument`. Permission is checked before the input.
  *
  * Names are stored trimmed: 1 to 80 code points, a raw input of at most 1,024 UTF-16 code units, no
  * control characters (C0, C1, DEL), lone surrogates or bidirectional formatting characters.
+ * Descriptions likewise, up to 500 code points, with tab and line feed allowed; avatar URLs are
+ * absolute `https:` URLs of at most 2,048 characters, without user name or password, that the
+ * renderer would show as an image.
  *
- * Secrets are 256 random bits, URL-safe; the store keeps only their SHA-256.
+ * Secrets are 256 random bits, URL-safe; the store keeps only their SHA-256. Webhook ids are `wh_`
+ * and 128 random bits, or, when the store has `newWebhookId`, the id it gives (checked to have that
+ * shape).
  *
  * @example
  * ```ts
@@ -187,7 +239,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const urlOf = (webhookId: string, secret: string) => `${baseUrl}/hooks/channels/${webhookId}/${secret}`;
 
-  const audit = async (type: AuditEvent['type'], actor: Actor, record: WebhookRecord, at: number): Promise<void> => {
+  const audit = async (type: AuditEvent['type'], actor: Actor, record: WebhookRecord, at: number, previous?: WebhookRecord): Promise<void> => {
     if (onAudit === undefined) return;
     const event: AuditEvent = {
       type,
@@ -196,7 +248,10 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       actor: { userId: actor.userId, role: actor.role },
       at,
       name: record.name,
+      description: record.description,
+      avatarUrl: record.avatarUrl,
     };
+    if (previous !== undefined) event.previous = { description: previous.description, avatarUrl: previous.avatarUrl };
     try {
       await onAudit(event);
     } catch (error) {
@@ -250,16 +305,27 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
     return { record, at, revokedNow: record.revokedAt === at };
   };
 
+  /** A new webhook's id: the store's, when it chooses them, else a random one. */
+  const newWebhookId = (channelId: string): string => {
+    if (store.newWebhookId === undefined) return generateWebhookId();
+    const id: unknown = store.newWebhookId(channelId);
+    if (typeof id !== 'string' || !isWellFormedWebhookId(id)) {
+      throw new ChannelWebhookError('store_failed', "the store's newWebhookId() gave an id that is not `wh_` and 22 base64url characters");
+    }
+    return id;
+  };
+
   return {
     async create(actor, input) {
       const channel = (await channelFor(actor, input?.channelId))!;
       const name = cleanWebhookName(input.name);
+      const profile = cleanProfileChange(input);
       if (channel.archived) {
         throw new ChannelWebhookError('channel_archived', `channel ${channel.id} is archived: webhooks cannot be created in it`);
       }
       const secret = generateSecret();
       const record: WebhookRecord = {
-        id: store.newWebhookId?.(channel.id) ?? generateWebhookId(),
+        id: newWebhookId(channel.id),
         channelId: channel.id,
         name,
         secretHash: hashSecret(secret),
@@ -268,12 +334,26 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
         rotatedAt: null,
         revokedAt: null,
         lastPostAt: null,
-        description: null,
-        avatarUrl: null,
+        description: profile.description ?? null,
+        avatarUrl: profile.avatarUrl ?? null,
       };
       await store.insertWebhook(record);
       await audit('webhook.created', actor, record, record.createdAt);
       return { webhook: toInfo(record), url: urlOf(record.id, secret) };
+    },
+
+    async update(actor, webhookId, change) {
+      const webhook = await webhookFor(actor, webhookId);
+      if (typeof change !== 'object' || change === null) throw new ChannelWebhookError('invalid_argument', 'change must be { description?, avatarUrl? }');
+      const profile: WebhookProfileChange = cleanProfileChange(change);
+      if (webhook.revokedAt !== null) throw revokedError(webhookId);
+      const at = clock.now();
+      const updated = await store.updateWebhookProfile(webhook.id, profile);
+      if (updated === null) throw revokedError(webhookId);
+      if (updated.description !== webhook.description || updated.avatarUrl !== webhook.avatarUrl) {
+        await audit('webhook.updated', actor, updated, at, webhook);
+      }
+      return toInfo(updated);
     },
 
     async rotate(actor, webhookId) {
@@ -317,8 +397,20 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       await channelFor(actor, channelId);
       return (await store.listWebhooks(channelId)).map(toInfo);
     },
+
+    async history(actor, webhookId, options) {
+      const limit = options?.limit ?? POST_HISTORY_LIMIT;
+      checkArgument('history', 'options.limit', limit, HISTORY_LIMIT);
+      const webhook = await webhookFor(actor, webhookId);
+      if (store.listPosts === undefined) {
+        throw new ChannelWebhookError('history_unavailable', 'this store keeps no history of posts: it has no listPosts()');
+      }
+      return store.listPosts(webhook.id, limit);
+    },
   };
 }
+
+const HISTORY_LIMIT = integer(1, POST_HISTORY_LIMIT);
 
 const OPTIONS: OptionsShape = {
   store: required(MANAGER_STORE),
@@ -355,5 +447,7 @@ function toInfo(record: WebhookRecord): WebhookInfo {
     revokedAt: record.revokedAt,
     lastPostAt: record.lastPostAt,
     status: record.revokedAt === null ? 'active' : 'revoked',
+    description: record.description,
+    avatarUrl: record.avatarUrl,
   };
 }

@@ -1,4 +1,6 @@
-import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookProfileChange, WebhookRecord, WebhookStore } from '../ports.js';
+import { mergeRateLimited, minuteOf } from '../history/post-record.js';
+import { POST_HISTORY_LIMIT } from '../limits.js';
+import type { Channel, InsertMessageInput, InsertMessageResult, Message, PostRecord, WebhookProfileChange, WebhookRecord, WebhookStore } from '../ports.js';
 
 /**
  * The in-memory store, with the two extra methods of the reference stores. Every method answers
@@ -24,6 +26,8 @@ export interface MemoryStore extends WebhookStore {
   revokeWebhook(webhookId: string, revokedAt: number): WebhookRecord | null;
   insertMessage(input: InsertMessageInput): InsertMessageResult;
   updateWebhookProfile(webhookId: string, change: WebhookProfileChange): WebhookRecord | null;
+  recordPosts(records: readonly PostRecord[]): void;
+  listPosts(webhookId: string, limit: number): PostRecord[];
 }
 
 /**
@@ -31,7 +35,8 @@ export interface MemoryStore extends WebhookStore {
  * tests. Every method does its work synchronously, so the guarded, idempotent insert is atomic: a
  * revocation, rotation or archival that happened before it is always seen, and N concurrent posts
  * with one key store one message and all answer with it. Everything it hands out is frozen, so no
- * caller can change what is stored. State lives as long as the store object; nothing is persisted.
+ * caller can change what is stored. It keeps the last 100 post records of each webhook (its
+ * history). State lives as long as the store object; nothing is persisted.
  *
  * @example
  * ```ts
@@ -53,6 +58,8 @@ export function createMemoryStore(): MemoryStore {
   const messagesByChannel = new Map<string, Message[]>();
   // Keyed by webhook id, then idempotency key: keys are scoped to their webhook.
   const messagesByKey = new Map<string, Map<string, Message>>();
+  // Each webhook's post records, oldest first, frozen.
+  const postsByWebhook = new Map<string, PostRecord[]>();
 
   return {
     putChannel(channel) {
@@ -122,8 +129,44 @@ export function createMemoryStore(): MemoryStore {
       webhook.lastPostAt = postedAt;
       return { outcome: 'created', message: stored };
     },
+    recordPosts(records) {
+      for (const record of mergeRateLimited(records)) {
+        const kept = postsByWebhook.get(record.webhookId) ?? [];
+        if (kept.length === 0) postsByWebhook.set(record.webhookId, kept);
+        const minute = record.status === 429 ? minuteOf(record.at) : -1;
+        const same = minute === -1 ? -1 : kept.findLastIndex((earlier) => earlier.status === 429 && minuteOf(earlier.at) === minute);
+        if (same !== -1) {
+          const earlier = kept[same]!;
+          kept[same] = Object.freeze({ ...earlier, at: Math.min(earlier.at, record.at), count: earlier.count + record.count });
+          continue;
+        }
+        kept.push(copyPostRecord(record));
+        if (kept.length > POST_HISTORY_LIMIT) kept.shift();
+      }
+    },
+    listPosts(webhookId, limit) {
+      const kept = postsByWebhook.get(webhookId) ?? [];
+      return kept.slice(Math.max(0, kept.length - limit)).reverse();
+    },
   };
 }
+
+// A frozen copy, with its own frozen errors: what the caller keeps can change nothing stored.
+function copyPostRecord(record: PostRecord): PostRecord {
+  return Object.freeze({
+    webhookId: record.webhookId,
+    at: record.at,
+    status: record.status,
+    code: record.code,
+    errors: record.errors.length === 0 ? NO_ERRORS : Object.freeze(record.errors.map((error) => Object.freeze({ ...error }))),
+    idempotencyKey: record.idempotencyKey,
+    messageId: record.messageId,
+    bodyBytes: record.bodyBytes,
+    count: record.count,
+  }) as PostRecord;
+}
+
+const NO_ERRORS = Object.freeze([]) as unknown as PostRecord['errors'];
 
 // One literal with a fixed key order, so that every record shares one hidden class (reads of
 // records stay monomorphic however many there are).

@@ -101,5 +101,10 @@ function isBase64Url(text: string, from: number): boolean {
 
 /** Whether the two URL segments have the shape this library gives them: `wh_` and 22, and 43 characters of base64url. */
 export function isWellFormedCredential(webhookId: string, secret: string): boolean {
-  return webhookId.length === 25 && webhookId.startsWith('wh_') && isBase64Url(webhookId, 3) && secret.length === 43 && isBase64Url(secret, 0);
+  return isWellFormedWebhookId(webhookId) && secret.length === 43 && isBase64Url(secret, 0);
+}
+
+/** Whether `webhookId` has the shape this library gives webhook ids: `wh_` and 22 characters of base64url. */
+export function isWellFormedWebhookId(webhookId: string): boolean {
+  return webhookId.length === 25 && webhookId.startsWith('wh_') && isBase64Url(webhookId, 3);
 }

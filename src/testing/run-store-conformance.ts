@@ -2,7 +2,9 @@ import type { WebhookStore } from '../ports.js';
 import { registerChannelTests } from './store-conformance/channels.js';
 import { createSuite, type StoreConformanceGroup, type StoreConformanceOptions } from './store-conformance/context.js';
 import { registerGuardTests } from './store-conformance/guard.js';
+import { registerHistoryTests } from './store-conformance/history.js';
 import { registerMessageTests } from './store-conformance/messages.js';
+import { registerProfileTests } from './store-conformance/profile.js';
 import { registerWebhookTests } from './store-conformance/webhooks.js';
 
 export type { StoreConformanceGroup, StoreConformanceOptions } from './store-conformance/context.js';
@@ -12,7 +14,9 @@ export type { StoreConformanceGroup, StoreConformanceOptions } from './store-con
  * including the idempotent insert under concurrent callers (exactly one stores, all get its message),
  * the guarded insert (a revocation, rotation, archival or deleted channel refuses it, also when it
  * races inserts), `lastPostAt`, keys scoped per webhook, rotation and revocation visible at once,
- * messages back exactly as sent, and secrets never reaching the store. A store may answer
+ * messages back exactly as sent, and secrets never reaching the store; webhook profiles kept and
+ * changed field by field; and, for a store that keeps one, the post history (at most 100 records a
+ * webhook, a minute's 429s as one). A store may answer
  * synchronously, with promises, or mixed. Call it at the top level of a test file, passing your
  * framework's `describe` and `it`; `groups` runs some of its groups alone.
  *
@@ -39,7 +43,9 @@ export function runStoreConformance<S extends WebhookStore>(options: StoreConfor
     if (groups.has('webhooks')) registerWebhookTests(suite);
     if (groups.has('messages')) registerMessageTests(suite);
     if (groups.has('guarded insert')) registerGuardTests(suite);
+    if (groups.has('profile')) registerProfileTests(suite);
+    if (groups.has('history')) registerHistoryTests(suite);
   });
 }
 
-const STORE_GROUPS: readonly StoreConformanceGroup[] = ['channels', 'webhooks', 'messages', 'guarded insert'];
+const STORE_GROUPS: readonly StoreConformanceGroup[] = ['channels', 'webhooks', 'messages', 'guarded insert', 'profile', 'history'];

@@ -2,17 +2,18 @@ import { metrics } from '@opentelemetry/api';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
-import { createFastifyPlugin } from '../../adapters/frameworks/fastify/index.js';
+import { createExpressManagementMiddleware, createExpressMiddleware } from '../../adapters/frameworks/express/index.js';
+import { createFastifyManagementPlugin, createFastifyPlugin } from '../../adapters/frameworks/fastify/index.js';
 import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
-import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
-import { createNodeListener } from '../../adapters/frameworks/node/index.js';
+import { createKoaManagementMiddleware, createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
+import { createNodeListener, createNodeManagementListener } from '../../adapters/frameworks/node/index.js';
 import { createPostgresStore, postgresSchema } from '../../adapters/stores/postgres/index.js';
 import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createSqliteRateLimiter, createSqliteStore, sqliteSchema } from '../../adapters/stores/sqlite/index.js';
 import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } from '../../src/index.js';
 import { instrumentHandler } from '../../src/instrumentation/index.js';
-import { createOpenApiDocument } from '../../src/openapi/index.js';
+import { createManagementApi } from '../../src/manage/index.js';
+import { createManagementOpenApiDocument, createOpenApiDocument } from '../../src/openapi/index.js';
 import { toHtml, toPlainText } from '../../src/render/index.js';
 import { createWebhookSender } from '../../src/send/index.js';
 
@@ -23,6 +24,8 @@ const database = new Database(':memory:');
 const store = createMemoryStore();
 const handle = createWebhookHandler({ store });
 const message = { body: 'Deploy finished', blocks: [] };
+const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com' });
+const api = createManagementApi<never>({ manager, authenticate: () => null });
 
 afterAll(async () => {
   await pool.end();
@@ -51,6 +54,12 @@ const factories: [factory: string, where: string, build: (extra: Options) => unk
   ['postgresSchema', 'options', (extra) => postgresSchema({ tablePrefix: 'hooks_', ...extra } as never)],
   ['createRedisRateLimiter', 'options', (extra) => createRedisRateLimiter({ sendCommand: async () => null, ...extra } as never)],
   ['createOpenApiDocument', 'options', (extra) => createOpenApiDocument({ title: 'Chat', ...extra } as never)],
+  ['createManagementOpenApiDocument', 'options', (extra) => createManagementOpenApiDocument({ title: 'Chat', ...extra } as never)],
+  ['createManagementApi', 'options', (extra) => createManagementApi({ manager, authenticate: () => null, ...extra } as never)],
+  ['createExpressManagementMiddleware', 'options', (extra) => createExpressManagementMiddleware(api, { bodyTimeoutMs: 5_000, ...extra } as never)],
+  ['createKoaManagementMiddleware', 'options', (extra) => createKoaManagementMiddleware(api, { bodyTimeoutMs: 5_000, ...extra } as never)],
+  ['createFastifyManagementPlugin', 'options', (extra) => createFastifyManagementPlugin(api, { bodyTimeoutMs: 5_000, ...extra } as never)],
+  ['createNodeManagementListener', 'options', (extra) => createNodeManagementListener(api, { bodyTimeoutMs: 5_000, ...extra } as never)],
   ['createWebhookSender', 'options', (extra) => createWebhookSender({ url: 'https://chat.example.com/hooks/channels/wh_1/s', ...extra } as never)],
   ['toHtml', 'options', (extra) => toHtml(message, { locale: 'en-US', ...extra } as never)],
   ['toPlainText', 'options', (extra) => toPlainText(message, { locale: 'en-US', ...extra } as never)],

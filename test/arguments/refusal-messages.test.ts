@@ -109,12 +109,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'a pg pool as the store',
         () => createWebhookManager({ store: pool as never, baseUrl }),
-        `options.store must be a WebhookStore: it has no getWebhook(), getChannel(), insertWebhook(), listWebhooks(), updateWebhookSecret(), revokeWebhook(). ${STORE_HINT}`,
+        `options.store must be a WebhookStore: it has no getWebhook(), getChannel(), insertWebhook(), listWebhooks(), updateWebhookSecret(), revokeWebhook(), updateWebhookProfile(). ${STORE_HINT}`,
       ],
       [
         'a store that only serves posts',
         () => createWebhookManager({ store: { getWebhook: () => null, insertMessage: () => null } as never, baseUrl }),
-        `options.store must be a WebhookStore: it has no getChannel(), insertWebhook(), listWebhooks(), updateWebhookSecret(), revokeWebhook(). ${STORE_HINT}`,
+        `options.store must be a WebhookStore: it has no getChannel(), insertWebhook(), listWebhooks(), updateWebhookSecret(), revokeWebhook(), updateWebhookProfile(). ${STORE_HINT}`,
       ],
       ['no baseUrl', () => createWebhookManager({ store } as never), 'options.baseUrl must be an absolute http(s) URL: got undefined.'],
       [

@@ -53,6 +53,8 @@ describe('create', () => {
       revokedAt: null,
       lastPostAt: null,
       status: 'active',
+      description: null,
+      avatarUrl: null,
     });
     expect(url).toMatch(URL_SHAPE);
     expect(splitUrl(url).webhookId).toBe(webhook.id);

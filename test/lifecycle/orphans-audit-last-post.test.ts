@@ -149,7 +149,7 @@ describe('audit events', () => {
     const rotated = await w.manager.rotate(ORG_ADMIN, created.webhook.id);
     w.clock.advance(10);
     await w.manager.revoke(ORG_OWNER, created.webhook.id);
-    const base = { webhookId: created.webhook.id, channelId: 'ops', name: 'CI' };
+    const base = { webhookId: created.webhook.id, channelId: 'ops', name: 'CI', description: null, avatarUrl: null };
     expect(events).toEqual([
       { type: 'webhook.created', ...base, actor: CHANNEL_OWNER, at: created.webhook.createdAt },
       { type: 'webhook.rotated', ...base, actor: ORG_ADMIN, at: rotated.webhook.rotatedAt },

@@ -1,3 +1,4 @@
 export { createExpressMiddleware } from './create-express-middleware.js';
+export { createExpressManagementMiddleware } from './create-express-management-middleware.js';
 export type { ExpressLikeRequest, ExpressMiddleware } from './create-express-middleware.js';
 export type { NodeAdapterOptions } from '../node/node-request-parts.js';

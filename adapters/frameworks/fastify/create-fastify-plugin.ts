@@ -83,7 +83,8 @@ export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAda
 // The route's onRequest hook answers every request, so that Fastify never parses a webhook body.
 const NEVER_REACHED: RouteHandlerMethod = (_request, reply) => reply.send();
 
-function sendReply(reply: FastifyReply, response: WebhookResponse, request: FastifyRequest): void {
+/** Sends a core answer as a Fastify reply: the `write` of a binding on Fastify. */
+export function sendReply(reply: FastifyReply, response: WebhookResponse, request: FastifyRequest): void {
   // The body goes out as the core's JSON text. Given a serializer, Fastify sends a string as that
   // serializer returns it, and neither adds a charset to the content type nor runs the app's
   // `preSerialization` hooks; the text needs no copy into a Buffer first.

@@ -1,4 +1,5 @@
 export { createFastifyPlugin } from './create-fastify-plugin.js';
+export { createFastifyManagementPlugin } from './create-fastify-management-plugin.js';
 export type { FastifyAdapterOptions } from './create-fastify-plugin.js';
 export { createRedactingLogMethod } from './create-redacting-log-method.js';
 export type { RedactingLogMethod } from './create-redacting-log-method.js';

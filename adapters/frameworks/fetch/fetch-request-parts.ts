@@ -1,5 +1,4 @@
-import type { HeaderValue, WebhookAdapterBinding } from '../../../src/adapter-kit/index.js';
-import { readFetchBody } from './read-fetch-body.js';
+import { readFetchBody, type HeaderValue, type WebhookAdapterBinding } from '../../../src/adapter-kit/index.js';
 
 /** The reading half of an adapter binding for a framework that hands over a Web `Request`. */
 export type FetchRequestParts<Req> = Pick<WebhookAdapterBinding<Req, unknown, unknown>, 'url' | 'method' | 'headers' | 'readBody'>;

@@ -91,7 +91,8 @@ async function passOn(next: () => Promise<unknown>): Promise<void> {
   await next();
 }
 
-function writeKoaResponse(ctx: KoaLikeContext, response: WebhookResponse): void {
+/** Writes a core answer to a Koa context: the `write` of a binding on Koa. */
+export function writeKoaResponse(ctx: KoaLikeContext, response: WebhookResponse): void {
   ctx.status = response.status;
   // Headers first: Koa would otherwise type a string body as text/plain.
   ctx.set(nodeHeaders(response, ctx.req));

@@ -1,3 +1,4 @@
 export { createKoaMiddleware } from './create-koa-middleware.js';
+export { createKoaManagementMiddleware } from './create-koa-management-middleware.js';
 export type { KoaLikeContext, KoaMiddleware } from './create-koa-middleware.js';
 export type { NodeAdapterOptions } from '../node/node-request-parts.js';

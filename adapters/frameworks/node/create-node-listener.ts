@@ -9,6 +9,7 @@ import {
   systemClock,
   type WebhookHandler,
 } from '../../../src/adapter-kit/index.js';
+import { answerWriteFailure } from './answer-write-failure.js';
 import { nodeRequestParts, type NodeAdapterOptions } from './node-request-parts.js';
 import { writeNodeResponse } from './write-node-response.js';
 
@@ -76,17 +77,7 @@ export function createNodeListener(handle: WebhookHandler, options: NodeListener
   const log = createConsoleErrorLog(systemClock, 'createNodeListener');
   const onError = options.onError ?? ((error: unknown) => log(error, { stage: 'write' }));
 
-  // The answer could not be written: a 500 problem while the head is still unsent, else the
-  // connection is cut, so that the client never takes a half answer for a whole one.
-  const failed = (res: ServerResponse, error: unknown): void => {
-    try {
-      onError(error);
-    } catch {
-      // A failing error hook must not keep the client waiting.
-    }
-    if (res.headersSent) res.destroy();
-    else writeNodeResponse(res, answer(FIXED_PROBLEMS.internalError));
-  };
+  const failed = answerWriteFailure(onError);
 
   return (req, res) => {
     let answered: ReturnType<typeof serve>;

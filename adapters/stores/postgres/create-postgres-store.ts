@@ -1,9 +1,20 @@
-import { MESSAGE_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
+import { MESSAGE_FIELDS, POST_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
 import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
 import { resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
-import type { Channel, InsertMessageInput, InsertMessageResult, Message, WebhookProfileChange, WebhookRecord, WebhookStore } from '../../../src/ports.js';
+import { mergeRateLimited } from '../../../src/history/post-record.js';
+import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
+import type {
+  Channel,
+  InsertMessageInput,
+  InsertMessageResult,
+  Message,
+  PostRecord,
+  WebhookProfileChange,
+  WebhookRecord,
+  WebhookStore,
+} from '../../../src/ports.js';
 
 /**
  * The PostgreSQL store, with the extra methods of the reference stores and its migration.
@@ -30,6 +41,8 @@ export interface PostgresStore extends WebhookStore {
   revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
   insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
   updateWebhookProfile(webhookId: string, change: WebhookProfileChange): Promise<WebhookRecord | null>;
+  recordPosts(records: readonly PostRecord[]): Promise<void>;
+  listPosts(webhookId: string, limit: number): Promise<PostRecord[]>;
 }
 
 const MIGRATE_TIMEOUT_MS = 60_000;
@@ -49,7 +62,8 @@ const PROVEN_CREDENTIALS = 10_000;
  * (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of posts to unknown ids cannot take
  * every connection; a post whose credential this store saw accepted (or issued) waits in a lane of
  * its own that such a flood cannot fill, so real senders keep posting through it. Bad options
- * throw `ChannelWebhookError` code `invalid_argument`.
+ * throw `ChannelWebhookError` code `invalid_argument`. The post history (`recordPosts`, `listPosts`)
+ * is a ring of 100 records per webhook, one statement per batch.
  *
  * Each call has one deadline, `timeoutMs` from the call: it bounds the wait for a lookup slot and for
  * a pool connection, and what is left of it goes to node-postgres as the query's `query_timeout`,
@@ -115,6 +129,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
        WHERE id = $1 AND revoked_at IS NULL RETURNING ${asFields(WEBHOOK_FIELDS)}`,
     ),
     insertMessage: statement('insertMessage', guardedInsertSql(p, c)),
+    recordPosts: statement('recordPosts', recordPostsSql(p)),
+    listPosts: statement('listPosts', `SELECT ${asFields(POST_FIELDS)} FROM ${p}posts WHERE webhook_id = $1 ORDER BY position DESC LIMIT $2`),
   };
 
   /**
@@ -255,7 +271,63 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       proven.prove(webhookId, secretHash);
       return row!.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: row!.earlier! };
     },
+
+    async recordPosts(records) {
+      if (records.length === 0) return;
+      // One JSON array for the whole batch, as one parameter: one round trip however many records.
+      const rows = mergeRateLimited(records).map((record, i) => ({
+        i,
+        webhook_id: record.webhookId,
+        at: record.at,
+        status: record.status,
+        code: record.code,
+        errors: record.errors,
+        idempotency_key: record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
+        message_id: record.messageId,
+        body_bytes: record.bodyBytes,
+        count: record.count,
+      }));
+      await run(sql.recordPosts, [JSON.stringify(rows)]);
+    },
+
+    listPosts: async (webhookId, limit) => readRows<PostRecord>(await run(sql.listPosts, [webhookId, limit])),
   };
+}
+
+/**
+ * The history's batch write, one statement: `merged` adds each 429 record to the newest 429 record
+ * of its webhook and minute still in the ring; every other record takes the next positions of its
+ * webhook (`heads`, whose row lock keeps two writers of one webhook apart) and the slots they fall
+ * on, over older records only. A webhook's records past the last 100 of the batch would fall on the
+ * batch's own slots, so they are left out.
+ */
+function recordPostsSql(p: string): string {
+  return `WITH incoming AS (
+     SELECT * FROM json_to_recordset($1::json) AS r(i int, webhook_id text, at bigint, status int, code text, errors json,
+       idempotency_key text, message_id text, body_bytes int, count int)
+   ), merged AS (
+     UPDATE ${p}posts h SET count = h.count + r.count, at = least(h.at, r.at)
+     FROM incoming r
+     WHERE r.status = 429 AND h.webhook_id = r.webhook_id AND h.position = (
+       SELECT max(o.position) FROM ${p}posts o WHERE o.webhook_id = r.webhook_id AND o.status = 429 AND o.at / 60000 = r.at / 60000)
+     RETURNING r.i
+   ), fresh AS (
+     SELECT r.*, row_number() OVER (PARTITION BY r.webhook_id ORDER BY r.i) AS n, count(*) OVER (PARTITION BY r.webhook_id) AS total
+     FROM incoming r WHERE r.i NOT IN (SELECT i FROM merged)
+   ), heads AS (
+     INSERT INTO ${p}post_heads AS head (webhook_id, next) SELECT webhook_id, max(total) FROM fresh GROUP BY webhook_id
+     ON CONFLICT (webhook_id) DO UPDATE SET next = head.next + EXCLUDED.next
+     RETURNING webhook_id, next
+   )
+   INSERT INTO ${p}posts AS h (webhook_id, slot, position, at, status, code, errors, idempotency_key, message_id, body_bytes, count)
+   SELECT f.webhook_id, ((heads.next - f.total + f.n - 1) % ${POST_HISTORY_LIMIT})::int, heads.next - f.total + f.n - 1, f.at, f.status, f.code,
+     f.errors, f.idempotency_key, f.message_id, f.body_bytes, f.count
+   FROM fresh f JOIN heads USING (webhook_id)
+   WHERE f.n > f.total - ${POST_HISTORY_LIMIT}
+   ON CONFLICT (webhook_id, slot) DO UPDATE SET position = EXCLUDED.position, at = EXCLUDED.at, status = EXCLUDED.status,
+     code = EXCLUDED.code, errors = EXCLUDED.errors, idempotency_key = EXCLUDED.idempotency_key, message_id = EXCLUDED.message_id,
+     body_bytes = EXCLUDED.body_bytes, count = EXCLUDED.count
+   WHERE h.position < EXCLUDED.position`;
 }
 
 /** A statement of the store, with the name it is prepared under (none for one that is never prepared). */

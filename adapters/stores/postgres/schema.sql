@@ -40,3 +40,23 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_messages (
 CREATE UNIQUE INDEX IF NOT EXISTS channel_webhooks_messages_key_idx ON channel_webhooks_messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 CREATE INDEX IF NOT EXISTS channel_webhooks_messages_channel_idx ON channel_webhooks_messages (channel_id, seq);
+
+CREATE TABLE IF NOT EXISTS channel_webhooks_post_heads (
+  webhook_id text PRIMARY KEY,
+  next bigint NOT NULL
+) WITH (fillfactor = 70);
+
+CREATE TABLE IF NOT EXISTS channel_webhooks_posts (
+  webhook_id text NOT NULL,
+  slot integer NOT NULL,
+  position bigint NOT NULL,
+  at bigint NOT NULL,
+  status integer NOT NULL,
+  code text,
+  errors json NOT NULL,
+  idempotency_key text,
+  message_id text,
+  body_bytes integer,
+  count integer NOT NULL,
+  PRIMARY KEY (webhook_id, slot)
+) WITH (fillfactor = 70);

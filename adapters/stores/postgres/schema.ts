@@ -33,6 +33,10 @@ export interface PostgresSchemaOptions {
  *   keyed messages (a tenth of the size at one post in ten keyed).
  * - Times of webhooks are epoch ms in `bigint`; a message's time is a `timestamptz`.
  * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
+ * - The post history is a ring per webhook: `post_heads` counts each webhook's records, and the
+ *   record numbered `position` takes the slot `position % 100` of `posts`, over the one 100 records
+ *   before it. So it never holds more than 100 rows a webhook, a record costs an update in place and
+ *   never a delete, and with room left on each page (`fillfactor`) those updates touch no index.
  *
  * @example
  * ```ts
@@ -81,5 +85,25 @@ CREATE TABLE IF NOT EXISTS ${p}messages (
 CREATE UNIQUE INDEX IF NOT EXISTS ${p}messages_key_idx ON ${p}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 CREATE INDEX IF NOT EXISTS ${p}messages_channel_idx ON ${p}messages (channel_id, seq);
+
+CREATE TABLE IF NOT EXISTS ${p}post_heads (
+  webhook_id text PRIMARY KEY,
+  next bigint NOT NULL
+) WITH (fillfactor = 70);
+
+CREATE TABLE IF NOT EXISTS ${p}posts (
+  webhook_id text NOT NULL,
+  slot integer NOT NULL,
+  position bigint NOT NULL,
+  at bigint NOT NULL,
+  status integer NOT NULL,
+  code text,
+  errors json NOT NULL,
+  idempotency_key text,
+  message_id text,
+  body_bytes integer,
+  count integer NOT NULL,
+  PRIMARY KEY (webhook_id, slot)
+) WITH (fillfactor = 70);
 `;
 }

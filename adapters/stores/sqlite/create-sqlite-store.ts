@@ -1,7 +1,9 @@
 import { migrate, resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
+import { mergeRateLimited, minuteOf } from '../../../src/history/post-record.js';
+import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import type { MemoryStore } from '../../../src/memory/memory-store.js';
-import type { InsertMessageResult, Message, WebhookRecord } from '../../../src/ports.js';
+import type { InsertMessageResult, Message, PostRecord, WebhookRecord } from '../../../src/ports.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -53,6 +55,18 @@ interface MessageRow {
   created_at: string;
 }
 
+interface PostRow {
+  webhook_id: string;
+  at: number | bigint;
+  status: number | bigint;
+  code: string | null;
+  errors: string;
+  idempotency_key: string | null;
+  message_id: string | null;
+  body_bytes: number | bigint | null;
+  count: number | bigint;
+}
+
 interface GuardRow {
   active: number | bigint;
   archived: number | bigint | null;
@@ -60,6 +74,7 @@ interface GuardRow {
 
 const WEBHOOK_COLUMNS = 'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
 const MESSAGE_COLUMNS = 'id, channel_id, webhook_id, author_name, body, blocks, created_at';
+const POST_COLUMNS = 'webhook_id, at, status, code, errors, idempotency_key, message_id, body_bytes, count';
 
 /**
  * A {@link channel-webhooks!WebhookStore} in a SQLite database file: durable, with no server to run, for one process
@@ -72,7 +87,8 @@ const MESSAGE_COLUMNS = 'id, channel_id, webhook_id, author_name, body, blocks, 
  * one `BEGIN IMMEDIATE` transaction: it holds the file's write lock from its first read to its
  * commit, so N posts racing with one key, in any number of processes, store one message and all
  * get it back, and a revocation, rotation or archival that completed before is always seen. The
- * journal is WAL (readers never wait for the writer) with `synchronous` as chosen: a post answered
+ * The post history (`recordPosts`, `listPosts`) is a ring of 100 records per webhook, each batch one
+ * transaction. The journal is WAL (readers never wait for the writer) with `synchronous` as chosen: a post answered
  * 201 survives the process being killed. A write that finds the file locked waits up to
  * `busyTimeoutMs` and then throws `store_failed`, which the handler answers 500 (a retry with the
  * same key stores the message once); nothing is ever half-written.
@@ -241,6 +257,65 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         return { outcome: 'created', message };
       });
     },
+
+    recordPosts(records) {
+      if (records.length === 0) return;
+      transaction('recordPosts', () => {
+        for (const record of mergeRateLimited(records)) {
+          // A minute's 429s are one record: added to it when it is still in the ring.
+          if (record.status === 429) {
+            const added = statement(
+              `UPDATE ${p}posts SET count = count + ?, at = min(at, ?) WHERE webhook_id = ? AND status = 429 AND at / 60000 = ? RETURNING 1 AS added`,
+            ).get(record.count, record.at, record.webhookId, minuteOf(record.at));
+            if (added != null) continue;
+          }
+          const head = statement(
+            `INSERT INTO ${p}post_heads (webhook_id, next) VALUES (?, 1) ON CONFLICT (webhook_id) DO UPDATE SET next = next + 1 RETURNING next`,
+          ).get(record.webhookId) as { next: number | bigint };
+          const position = Number(head.next) - 1;
+          statement(
+            `INSERT INTO ${p}posts (webhook_id, slot, position, at, status, code, errors, idempotency_key, message_id, body_bytes, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             ON CONFLICT (webhook_id, slot) DO UPDATE SET position = excluded.position, at = excluded.at, status = excluded.status,
+               code = excluded.code, errors = excluded.errors, idempotency_key = excluded.idempotency_key,
+               message_id = excluded.message_id, body_bytes = excluded.body_bytes, count = excluded.count`,
+          ).run(
+            record.webhookId,
+            position % POST_HISTORY_LIMIT,
+            position,
+            record.at,
+            record.status,
+            record.code,
+            JSON.stringify(record.errors),
+            record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
+            record.messageId,
+            record.bodyBytes,
+            record.count,
+          );
+        }
+      });
+    },
+
+    listPosts(webhookId, limit) {
+      return attempt('listPosts', () =>
+        (statement(`SELECT ${POST_COLUMNS} FROM ${p}posts WHERE webhook_id = ? ORDER BY position DESC LIMIT ?`).all(webhookId, limit) as PostRow[]).map(
+          toPostRecord,
+        ),
+      );
+    },
+  };
+}
+
+function toPostRecord(row: PostRow): PostRecord {
+  return {
+    webhookId: row.webhook_id,
+    at: Number(row.at),
+    status: Number(row.status),
+    code: row.code,
+    errors: JSON.parse(row.errors) as PostRecord['errors'],
+    idempotencyKey: row.idempotency_key === null ? null : (JSON.parse(row.idempotency_key) as string),
+    messageId: row.message_id,
+    bodyBytes: orNull(row.body_bytes),
+    count: Number(row.count),
   };
 }
 

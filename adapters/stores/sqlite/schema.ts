@@ -78,6 +78,30 @@ CREATE TABLE IF NOT EXISTS ${p}rate_hits (
 ALTER TABLE ${p}webhooks ADD COLUMN avatar_url TEXT;
 `,
   },
+  {
+    version: 4,
+    // The history of each webhook's recent posts: a ring of POST_HISTORY_LIMIT slots per webhook.
+    sql: (p) => `CREATE TABLE IF NOT EXISTS ${p}post_heads (
+  webhook_id TEXT PRIMARY KEY,
+  next INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS ${p}posts (
+  webhook_id TEXT NOT NULL,
+  slot INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  status INTEGER NOT NULL,
+  code TEXT,
+  errors TEXT NOT NULL,
+  idempotency_key TEXT,
+  message_id TEXT,
+  body_bytes INTEGER,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (webhook_id, slot)
+) WITHOUT ROWID;
+`,
+  },
 ];
 
 /**
@@ -111,6 +135,10 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  *   in one B-tree ordered by key (`WITHOUT ROWID`); `tag` tells apart requests of one key at one
  *   millisecond.
  * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
+ * - The post history is a ring per webhook: `post_heads` counts each webhook's records, and the
+ *   record numbered `position` takes the slot `position % 100` of `posts`, over the one 100 records
+ *   before it. So the history never holds more than 100 rows a webhook and a record costs two
+ *   writes, never a delete. `errors` and `idempotency_key` hold JSON text, as in `messages`.
  *
  * @example
  * ```ts

@@ -57,14 +57,16 @@ export interface StoreConformanceOptions<S extends WebhookStore = WebhookStore> 
 
 /**
  * A group of the store suite: `channels`, `webhooks` (records, rotation, revocation, hashes only),
- * `messages` (the idempotent insert) and `guarded insert` (what refuses it, races, `lastPostAt`).
+ * `messages` (the idempotent insert), `guarded insert` (what refuses it, races, `lastPostAt`),
+ * `profile` (`updateWebhookProfile`) and `history` (`recordPosts` and `listPosts`; skipped, with
+ * its reason, for a store that has neither).
  *
  * @example
  * ```ts
  * runStoreConformance({ describe, it, createStore, groups: ['messages'] satisfies StoreConformanceGroup[] });
  * ```
  */
-export type StoreConformanceGroup = 'channels' | 'webhooks' | 'messages' | 'guarded insert';
+export type StoreConformanceGroup = 'channels' | 'webhooks' | 'messages' | 'guarded insert' | 'profile' | 'history';
 
 /** What each conformance test gets: the store, its peer and the seeding helpers. */
 export interface Context<S extends WebhookStore = WebhookStore> {

@@ -32,17 +32,19 @@ describe.skipIf(databaseUrl === null || redisUrl === null)(title('two instances 
     await Promise.all([a?.stop(), b?.stop()]);
   });
 
+  // The management API of the instance; a webhook's channel is `general`.
   const admin = async (instance: Instance, path: string, body: unknown = {}) => {
+    const read = path.endsWith('/messages');
     const response = await fetch(`${instance.origin}/admin${path}`, {
-      method: path.includes('/messages') ? 'GET' : 'POST',
+      method: read ? 'GET' : 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: path.includes('/messages') ? undefined : JSON.stringify(body),
+      body: read ? undefined : JSON.stringify(body),
     });
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(path.endsWith('/webhooks') ? 201 : 200);
     return response.json();
   };
   const createWebhook = async (instance: Instance): Promise<{ id: string; path: string }> => {
-    const { webhook, url } = (await admin(instance, '/webhooks', { name: 'Deploys' })) as { webhook: { id: string }; url: string };
+    const { webhook, url } = (await admin(instance, '/channels/general/webhooks', { name: 'Deploys' })) as { webhook: { id: string }; url: string };
     return { id: webhook.id, path: new URL(url).pathname };
   };
   const post = async (instance: Instance, path: string, body: unknown, key?: string): Promise<Answer> => {
@@ -81,6 +83,24 @@ describe.skipIf(databaseUrl === null || redisUrl === null)(title('two instances 
     }
     const stored = (await admin(a, '/channels/general/messages')) as Array<{ author: { id: string } }>;
     expect(stored.filter((message) => message.author.id === webhook.id)).toHaveLength(60);
+  });
+
+  it("the history of a webhook's posts, written by both instances, is read through either", async () => {
+    const webhook = await createWebhook(a);
+    await Promise.all(
+      Array.from({ length: 70 }, (_, i) => post(i % 2 === 0 ? a : b, webhook.path, i % 7 === 0 ? { text: 'hi', colour: 'red' } : { text: `#${i}` })),
+    );
+    let posts: Array<{ status: number; count: number; code: string | null }> = [];
+    for (let i = 0; i < 100 && posts.reduce((sum, record) => sum + record.count, 0) < 70; i++) {
+      const response = await fetch(`${b.origin}/admin/webhooks/${webhook.id}/posts`, { headers: { authorization: `Bearer ${adminToken}` } });
+      posts = ((await response.json()) as { posts: typeof posts }).posts;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const counted = (status: number) => posts.filter((record) => record.status === status).reduce((sum, record) => sum + record.count, 0);
+    expect({ 201: counted(201), 400: counted(400), 429: counted(429) }).toEqual({ 201: 60 - counted(400), 400: counted(400), 429: 10 });
+    expect(counted(400)).toBeGreaterThan(0);
+    // A minute's 429s are one record per instance that answered them.
+    expect(posts.filter((record) => record.status === 429).length).toBeLessThanOrEqual(2);
   });
 
   it('a rotation on one instance is seen at once by the other', async () => {

@@ -80,7 +80,13 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       await Promise.all(stores.map((store) => store.migrate()));
       await stores[0]!.migrate();
       const { rows } = await pool.query(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE $1 ORDER BY table_name`, [`${prefix}%`]);
-      expect(rows.map((row) => row.table_name)).toEqual([`${prefix}channels`, `${prefix}messages`, `${prefix}webhooks`]);
+      expect(rows.map((row) => row.table_name)).toEqual([
+        `${prefix}channels`,
+        `${prefix}messages`,
+        `${prefix}post_heads`,
+        `${prefix}posts`,
+        `${prefix}webhooks`,
+      ]);
     });
 
     // NULL keys never conflict, so the index of keys holds keyed messages only: posts without a key

@@ -200,12 +200,17 @@ describe('SQLite store: start-up and schema', () => {
     const store = createSqliteStore({ database, tablePrefix: 'hooks_' });
     store.migrate();
     createSqliteRateLimiter({ database, tablePrefix: 'hooks_' });
-    // Each step applied is recorded once, in order: 1, 2, … up to this release's version.
-    const steps = Array.from({ length: SQLITE_SCHEMA_VERSION }, (_, index) => ({ version: index + 1 }));
+    // Each step applied is recorded once, in order, up to this release's version.
+    const steps = migrationsAfter(0, 'hooks_').map(({ version }) => ({ version }));
+    expect(steps.at(-1)).toEqual({ version: SQLITE_SCHEMA_VERSION });
     expect(database.prepare('SELECT version FROM hooks_migrations ORDER BY version').all()).toEqual(steps);
     expect(database.pragma('user_version', { simple: true })).toBe(0);
     const tables = database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all();
-    expect(tables).toEqual(['hooks_channels', 'hooks_messages', 'hooks_migrations', 'hooks_rate_hits', 'hooks_webhooks'].map((name) => ({ name })));
+    expect(tables).toEqual(
+      ['hooks_channels', 'hooks_messages', 'hooks_migrations', 'hooks_post_heads', 'hooks_posts', 'hooks_rate_hits', 'hooks_webhooks'].map((name) => ({
+        name,
+      })),
+    );
 
     database.prepare('INSERT INTO hooks_migrations (version) VALUES (?)').run(SQLITE_SCHEMA_VERSION + 1);
     expect(() => createSqliteStore({ database, tablePrefix: 'hooks_' })).toThrow(
@@ -228,7 +233,9 @@ describe('SQLite store: start-up and schema', () => {
       .run(webhook.id, webhook.channelId, webhook.name, webhook.secretHash, webhook.createdBy, webhook.createdAt);
 
     const store = createSqliteStore({ database });
-    expect(database.prepare('SELECT version FROM channel_webhooks_migrations ORDER BY version').all()).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(database.prepare('SELECT version FROM channel_webhooks_migrations ORDER BY version').all()).toEqual(
+      migrationsAfter(0, 'channel_webhooks_').map(({ version }) => ({ version })),
+    );
     expect(store.getWebhook(webhook.id)).toEqual({ ...webhook, description: null, avatarUrl: null });
     expect(store.updateWebhookProfile(webhook.id, { description: 'Deploys' })).toEqual({ ...webhook, description: 'Deploys', avatarUrl: null });
   });

@@ -1,7 +1,11 @@
-import { bodyCutShort, bodyTimedOut, ChannelWebhookError, settleWithin, type BodyLimits } from '../../../src/adapter-kit/index.js';
+import { ChannelWebhookError } from '../errors.js';
+import { settleWithin } from '../waiting/deadline.js';
+import type { BodyLimits } from './adapter-types.js';
+import { bodyCutShort, bodyTimedOut } from './body-errors.js';
 
 /**
- * Reads a Web `Request`'s body, keeping the rule of `BodyReader`. With a trusted `Content-Length`
+ * Reads a Web `Request`'s body, keeping the rule of `BodyReader`: the one reader of the Fetch adapter
+ * and of the management API's `fetch`. With a trusted `Content-Length`
  * the body is read in one `arrayBuffer()` call, several times faster on Node than pulling the
  * stream; without one, the stream is counted as it arrives and cancelled once it passes the cap.
  * Past the deadline the stream is cancelled too. The timer belongs to this one read and is cleared

@@ -1,0 +1,65 @@
+import type { IncomingMessage } from 'node:http';
+import { fn } from '../../../src/arguments/index.js';
+import {
+  createConsoleErrorLog,
+  createManagementAdapter,
+  FIXED_PROBLEMS,
+  answer,
+  isThenable,
+  systemClock,
+  type ManagementApi,
+} from '../../../src/adapter-kit/index.js';
+import { answerWriteFailure } from './answer-write-failure.js';
+import type { NodeListener, NodeListenerOptions } from './create-node-listener.js';
+import { nodeRequestParts } from './node-request-parts.js';
+import { writeNodeResponse } from './write-node-response.js';
+
+const NOT_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res) => writeNodeResponse(res, answer(FIXED_PROBLEMS.noWebhookHere));
+
+/**
+ * Creates a request listener for a plain `node:http` (or `https`) server that serves the
+ * management API (see `createManagementApi` for its routes and rules) under its `basePath`, and
+ * hands every other request to `options.fallback` (default: a 404 problem). node:http strips
+ * nothing: give the API the `basePath` it lives under. `authenticate` gets the `IncomingMessage`.
+ *
+ * @param api - the API, from `createManagementApi`.
+ * @param options - `fallback`, `onError` (an answer that could not be written) and `bodyTimeoutMs`,
+ *   as {@link createNodeListener} takes them.
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { createManagementApi } from 'channel-webhooks/manage';
+ * import { createNodeListener, createNodeManagementListener } from 'channel-webhooks/node';
+ *
+ * const api = createManagementApi({ manager, authenticate: (req) => actorOf(req.headers.cookie), basePath: '/api/manage' });
+ * createServer(createNodeManagementListener(api, { fallback: createNodeListener(handle) })).listen(3000);
+ * ```
+ */
+export function createNodeManagementListener(api: ManagementApi<IncomingMessage>, options: NodeListenerOptions = {}): NodeListener {
+  const serve = createManagementAdapter(
+    api,
+    {
+      name: 'createNodeManagementListener',
+      options: { fallback: fn('a function (req, res) => void'), onError: fn('a function (error) => void') },
+      ...nodeRequestParts((req: IncomingMessage) => req),
+      write: writeNodeResponse,
+    },
+    options,
+  );
+  const { fallback = NOT_HERE } = options;
+  const log = createConsoleErrorLog(systemClock, 'createNodeManagementListener');
+  const onError = options.onError ?? ((error: unknown) => log(error, { stage: 'write' }));
+
+  const failed = answerWriteFailure(onError);
+
+  return (req, res) => {
+    let answered: ReturnType<typeof serve>;
+    try {
+      answered = serve(req, res);
+    } catch (error) {
+      return failed(res, error);
+    }
+    if (answered === null) return fallback(req, res);
+    if (isThenable(answered)) answered.then(undefined, (error: unknown) => failed(res, error));
+  };
+}

@@ -1,0 +1,60 @@
+import type { FieldError } from '../http/problem.js';
+import type { WebhookResponse } from '../http/http-types.js';
+import type { PostRecord } from '../ports.js';
+
+/** Most error entries of a 400 a record keeps: enough to say what went wrong, few enough to stay small. */
+export const MAX_RECORDED_ERRORS = 5;
+
+/** The minute a 429 record stands for: every 429 of a webhook in it is one record. */
+export const minuteOf = (at: number): number => Math.floor(at / 60_000);
+
+const NO_ERRORS: FieldError[] = Object.freeze([]) as unknown as FieldError[];
+
+/**
+ * The record of one answered post: its status and problem code, the first entries of a 400 (their
+ * hints with them), the stored message's id, and what the handler learnt on the way (the key, the
+ * body's size). Nothing of a refused body beyond what its answer already says.
+ */
+export function postRecordOf(webhookId: string, at: number, response: WebhookResponse, key: string | null, bodyBytes: number | null): PostRecord {
+  const { status } = response;
+  const body = response.body as { code?: string; errors?: FieldError[]; message?: { id: string } };
+  const stored = status === 200 || status === 201;
+  return {
+    webhookId,
+    at,
+    status,
+    code: stored ? null : (body.code ?? null),
+    errors: status === 400 && body.errors !== undefined ? body.errors.slice(0, MAX_RECORDED_ERRORS) : NO_ERRORS,
+    idempotencyKey: key,
+    messageId: stored ? (body.message?.id ?? null) : null,
+    bodyBytes,
+    count: 1,
+  };
+}
+
+/**
+ * `records` with the 429 records of one webhook and one minute made one, in the place of the first,
+ * its `count` the sum and its `at` the earliest; the others as they are, in order. What a store's
+ * `recordPosts` is given may hold several such records; a store adds each merged one to its own
+ * record of that minute.
+ */
+export function mergeRateLimited(records: readonly PostRecord[]): PostRecord[] {
+  const merged: PostRecord[] = [];
+  const byMinute = new Map<string, number>();
+  for (const record of records) {
+    if (record.status !== 429) {
+      merged.push(record);
+      continue;
+    }
+    const key = `${minuteOf(record.at)} ${record.webhookId}`;
+    const at = byMinute.get(key);
+    if (at === undefined) {
+      byMinute.set(key, merged.length);
+      merged.push(record);
+    } else {
+      const first = merged[at]!;
+      merged[at] = { ...first, at: Math.min(first.at, record.at), count: first.count + record.count };
+    }
+  }
+  return merged;
+}

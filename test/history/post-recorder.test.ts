@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { createPostRecorder, MAX_WAITING_RECORDS } from '../../src/history/create-post-recorder.js';
+import type { PostRecord } from '../../src/ports.js';
+import { createDeadline } from '../../src/waiting/deadline.js';
+import { settle } from '../support/setup.js';
+
+const T0 = Date.UTC(2026, 0, 1, 12);
+
+function record(webhookId: string, at: number, status = 201, count = 1): PostRecord {
+  return { webhookId, at, status, code: status === 201 ? null : 'rate_limited', errors: [], idempotencyKey: null, messageId: null, bodyBytes: null, count };
+}
+
+/** A store write that settles when the test says so, and the batches it was given. */
+function controlledWrite() {
+  const batches: PostRecord[][] = [];
+  const pending: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  const recordPosts = (records: readonly PostRecord[]) => {
+    batches.push(structuredClone([...records]));
+    return new Promise<void>((resolve, reject) => pending.push({ resolve, reject }));
+  };
+  return { batches, pending, recordPosts };
+}
+
+function recorderOver(recordPosts: (records: readonly PostRecord[]) => unknown, deadlineMs = 60_000) {
+  const reported: unknown[] = [];
+  const recorder = createPostRecorder({
+    recordPosts: recordPosts as never,
+    deadline: createDeadline(deadlineMs, 'store_timeout', 'the store did not answer in time'),
+    report: (error) => reported.push(error),
+  });
+  return { recorder, reported };
+}
+
+describe('the post recorder', () => {
+  it('hands over nothing in the tick it is given records, then all of them in one batch, in order', async () => {
+    const batches: PostRecord[][] = [];
+    const { recorder } = recorderOver((records) => void batches.push([...records]));
+    const records = [record('wh_a', T0), record('wh_b', T0 + 1), record('wh_a', T0 + 2, 400)];
+    for (const each of records) recorder.record(each);
+    expect(batches).toEqual([]);
+    await settle();
+    expect(batches).toEqual([records]);
+  });
+
+  it('gathers what arrives while a batch is being written, and writes it as soon as that write settles', async () => {
+    const write = controlledWrite();
+    const { recorder } = recorderOver(write.recordPosts);
+    recorder.record(record('wh_a', T0));
+    await settle();
+    for (let i = 1; i <= 50; i++) recorder.record(record('wh_a', T0 + i));
+    await settle();
+    expect(write.batches.map((batch) => batch.length)).toEqual([1]);
+    write.pending[0]!.resolve();
+    await settle();
+    await settle();
+    expect(write.batches.map((batch) => batch.length)).toEqual([1, 50]);
+    expect(write.batches[1]!.map((each) => each.at)).toEqual(Array.from({ length: 50 }, (_, i) => T0 + i + 1));
+  });
+
+  it("makes one record of a webhook's 429s of one minute among those waiting: count summed, at the first", async () => {
+    const batches: PostRecord[][] = [];
+    const { recorder } = recorderOver((records) => void batches.push(structuredClone([...records])));
+    const minute = Math.ceil(T0 / 60_000) * 60_000;
+    recorder.record(record('wh_a', minute + 5, 429));
+    recorder.record(record('wh_a', minute + 10, 201));
+    recorder.record(record('wh_a', minute + 20, 429, 2));
+    recorder.record(record('wh_b', minute + 30, 429));
+    recorder.record(record('wh_a', minute + 60_000, 429));
+    recorder.record(record('wh_a', minute + 59_999, 429));
+    await settle();
+    expect(batches).toEqual([
+      [record('wh_a', minute + 5, 429, 4), record('wh_a', minute + 10, 201), record('wh_b', minute + 30, 429), record('wh_a', minute + 60_000, 429)],
+    ]);
+  });
+
+  it(`keeps at most ${MAX_WAITING_RECORDS.toLocaleString('en-US')} records waiting, and reports how many it dropped`, async () => {
+    const write = controlledWrite();
+    const { recorder, reported } = recorderOver(write.recordPosts);
+    recorder.record(record('wh_a', T0));
+    await settle();
+    for (let i = 0; i < MAX_WAITING_RECORDS + 250; i++) recorder.record(record(`wh_${i}`, T0 + i));
+    // 429s of a minute already waiting still count, without a place of their own.
+    recorder.record(record('wh_c', T0, 429));
+    expect(reported).toEqual([]);
+    write.pending[0]!.resolve();
+    await settle();
+    await settle();
+    expect(write.batches[1]).toHaveLength(MAX_WAITING_RECORDS);
+    expect(reported).toEqual([
+      expect.objectContaining({ name: 'ChannelWebhookError', code: 'history_unavailable', message: expect.stringContaining('251 post records') }),
+    ]);
+  });
+
+  it.each([
+    [
+      'throws',
+      () => (): never => {
+        throw new Error('disk full');
+      },
+    ],
+    ['rejects', () => () => Promise.reject(new Error('disk full'))],
+  ])('a write that %s loses its batch, is reported, and the next batch is written', async (_, make) => {
+    const batches: number[] = [];
+    const failing = make();
+    let calls = 0;
+    const { recorder, reported } = recorderOver((records) => (calls++ === 0 ? failing() : void batches.push(records.length)));
+    recorder.record(record('wh_a', T0));
+    await settle();
+    await settle();
+    recorder.record(record('wh_a', T0 + 1));
+    recorder.record(record('wh_a', T0 + 2));
+    await settle();
+    expect(reported).toEqual([new Error('disk full')]);
+    expect(batches).toEqual([2]);
+  });
+
+  it("a write that does not settle is abandoned at the store's deadline, reported, and the next batch is written", async () => {
+    const write = controlledWrite();
+    const { recorder, reported } = recorderOver(write.recordPosts, 50);
+    recorder.record(record('wh_a', T0));
+    await settle();
+    recorder.record(record('wh_a', T0 + 1));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(reported[0]).toMatchObject({ code: 'store_timeout' });
+    expect(write.batches.map((batch) => batch.length)).toEqual([1, 1]);
+  });
+});
