@@ -397,7 +397,11 @@ export class ChannelWebhooksSettings extends Base {
         rotated,
         channelName: this.channelName,
         sendTest: (current, text) => this.#sendTest(webhook.id, current, text),
-        onClosed,
+        // A test message sent from the dialog is the webhook's last post: the list shows it.
+        onClosed: () => {
+          onClosed();
+          void this.refresh();
+        },
       }),
     );
   }
