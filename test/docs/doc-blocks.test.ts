@@ -28,6 +28,7 @@ const NOT_RUN = [
   "docs/cloudflare-workers.md: import { createWebhookManager } from 'channel-webhooks';",
   'docs/frameworks.md: // main.ts, on @nestjs/platform-express (the default)',
   'docs/frameworks.md: // main.ts, on @nestjs/platform-fastify',
+  "docs/settings-element.md: const settings = document.querySelector('channel-webhooks-settings');",
 ];
 
 const pages = docPages();
