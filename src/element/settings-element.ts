@@ -397,11 +397,7 @@ export class ChannelWebhooksSettings extends Base {
         rotated,
         channelName: this.channelName,
         sendTest: (current, text) => this.#sendTest(webhook.id, current, text),
-        // A test message sent from the dialog is the webhook's last post: the list shows it.
-        onClosed: () => {
-          onClosed();
-          void this.refresh();
-        },
+        onClosed,
       }),
     );
   }
@@ -412,6 +408,13 @@ export class ChannelWebhooksSettings extends Base {
    * so a URL of another origin goes through the management API, which posts it to the endpoint.
    */
   async #sendTest(webhookId: string, url: string, text: string): Promise<TestAnswer> {
+    const answer = await this.#postTest(webhookId, url, text);
+    // A test message that arrived is the webhook's last post: the list behind the dialog shows it.
+    if (answer.status === 201) void this.refresh();
+    return answer;
+  }
+
+  async #postTest(webhookId: string, url: string, text: string): Promise<TestAnswer> {
     const body = JSON.stringify({ text });
     if (new URL(url, document.baseURI).origin !== location.origin) {
       try {
