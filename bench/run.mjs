@@ -7,7 +7,7 @@
 //   BENCH_WARMUP    warm-up seconds before each HTTP run (default 1)
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
 //                   min(3, BENCH_ROUNDS) rounds
-//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,sqlite,instrumentation
+//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,sqlite,instrumentation,history
 //                   (default all)
 //   BENCH_PAIRS     comma-separated subset of the pairs in http.mjs (node-small, express, koa,
 //                   fastify, fetch, …, and with BENCH_BASELINE node-core-vs-baseline, …)
@@ -36,7 +36,7 @@ const options = {
   webhooks: Number(env('BENCH_WEBHOOKS', 10_000)),
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
-const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation').split(',');
+const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation,history').split(',');
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function machine() {
@@ -117,13 +117,17 @@ async function main() {
     log(`instrumentation … (${elapsed()})`);
     results.instrumentation = await child('./instrumentation.mjs', [], { BENCH_INSTRUMENTATION_ROUNDS: String(Math.max(options.rounds, 7)) });
   }
+  if (parts.includes('history')) {
+    log(`post history on and off … (${elapsed()})`);
+    results.history = await child('./history.mjs');
+  }
   results.loadAverageAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
   results.seconds = Math.round((performance.now() - started) / 1000);
   results.targets = checkTargets(results);
 
   const m = results.machine;
   const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
-  const table = `${markdown(results)}${results.sqlite === undefined ? '' : `\n${results.sqlite.table}`}`;
+  const table = [markdown(results), results.sqlite?.table, results.history?.table].filter((part) => part !== undefined).join('\n');
   console.log(
     `\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`,
   );

@@ -7,6 +7,15 @@ import { minuteOf } from './post-record.js';
 /** Most records waiting for the store: past it, a record is dropped (and counted) rather than kept. */
 export const MAX_WAITING_RECORDS = 10_000;
 
+/** How long records gather for a store that answers with a promise (a network away), in ms. */
+export const LINGER_MS = 50;
+
+/** Records gathered for such a store that are written at once, without waiting for the rest of the linger. */
+const FULL_BATCH = 500;
+
+/** How long the further 429s of a webhook's minute are held and counted before their count is written, in ms. */
+export const HOLD_MS = 1_000;
+
 /**
  * Takes the records of answered posts and hands them to the store in batches, off the answer's
  * path. See {@link createPostRecorder}.
@@ -23,28 +32,45 @@ export interface PostRecorderOptions {
   report: (error: unknown) => void;
 }
 
+/** The 429s of one webhook in one minute: the record of them waiting to be written, or those held since. */
+interface Minute {
+  minute: number;
+  waiting: PostRecord | null;
+  held: PostRecord | null;
+}
+
 /**
  * The post history's writer. Records gather while nothing is written, and go to `recordPosts` in
- * one batch on the next tick; while a batch is being written, the next one gathers, and goes as
- * soon as that write settles. A batch never waits to fill, so a quiet webhook's record is stored at
- * once, and a busy store gets fewer, larger writes. Within what waits, the 429s of one webhook and
- * one minute are one record (its `count` summed), so a flood of them costs one record a minute.
- * At most {@link MAX_WAITING_RECORDS} wait; past that records are dropped, and the count of them is
- * reported. A failed or late write (the handler's store deadline) loses its batch and is reported;
+ * one batch on the next tick, or, for a store that answered the last batch with a promise, after
+ * {@link LINGER_MS} (sooner once {@link FULL_BATCH} wait): a statement over the network costs more
+ * than its rows. While a batch is being written the next one gathers, and goes once that write
+ * settles. A batch never waits to fill beyond that, so a quiet webhook's record is stored at once.
+ *
+ * The 429s of one webhook in one minute are one record: those that come while it waits add to its
+ * `count`; those that come after it was handed over are held and counted, and their count goes to
+ * the store (which adds it to the minute's record) every {@link HOLD_MS}. So a flood of 429s costs a
+ * write a second, whatever its rate.
+ *
+ * At most {@link MAX_WAITING_RECORDS} wait, and at most as many webhook minutes of 429s are kept
+ * (a minute is forgotten once it is over and written); past that records are dropped, and the count
+ * of them is reported. A failed or late write (the handler's store deadline) loses its batch and is reported;
  * nothing of it reaches an answer.
  */
 export function createPostRecorder({ recordPosts, deadline, report }: PostRecorderOptions): PostRecorder {
   let waiting: PostRecord[] = [];
-  // The 429 record of each webhook and minute among those waiting, which later 429s add to.
-  const rateLimited = new Map<string, PostRecord>();
-  let scheduled = false;
+  const minutes = new Map<string, Minute>();
+  let newestMinute = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let holding: ReturnType<typeof setTimeout> | undefined;
   let writing = false;
+  let remote = false;
   let dropped = 0;
 
   const schedule = (): void => {
-    if (scheduled || writing || waiting.length === 0) return;
-    scheduled = true;
-    setTimeout(write, 0);
+    if (writing || waiting.length === 0) return;
+    if (timer !== undefined && !(remote && waiting.length === FULL_BATCH)) return;
+    clearTimeout(timer);
+    timer = setTimeout(write, remote && waiting.length < FULL_BATCH ? LINGER_MS : 0);
   };
 
   const written = (): void => {
@@ -62,10 +88,13 @@ export function createPostRecorder({ recordPosts, deadline, report }: PostRecord
   };
 
   function write(): void {
-    scheduled = false;
+    timer = undefined;
     const batch = waiting;
     waiting = [];
-    rateLimited.clear();
+    for (const [key, minute] of minutes) {
+      minute.waiting = null;
+      forgetIfOver(key, minute);
+    }
     writing = true;
     let result: MaybePromise<void>;
     try {
@@ -74,25 +103,65 @@ export function createPostRecorder({ recordPosts, deadline, report }: PostRecord
       failed(error);
       return;
     }
-    if (isThenable(result)) result.then(written, failed);
+    remote = isThenable(result);
+    if (remote) (result as PromiseLike<void>).then(written, failed);
     else written();
+  }
+
+  // A minute that is over and has nothing waiting or held is forgotten: a later 429 of it (a clock
+  // step back) gets a record of its own, which the store adds to the minute's.
+  function forgetIfOver(key: string, minute: Minute): void {
+    if (minute.waiting === null && minute.held === null && minute.minute < newestMinute) minutes.delete(key);
+  }
+
+  // The held counts go out together.
+  function release(): void {
+    holding = undefined;
+    for (const [key, minute] of minutes) {
+      if (minute.held !== null) {
+        waiting.push(minute.held);
+        minute.waiting = minute.held;
+        minute.held = null;
+      } else forgetIfOver(key, minute);
+    }
+    schedule();
+  }
+
+  const add = (record: PostRecord): boolean => {
+    if (waiting.length >= MAX_WAITING_RECORDS) {
+      dropped++;
+      return false;
+    }
+    waiting.push(record);
+    schedule();
+    return true;
+  };
+
+  function rateLimited(record: PostRecord): void {
+    const at = minuteOf(record.at);
+    const key = `${at} ${record.webhookId}`;
+    const minute = minutes.get(key);
+    if (minute === undefined) {
+      if (minutes.size >= MAX_WAITING_RECORDS) dropped++;
+      else if (add(record)) minutes.set(key, { minute: at, waiting: record, held: null });
+    } else if (minute.waiting !== null) minute.waiting.count += record.count;
+    else if (minute.held !== null) minute.held.count += record.count;
+    else {
+      minute.held = record;
+      // Unreferenced: held counts are worth a write, not a process kept alive.
+      holding ??= setTimeout(release, HOLD_MS);
+      (holding as { unref?: () => void }).unref?.();
+    }
   }
 
   return {
     record(record) {
-      const key = record.status === 429 ? `${minuteOf(record.at)} ${record.webhookId}` : null;
-      const earlier = key === null ? undefined : rateLimited.get(key);
-      if (earlier !== undefined) {
-        earlier.count += record.count;
-        return;
+      if (minuteOf(record.at) > newestMinute) {
+        newestMinute = minuteOf(record.at);
+        for (const [key, minute] of minutes) forgetIfOver(key, minute);
       }
-      if (waiting.length >= MAX_WAITING_RECORDS) {
-        dropped++;
-        return;
-      }
-      if (key !== null) rateLimited.set(key, record);
-      waiting.push(record);
-      schedule();
+      if (record.status === 429) rateLimited(record);
+      else add(record);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mergeRateLimited, minuteOf } from '../history/post-record.js';
+import { minuteOf } from '../history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../limits.js';
 import type { Channel, InsertMessageInput, InsertMessageResult, Message, PostRecord, WebhookProfileChange, WebhookRecord, WebhookStore } from '../ports.js';
 
@@ -58,8 +58,10 @@ export function createMemoryStore(): MemoryStore {
   const messagesByChannel = new Map<string, Message[]>();
   // Keyed by webhook id, then idempotency key: keys are scoped to their webhook.
   const messagesByKey = new Map<string, Map<string, Message>>();
-  // Each webhook's post records, oldest first, frozen.
-  const postsByWebhook = new Map<string, PostRecord[]>();
+  // Each webhook's history: a ring of slots written in turn and, once full, overwritten in place, so
+  // that a post's record is copied into a slot that lives on rather than kept as an object of its own
+  // (a long-lived object per post would cost the garbage collector a full collection now and then).
+  const rings = new Map<string, Ring>();
 
   return {
     putChannel(channel) {
@@ -130,40 +132,60 @@ export function createMemoryStore(): MemoryStore {
       return { outcome: 'created', message: stored };
     },
     recordPosts(records) {
-      for (const record of mergeRateLimited(records)) {
-        const kept = postsByWebhook.get(record.webhookId) ?? [];
-        if (kept.length === 0) postsByWebhook.set(record.webhookId, kept);
-        const minute = record.status === 429 ? minuteOf(record.at) : -1;
-        const same = minute === -1 ? -1 : kept.findLastIndex((earlier) => earlier.status === 429 && minuteOf(earlier.at) === minute);
-        if (same !== -1) {
-          const earlier = kept[same]!;
-          kept[same] = Object.freeze({ ...earlier, at: Math.min(earlier.at, record.at), count: earlier.count + record.count });
-          continue;
-        }
-        kept.push(copyPostRecord(record));
-        if (kept.length > POST_HISTORY_LIMIT) kept.shift();
+      // One record after the other: a 429 finds the record of its minute in the ring even when an
+      // earlier record of this very batch put it there.
+      for (const record of records) {
+        const ring = rings.get(record.webhookId) ?? { slots: [], written: 0 };
+        if (ring.written === 0) rings.set(record.webhookId, ring);
+        if (record.status === 429 && addToItsMinute(ring, record)) continue;
+        const slot = ring.written % POST_HISTORY_LIMIT;
+        if (slot === ring.slots.length) ring.slots.push(fill({} as PostRecord, record));
+        else fill(ring.slots[slot]!, record);
+        ring.written++;
       }
     },
     listPosts(webhookId, limit) {
-      const kept = postsByWebhook.get(webhookId) ?? [];
-      return kept.slice(Math.max(0, kept.length - limit)).reverse();
+      const ring = rings.get(webhookId);
+      if (ring === undefined) return [];
+      const newest: PostRecord[] = [];
+      for (let position = ring.written - 1; position >= 0 && position >= ring.written - Math.min(limit, POST_HISTORY_LIMIT); position--) {
+        newest.push(Object.freeze({ ...ring.slots[position % POST_HISTORY_LIMIT]! }));
+      }
+      return newest;
     },
   };
 }
 
-// A frozen copy, with its own frozen errors: what the caller keeps can change nothing stored.
-function copyPostRecord(record: PostRecord): PostRecord {
-  return Object.freeze({
-    webhookId: record.webhookId,
-    at: record.at,
-    status: record.status,
-    code: record.code,
-    errors: record.errors.length === 0 ? NO_ERRORS : Object.freeze(record.errors.map((error) => Object.freeze({ ...error }))),
-    idempotencyKey: record.idempotencyKey,
-    messageId: record.messageId,
-    bodyBytes: record.bodyBytes,
-    count: record.count,
-  }) as PostRecord;
+/** A webhook's history: up to 100 slots, and how many records were ever written to them. */
+interface Ring {
+  slots: PostRecord[];
+  written: number;
+}
+
+/** Adds a 429 record to the webhook's 429 record of the same minute, when the ring still holds one. */
+function addToItsMinute(ring: Ring, record: PostRecord): boolean {
+  const minute = minuteOf(record.at);
+  const earlier = ring.slots.find((slot) => slot.status === 429 && minuteOf(slot.at) === minute);
+  if (earlier === undefined) return false;
+  earlier.at = Math.min(earlier.at, record.at);
+  earlier.count += record.count;
+  return true;
+}
+
+// Writes a record into a slot, in one fixed key order (one hidden class for every slot), with frozen
+// copies of its errors: what the caller keeps can change nothing stored, and what `listPosts`
+// hands out shares only those frozen errors.
+function fill(slot: PostRecord, record: PostRecord): PostRecord {
+  slot.webhookId = record.webhookId;
+  slot.at = record.at;
+  slot.status = record.status;
+  slot.code = record.code;
+  slot.errors = record.errors.length === 0 ? NO_ERRORS : (Object.freeze(record.errors.map((error) => Object.freeze({ ...error }))) as PostRecord['errors']);
+  slot.idempotencyKey = record.idempotencyKey;
+  slot.messageId = record.messageId;
+  slot.bodyBytes = record.bodyBytes;
+  slot.count = record.count;
+  return slot;
 }
 
 const NO_ERRORS = Object.freeze([]) as unknown as PostRecord['errors'];

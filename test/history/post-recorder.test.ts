@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPostRecorder, MAX_WAITING_RECORDS } from '../../src/history/create-post-recorder.js';
+import { createPostRecorder, HOLD_MS, LINGER_MS, MAX_WAITING_RECORDS } from '../../src/history/create-post-recorder.js';
 import type { PostRecord } from '../../src/ports.js';
 import { createDeadline } from '../../src/waiting/deadline.js';
 import { settle } from '../support/setup.js';
@@ -42,7 +42,7 @@ describe('the post recorder', () => {
     expect(batches).toEqual([records]);
   });
 
-  it('gathers what arrives while a batch is being written, and writes it as soon as that write settles', async () => {
+  it(`gathers what arrives while a batch is being written, and writes it once that write settles and ${LINGER_MS} ms have passed`, async () => {
     const write = controlledWrite();
     const { recorder } = recorderOver(write.recordPosts);
     recorder.record(record('wh_a', T0));
@@ -53,8 +53,26 @@ describe('the post recorder', () => {
     write.pending[0]!.resolve();
     await settle();
     await settle();
+    // A store that answers with a promise is a network away: the next batch lingers to gather more.
+    expect(write.batches.map((batch) => batch.length)).toEqual([1]);
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS + 20));
     expect(write.batches.map((batch) => batch.length)).toEqual([1, 50]);
     expect(write.batches[1]!.map((each) => each.at)).toEqual(Array.from({ length: 50 }, (_, i) => T0 + i + 1));
+  });
+
+  it('writes a full batch for a store that answers with a promise without waiting out the linger', async () => {
+    const write = controlledWrite();
+    const { recorder } = recorderOver(write.recordPosts);
+    recorder.record(record('wh_a', T0));
+    await settle();
+    write.pending[0]!.resolve();
+    await settle();
+    for (let i = 1; i <= 499; i++) recorder.record(record(`wh_${i}`, T0 + i));
+    await settle();
+    expect(write.batches.map((batch) => batch.length)).toEqual([1]);
+    recorder.record(record('wh_500', T0 + 500));
+    await settle();
+    expect(write.batches.map((batch) => batch.length)).toEqual([1, 500]);
   });
 
   it("makes one record of a webhook's 429s of one minute among those waiting: count summed, at the first", async () => {
@@ -73,13 +91,42 @@ describe('the post recorder', () => {
     ]);
   });
 
+  it(`holds the 429s of a minute whose record was handed over, and writes their count as one record ${HOLD_MS} ms later`, async () => {
+    const batches: PostRecord[][] = [];
+    const { recorder } = recorderOver((records) => void batches.push(structuredClone([...records])));
+    const minute = Math.ceil(T0 / 60_000) * 60_000;
+    recorder.record(record('wh_a', minute + 1, 429));
+    await settle();
+    for (let i = 2; i <= 500; i++) recorder.record(record('wh_a', minute + i, 429));
+    recorder.record(record('wh_b', minute + 600, 201));
+    await settle();
+    expect(batches).toEqual([[record('wh_a', minute + 1, 429)], [record('wh_b', minute + 600, 201)]]);
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS + 100));
+    expect(batches.slice(2)).toEqual([[record('wh_a', minute + 2, 429, 499)]]);
+  });
+
+  it('forgets the 429 minutes that are over, so webhooks limited minute after minute are never dropped', async () => {
+    const batches: PostRecord[][] = [];
+    const { recorder, reported } = recorderOver((records) => void batches.push([...records]));
+    const minute = Math.ceil(T0 / 60_000) * 60_000;
+    const webhooks = (MAX_WAITING_RECORDS * 3) / 5;
+    for (let m = 0; m < 3; m++) {
+      for (let i = 0; i < webhooks; i++) recorder.record(record(`wh_${i}`, minute + m * 60_000 + i, 429));
+      await settle();
+    }
+    recorder.record(record('wh_a', minute + 3 * 60_000));
+    await settle();
+    expect(reported).toEqual([]);
+    expect(batches.map((batch) => batch.length)).toEqual([webhooks, webhooks, webhooks, 1]);
+  });
+
   it(`keeps at most ${MAX_WAITING_RECORDS.toLocaleString('en-US')} records waiting, and reports how many it dropped`, async () => {
     const write = controlledWrite();
     const { recorder, reported } = recorderOver(write.recordPosts);
     recorder.record(record('wh_a', T0));
     await settle();
     for (let i = 0; i < MAX_WAITING_RECORDS + 250; i++) recorder.record(record(`wh_${i}`, T0 + i));
-    // 429s of a minute already waiting still count, without a place of their own.
+    // A 429 of a minute that has no record yet would need a place of its own: dropped too.
     recorder.record(record('wh_c', T0, 429));
     expect(reported).toEqual([]);
     write.pending[0]!.resolve();
@@ -109,7 +156,7 @@ describe('the post recorder', () => {
     await settle();
     recorder.record(record('wh_a', T0 + 1));
     recorder.record(record('wh_a', T0 + 2));
-    await settle();
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS + 20));
     expect(reported).toEqual([new Error('disk full')]);
     expect(batches).toEqual([2]);
   });
@@ -120,7 +167,7 @@ describe('the post recorder', () => {
     recorder.record(record('wh_a', T0));
     await settle();
     recorder.record(record('wh_a', T0 + 1));
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 50 + LINGER_MS + 30));
     expect(reported[0]).toMatchObject({ code: 'store_timeout' });
     expect(write.batches.map((batch) => batch.length)).toEqual([1, 1]);
   });

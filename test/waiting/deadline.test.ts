@@ -3,7 +3,7 @@ import { createDeadline, settleWithin } from '../../src/waiting/deadline.js';
 import type { ChannelWebhookError } from '../../src/errors.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
 import type { WebhookStore } from '../../src/ports.js';
-import { setup } from '../support/setup.js';
+import { settle, setup } from '../support/setup.js';
 
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
 
@@ -83,11 +83,22 @@ describe('settleWithin', () => {
 
 describe('the handler on ports that answer synchronously', () => {
   it('arms no timer for a whole post through the memory store and limiter', async () => {
-    const s = await setup();
+    const s = await setup({ wrapStore: (store) => ({ ...store, recordPosts: undefined, listPosts: undefined }) });
     const setTimer = vi.spyOn(globalThis, 'setTimeout');
     const response = await s.post({ text: 'no timers' });
     expect(response.status).toBe(201);
     expect(setTimer).not.toHaveBeenCalled();
+  });
+
+  it("with the post history, arms one timer for a tick's posts: the history's batch, written after the answers", async () => {
+    const s = await setup();
+    const setTimer = vi.spyOn(globalThis, 'setTimeout');
+    const responses = await Promise.all([s.post({ text: 'one' }), s.post({ text: 'two' }), s.post({ text: 'three' })]);
+    expect(responses.map((response) => response.status)).toEqual([201, 201, 201]);
+    expect(setTimer).toHaveBeenCalledTimes(1);
+    expect(s.store.listPosts!(s.webhook.id, 10)).toEqual([]);
+    await settle();
+    expect(s.store.listPosts!(s.webhook.id, 10)).toHaveLength(3);
   });
 
   it('a wrapped port that answers with a promise gets its deadline', async () => {

@@ -261,6 +261,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     recordPosts(records) {
       if (records.length === 0) return;
       transaction('recordPosts', () => {
+        const fresh: PostRecord[] = [];
         for (const record of mergeRateLimited(records)) {
           // A minute's 429s are one record: added to it when it is still in the ring.
           if (record.status === 429) {
@@ -269,16 +270,28 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
             ).get(record.count, record.at, record.webhookId, minuteOf(record.at));
             if (added != null) continue;
           }
-          const head = statement(
-            `INSERT INTO ${p}post_heads (webhook_id, next) VALUES (?, 1) ON CONFLICT (webhook_id) DO UPDATE SET next = next + 1 RETURNING next`,
-          ).get(record.webhookId) as { next: number | bigint };
-          const position = Number(head.next) - 1;
-          statement(
-            `INSERT INTO ${p}posts (webhook_id, slot, position, at, status, code, errors, idempotency_key, message_id, body_bytes, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-             ON CONFLICT (webhook_id, slot) DO UPDATE SET position = excluded.position, at = excluded.at, status = excluded.status,
-               code = excluded.code, errors = excluded.errors, idempotency_key = excluded.idempotency_key,
-               message_id = excluded.message_id, body_bytes = excluded.body_bytes, count = excluded.count`,
-          ).run(
+          fresh.push(record);
+        }
+        // Each webhook's next positions, taken for the whole batch in one statement per 32 webhooks;
+        // then the records, 32 to a statement: each statement call costs more than its rows.
+        const counts = new Map<string, number>();
+        for (const record of fresh) counts.set(record.webhookId, (counts.get(record.webhookId) ?? 0) + 1);
+        const next = new Map<string, number>();
+        const end = new Map<string, number>();
+        for (const chunk of chunksOf([...counts], CHUNK)) {
+          const rows = statement(headsSql(p, chunk.length)).all(...chunk.flat()) as Array<{ webhook_id: string; next: number | bigint }>;
+          for (const row of rows) {
+            end.set(row.webhook_id, Number(row.next));
+            next.set(row.webhook_id, Number(row.next) - counts.get(row.webhook_id)!);
+          }
+        }
+        const values: unknown[][] = [];
+        for (const record of fresh) {
+          const position = next.get(record.webhookId)!;
+          next.set(record.webhookId, position + 1);
+          // A record whose slot a later record of this batch takes is left out.
+          if (position < end.get(record.webhookId)! - POST_HISTORY_LIMIT) continue;
+          values.push([
             record.webhookId,
             position % POST_HISTORY_LIMIT,
             position,
@@ -290,8 +303,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
             record.messageId,
             record.bodyBytes,
             record.count,
-          );
+          ]);
         }
+        for (const chunk of chunksOf(values, CHUNK)) statement(postsSql(p, chunk.length)).run(...chunk.flat());
       });
     },
 
@@ -303,6 +317,30 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       );
     },
   };
+}
+
+/** Rows a history statement takes at most. */
+const CHUNK = 32;
+
+function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
+
+/** Adds `count` to each webhook's head (its number of records ever written) and returns the new heads. */
+function headsSql(p: string, webhooks: number): string {
+  return `INSERT INTO ${p}post_heads (webhook_id, next) VALUES ${Array(webhooks).fill('(?, ?)').join(', ')}
+     ON CONFLICT (webhook_id) DO UPDATE SET next = next + excluded.next RETURNING webhook_id, next`;
+}
+
+/** Writes records into their slots, over the older records there. */
+function postsSql(p: string, rows: number): string {
+  return `INSERT INTO ${p}posts (webhook_id, slot, position, at, status, code, errors, idempotency_key, message_id, body_bytes, count)
+     VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (webhook_id, slot) DO UPDATE SET position = excluded.position, at = excluded.at, status = excluded.status,
+       code = excluded.code, errors = excluded.errors, idempotency_key = excluded.idempotency_key,
+       message_id = excluded.message_id, body_bytes = excluded.body_bytes, count = excluded.count`;
 }
 
 function toPostRecord(row: PostRow): PostRecord {
