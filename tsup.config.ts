@@ -14,6 +14,7 @@ const shared: Options = {
     postgres: 'adapters/stores/postgres/index.ts',
     redis: 'adapters/stores/redis/index.ts',
     sqlite: 'adapters/stores/sqlite/index.ts',
+    'deno-kv': 'adapters/stores/deno-kv/index.ts',
     render: 'src/render/index.ts',
     otel: 'src/instrumentation/index.ts',
     send: 'src/send/index.ts',

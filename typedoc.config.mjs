@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const tsup = readFileSync(new URL('./tsup.config.ts', import.meta.url), 'utf8');
 // Every `name: 'source.ts'` of the file: the shared build's entries and the element's build of its own.
-const sources = new Map([...tsup.matchAll(/(\w+):\s*['"]([^'"]+\.ts)['"]/g)].map(([, name, path]) => [name, path]));
+const sources = new Map([...tsup.matchAll(/['"]?([\w-]+)['"]?:\s*['"]([^'"]+\.ts)['"]/g)].map(([, name, path]) => [name, path]));
 const entries = [...sources].map(([name, path]) => ({
   name: name === 'index' ? 'channel-webhooks' : `channel-webhooks/${name}`,
   path: resolve(path),
@@ -58,6 +58,16 @@ export default {
     'channel-webhooks/sqlite.SqliteStatement.run',
     'channel-webhooks/sqlite.SqliteStatement.get',
     'channel-webhooks/sqlite.SqliteStatement.all',
+    'channel-webhooks/deno-kv.DenoKv.get',
+    'channel-webhooks/deno-kv.DenoKv.getMany',
+    'channel-webhooks/deno-kv.DenoKv.list',
+    'channel-webhooks/deno-kv.DenoKv.atomic',
+    'channel-webhooks/deno-kv.DenoKv.watch',
+    'channel-webhooks/deno-kv.DenoKv.commitVersionstamp',
+    'channel-webhooks/deno-kv.DenoKvAtomicOperation.check',
+    'channel-webhooks/deno-kv.DenoKvAtomicOperation.set',
+    'channel-webhooks/deno-kv.DenoKvAtomicOperation.delete',
+    'channel-webhooks/deno-kv.DenoKvAtomicOperation.commit',
   ],
   // A type may name an internal one (`Static<typeof schema>`): the reference shows its name, which
   // is not a broken link, so only missing documentation and links that lead nowhere fail.

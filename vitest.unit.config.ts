@@ -26,6 +26,8 @@ export default defineConfig({
       'test/instrumentation/otel.test.ts',
       'test/adapters/stores/sqlite/{store,processes,multi-process,demo}.test.ts',
       'test/manage/stores.test.ts',
+      // Deno, on the packed package
+      'test/adapters/stores/deno-kv/**',
     ],
     testTimeout: 30_000,
     // Worker threads start faster than processes: a fifth less CPU for this run.

@@ -7,12 +7,13 @@
 //   BENCH_WARMUP    warm-up seconds before each HTTP run (default 1)
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
 //                   min(3, BENCH_ROUNDS) rounds
-//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,sqlite,instrumentation,history
+//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,sqlite,instrumentation,history,feed
 //                   (default all)
 //   BENCH_PAIRS     comma-separated subset of the pairs in http.mjs (node-small, express, koa,
 //                   fastify, fetch, …, and with BENCH_BASELINE node-core-vs-baseline, …)
 //   BENCH_BASELINE  root of another built package (package.json and dist/): each adapter is also
-//                   measured against itself from that build
+//                   measured against itself from that build, and the feed part's post costs
+//                   against that build's
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
 
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -36,7 +37,7 @@ const options = {
   webhooks: Number(env('BENCH_WEBHOOKS', 10_000)),
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
-const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation,history').split(',');
+const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation,history,feed').split(',');
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function machine() {
@@ -121,13 +122,18 @@ async function main() {
     log(`post history on and off … (${elapsed()})`);
     results.history = await child('./history.mjs');
   }
+  if (parts.includes('feed')) {
+    log(`the feed: its cost to a post, and latency to a client … (${elapsed()})`);
+    results.feed = await child('./feed.mjs');
+    if (results.feed.skipped) log(`  skipped: ${results.feed.skipped}`);
+  }
   results.loadAverageAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
   results.seconds = Math.round((performance.now() - started) / 1000);
   results.targets = checkTargets(results);
 
   const m = results.machine;
   const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
-  const table = [markdown(results), results.sqlite?.table, results.history?.table].filter((part) => part !== undefined).join('\n');
+  const table = [markdown(results), results.sqlite?.table, results.history?.table, results.feed?.table].filter((part) => part !== undefined).join('\n');
   console.log(
     `\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`,
   );

@@ -12,6 +12,10 @@ export type {
   WebhookManagerOptions,
   WebhookWithUrl,
 } from './lifecycle/create-webhook-manager.js';
+export { followFeed } from './feed/follow-feed.js';
+export type { FollowFeedOptions } from './feed/follow-feed.js';
+export { FEED_EVENT_HEADERS, feedEventStream } from './feed/feed-events.js';
+export type { FeedEventsOptions } from './feed/feed-events.js';
 export { createMemoryStore } from './memory/memory-store.js';
 export type { MemoryStore } from './memory/memory-store.js';
 export { createMemoryRateLimiter } from './memory/memory-rate-limiter.js';

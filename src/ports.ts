@@ -287,17 +287,20 @@ export interface WebhookStore {
   /**
    * Optional, with {@link WebhookStore.watchFeed}: the stored messages after a cursor, in the order
    * a reader must see them (see {@link ReadFeedOptions} and {@link FeedPage}). Throws a
-   * `ChannelWebhookError` with code `cursor_expired` for a cursor older than what the store keeps,
-   * and `invalid_cursor` for one it never gave out.
+   * `ChannelWebhookError` with code `cursor_expired` for a cursor older than what the store keeps
+   * (messages after it were removed, or it comes from the store's earlier life: a memory store
+   * before a restart, a database created anew), and `invalid_cursor` for a string that is not a
+   * cursor of this store's kind.
    */
   readFeed?(options: ReadFeedOptions): MaybePromise<FeedPage>;
   /**
    * Optional, with {@link WebhookStore.readFeed}: calls `listener` whenever messages may have been
    * added to the feed (a call with nothing new is allowed; a new message without a call is not),
    * also from other instances or processes sharing the backend, and once after every
-   * (re)connection to it, until the returned function is called.
+   * (re)connection to it, until the returned function is called. `channelId`, when the store
+   * passes one, is the only channel that may have new messages; a call without it may concern any.
    */
-  watchFeed?(listener: () => void): () => void;
+  watchFeed?(listener: (channelId?: string) => void): () => void;
 }
 
 /**
@@ -353,7 +356,8 @@ export interface ReadFeedOptions {
 
 /**
  * A stored message and its position in the feed: an opaque cursor, increasing in the order a reader
- * must see messages. It is the app's, never part of the answer to a post.
+ * must see messages (the cursors of one store compare as plain strings: a later entry's is greater).
+ * It is the app's, never part of the answer to a post.
  *
  * @example
  * ```ts

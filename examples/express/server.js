@@ -34,14 +34,8 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage =
   await store.putChannel({ id: DEMO_CHANNEL_ID, ownerId: DEMO_ACTOR.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl });
   const page = demo ? createDemo({ store, manager, actor: DEMO_ACTOR, channelId: DEMO_CHANNEL_ID }) : null;
-  const handle = createWebhookHandler({
-    store,
-    rateLimiter,
-    onMessage: (message) => {
-      onMessage(message);
-      page?.publish(message);
-    },
-  });
+  // onMessage is the in-process hook (here: a log line); the page follows the store's feed.
+  const handle = createWebhookHandler({ store, rateLimiter, onMessage });
 
   const app = express();
   app.disable('x-powered-by');

@@ -7,7 +7,7 @@ import express from 'express';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createWebhookHandler, createWebhookManager } from 'channel-webhooks';
-import { createExpressManagementMiddleware, createExpressMiddleware } from 'channel-webhooks/express';
+import { createExpressManagementMiddleware, createExpressMiddleware, serveFeedEvents } from 'channel-webhooks/express';
 import { createManagementApi } from 'channel-webhooks/manage';
 import { createPostgresStore } from 'channel-webhooks/postgres';
 import { createRedisRateLimiter } from 'channel-webhooks/redis';
@@ -64,14 +64,24 @@ export async function createApp(options) {
     if (signedIn(req) === null) return res.status(401).json({ error: 'unauthorized' });
     res.json(await store.listMessages(req.params.id));
   });
+  // The channel's messages as Server-Sent Events, from whichever instance stored them: each
+  // instance follows the shared feed (PostgreSQL LISTEN/NOTIFY), and a client that reconnects, to
+  // this instance or another, resumes after its Last-Event-ID. A browser's EventSource sends no
+  // Authorization header: a real app serves this behind its own session cookie.
+  const streams = new AbortController();
+  app.get('/admin/channels/:id/events', (req, res) => {
+    if (signedIn(req) === null) return res.status(401).json({ error: 'unauthorized' });
+    serveFeedEvents(req, res, { store, channelId: req.params.id, signal: streams.signal });
+  });
   // The management API: list, create, update, rotate and revoke webhooks, and their post history.
   app.use('/admin', createExpressManagementMiddleware(createManagementApi({ manager, authenticate: signedIn })));
 
   const close = async () => {
+    streams.abort();
     await pool.end();
     redis.disconnect();
   };
-  return { app, close };
+  return { app, close, endStreams: () => streams.abort() };
 }
 
 async function main() {
@@ -79,7 +89,7 @@ async function main() {
   const host = process.env.HOST ?? '127.0.0.1';
   const adminToken = process.env.ADMIN_TOKEN;
   if (!adminToken) throw new Error('Set ADMIN_TOKEN: the bearer token of the /admin routes');
-  const { app, close } = await createApp({
+  const { app, close, endStreams } = await createApp({
     databaseUrl: process.env.DATABASE_URL ?? 'postgres://localhost/postgres',
     redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     baseUrl: process.env.BASE_URL ?? `http://localhost:${port}`,
@@ -92,7 +102,12 @@ async function main() {
   server.listen(port, host, () => {
     console.log(`Listening on http://${host}:${server.address().port}`);
   });
-  const stop = () => server.close(() => close().then(() => process.exit(0)));
+  // The event streams end first (their clients reconnect to another instance), so that the server
+  // can close.
+  const stop = () => {
+    server.close(() => close().then(() => process.exit(0)));
+    endStreams();
+  };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }

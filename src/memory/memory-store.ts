@@ -1,6 +1,21 @@
 import { minuteOf } from '../history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../limits.js';
-import type { Channel, InsertMessageInput, InsertMessageResult, Message, PostRecord, WebhookProfileChange, WebhookRecord, WebhookStore } from '../ports.js';
+import { checkReadFeedOptions, cursorExpired, formatCursor, invalidCursor, newEpoch, parseCursor } from '../feed/cursor.js';
+import { createFeedWatchers } from '../feed/watchers.js';
+import { checkArgument, EPOCH_MS, integer } from '../arguments/index.js';
+import type {
+  Channel,
+  FeedEntry,
+  FeedPage,
+  InsertMessageInput,
+  InsertMessageResult,
+  Message,
+  PostRecord,
+  ReadFeedOptions,
+  WebhookProfileChange,
+  WebhookRecord,
+  WebhookStore,
+} from '../ports.js';
 
 /**
  * The in-memory store, with the two extra methods of the reference stores. Every method answers
@@ -28,6 +43,21 @@ export interface MemoryStore extends WebhookStore {
   updateWebhookProfile(webhookId: string, change: WebhookProfileChange): WebhookRecord | null;
   recordPosts(records: readonly PostRecord[]): void;
   listPosts(webhookId: string, limit: number): PostRecord[];
+  /**
+   * The feed (see `WebhookStore.readFeed`). A cursor is the store's epoch, drawn when it was made,
+   * and the message's number: a cursor of another store object, or of this one's process before a
+   * restart, gets `cursor_expired`.
+   */
+  readFeed(options: ReadFeedOptions): FeedPage;
+  /** Calls `listener` with the channel of each message this store object stores, right after it stored it. */
+  watchFeed(listener: (channelId?: string) => void): () => void;
+  /**
+   * Deletes up to `limit` (default 1,000) of the messages created before `before` (epoch ms),
+   * oldest first, and their idempotency keys with them: a retry with a deleted message's key stores
+   * a new message. A feed cursor before a deleted message then gets `cursor_expired`. Returns how
+   * many it deleted; call it until it returns less than `limit`.
+   */
+  pruneMessages(before: number, limit?: number): number;
 }
 
 /**
@@ -62,6 +92,23 @@ export function createMemoryStore(): MemoryStore {
   // that a post's record is copied into a slot that lives on rather than kept as an object of its own
   // (a long-lived object per post would cost the garbage collector a full collection now and then).
   const rings = new Map<string, Ring>();
+  // The feed: every kept message in the order stored, with its number beside it, and per channel
+  // the numbers of its messages beside `messagesByChannel`'s list (a small integer each, rather
+  // than an entry object per message). `prunedThrough` is the highest number pruned.
+  const epoch = newEpoch();
+  const feed: Message[] = [];
+  const feedNumbers: number[] = [];
+  const numbersByChannel = new Map<string, number[]>();
+  let lastNumber = 0;
+  let prunedThrough = 0;
+  const watchers = createFeedWatchers();
+  const entriesAfter = (numbers: number[], messages: Message[], last: number, limit: number): FeedEntry[] => {
+    const entries: FeedEntry[] = [];
+    for (let i = firstAfter(numbers, last); i < numbers.length && entries.length < limit; i++) {
+      entries.push({ cursor: formatCursor(epoch, numbers[i]!), message: messages[i]! });
+    }
+    return entries;
+  };
 
   return {
     putChannel(channel) {
@@ -122,13 +169,22 @@ export function createMemoryStore(): MemoryStore {
       }
       const stored = freezeMessage(message);
       const list = messagesByChannel.get(stored.channelId);
-      if (list === undefined) messagesByChannel.set(stored.channelId, [stored]);
-      else list.push(stored);
+      const number = ++lastNumber;
+      feed.push(stored);
+      feedNumbers.push(number);
+      if (list === undefined) {
+        messagesByChannel.set(stored.channelId, [stored]);
+        numbersByChannel.set(stored.channelId, [number]);
+      } else {
+        list.push(stored);
+        numbersByChannel.get(stored.channelId)!.push(number);
+      }
       if (idempotencyKey !== null) {
         if (keys === undefined) messagesByKey.set(webhookId, new Map([[idempotencyKey, stored]]));
         else keys.set(idempotencyKey, stored);
       }
       webhook.lastPostAt = postedAt;
+      watchers.notify(stored.channelId);
       return { outcome: 'created', message: stored };
     },
     recordPosts(records) {
@@ -152,6 +208,55 @@ export function createMemoryStore(): MemoryStore {
         newest.push(Object.freeze({ ...ring.slots[position % POST_HISTORY_LIMIT]! }));
       }
       return newest;
+    },
+    readFeed(options) {
+      checkReadFeedOptions('memory store', options);
+      const { channelId, after, limit } = options;
+      let last = 0;
+      if (after !== undefined) {
+        const parsed = parseCursor(after, 1);
+        if (parsed === null) throw invalidCursor('memory store', after);
+        if (parsed.epoch !== epoch) throw cursorExpired('memory store', 'it comes from another store object or an earlier process');
+        last = Number(parsed.positions[0]!);
+        if (last < prunedThrough) throw cursorExpired('memory store', 'messages after it were pruned');
+      }
+      const entries =
+        channelId === undefined
+          ? entriesAfter(feedNumbers, feed, last, limit)
+          : entriesAfter(numbersByChannel.get(channelId) ?? [], messagesByChannel.get(channelId) ?? [], last, limit);
+      return { entries, heldBack: false };
+    },
+    watchFeed: (listener) => watchers.watch(listener),
+    pruneMessages(before, limit = 1_000) {
+      checkArgument('MemoryStore.pruneMessages', 'before', before, EPOCH_MS);
+      checkArgument('MemoryStore.pruneMessages', 'limit', limit, integer(1));
+      const pruned = new Set<Message>();
+      for (let i = 0; i < feed.length && pruned.size < limit; i++) {
+        if (Date.parse(feed[i]!.createdAt) < before) {
+          pruned.add(feed[i]!);
+          prunedThrough = Math.max(prunedThrough, feedNumbers[i]!);
+        }
+      }
+      if (pruned.size === 0) return 0;
+      keep(feed, feedNumbers, pruned);
+      const webhooks = new Set<string>();
+      for (const message of pruned) {
+        webhooks.add(message.author.id);
+        const list = messagesByChannel.get(message.channelId);
+        if (list === undefined) continue;
+        keep(list, numbersByChannel.get(message.channelId)!, pruned);
+        if (list.length === 0) {
+          messagesByChannel.delete(message.channelId);
+          numbersByChannel.delete(message.channelId);
+        }
+      }
+      for (const webhookId of webhooks) {
+        const keys = messagesByKey.get(webhookId);
+        if (keys === undefined) continue;
+        for (const [key, message] of keys) if (pruned.has(message)) keys.delete(key);
+        if (keys.size === 0) messagesByKey.delete(webhookId);
+      }
+      return pruned.size;
     },
   };
 }
@@ -189,6 +294,30 @@ function fill(slot: PostRecord, record: PostRecord): PostRecord {
 }
 
 const NO_ERRORS = Object.freeze([]) as unknown as PostRecord['errors'];
+
+/** Removes from `messages`, and from `numbers` beside it, the messages in `pruned`, in place. */
+function keep(messages: Message[], numbers: number[], pruned: Set<Message>): void {
+  let kept = 0;
+  for (let i = 0; i < messages.length; i++) {
+    if (pruned.has(messages[i]!)) continue;
+    messages[kept] = messages[i]!;
+    numbers[kept++] = numbers[i]!;
+  }
+  messages.length = kept;
+  numbers.length = kept;
+}
+
+/** The index of the first number in `numbers` (ascending) greater than `last`. */
+function firstAfter(numbers: number[], last: number): number {
+  let low = 0;
+  let high = numbers.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (numbers[middle]! <= last) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 // One literal with a fixed key order, so that every record shares one hidden class (reads of
 // records stay monomorphic however many there are).

@@ -40,7 +40,7 @@ function inline(node: Inline, options: RenderOptions, inLink: boolean, out: Html
     case 'mention': {
       const { text, url } = resolveMention(node, options);
       const classes: Classes = ['cw-mention', `cw-mention-${node.kind}`];
-      const href = inLink ? undefined : safeLinkUrl(url);
+      const href = inLink ? undefined : safeLinkUrl(url, true);
       if (href === undefined) out.element('span', { class: classes }, () => out.text(text));
       else linked(out, href, classes, () => out.text(text));
       break;

@@ -14,9 +14,20 @@ function parses(url: string): boolean {
   }
 }
 
-/** The URL when it may be a link target (`http:`, `https:` or `mailto:`); `undefined` otherwise. */
-export function safeLinkUrl(url: unknown): string | undefined {
+/** Whether the URL is a path on the page's own origin (`/people/U1`), never `//host` or `/\\host`. */
+function isSamePath(url: string): boolean {
+  return url.startsWith('/') && !url.startsWith('//');
+}
+
+/**
+ * The URL when it may be a link target: `http:`, `https:` or `mailto:`, or with `samePath` also a
+ * same-origin path (what the app's own `mention` resolver answers with, `/people/U1`); `undefined`
+ * otherwise. A sender's own links never get `samePath`: a relative link in a message would point into
+ * the app that shows it.
+ */
+export function safeLinkUrl(url: unknown, samePath = false): string | undefined {
   if (typeof url !== 'string' || url.length > MAX_URL_LENGTH || UNSAFE_CHARS.test(url)) return undefined;
+  if (samePath && isSamePath(url)) return url;
   return LINK_SCHEME.test(url) && parses(url) ? url : undefined;
 }
 
@@ -26,6 +37,6 @@ export function safeLinkUrl(url: unknown): string | undefined {
  */
 export function safeImageUrl(url: unknown, samePath: boolean): string | undefined {
   if (typeof url !== 'string' || url.length > MAX_URL_LENGTH || UNSAFE_CHARS.test(url)) return undefined;
-  if (samePath && url.startsWith('/') && !url.startsWith('//')) return url;
+  if (samePath && isSamePath(url)) return url;
   return IMAGE_SCHEME.test(url) && parses(url) ? url : undefined;
 }

@@ -202,11 +202,11 @@ export function fromSlackPayload(slack: unknown): SlackConversion {
     }
   }
   if (text === undefined && !showsText(out.blocks)) return { payload: null, changes: log.list };
-  if (log.list.length === 0) return { payload: slack as WebhookPayload, changes: [] };
+  if (log.list.length === 0) return { payload: slack as unknown as WebhookPayload, changes: [] };
 
   const payload: Json = {};
   if (text !== undefined) payload.text = text;
   if (out.blocks.length > 0) payload.blocks = out.blocks;
   if (eventId !== undefined) payload.eventId = eventId;
-  return { payload: payload as WebhookPayload, changes: log.list };
+  return { payload: payload as unknown as WebhookPayload, changes: log.list };
 }

@@ -1,6 +1,7 @@
 import type { WebhookStore } from '../ports.js';
 import { registerChannelTests } from './store-conformance/channels.js';
 import { createSuite, type StoreConformanceGroup, type StoreConformanceOptions } from './store-conformance/context.js';
+import { registerFeedTests } from './store-conformance/feed.js';
 import { registerGuardTests } from './store-conformance/guard.js';
 import { registerHistoryTests } from './store-conformance/history.js';
 import { registerMessageTests } from './store-conformance/messages.js';
@@ -15,8 +16,10 @@ export type { StoreConformanceGroup, StoreConformanceOptions } from './store-con
  * the guarded insert (a revocation, rotation, archival or deleted channel refuses it, also when it
  * races inserts), `lastPostAt`, keys scoped per webhook, rotation and revocation visible at once,
  * messages back exactly as sent, and secrets never reaching the store; webhook profiles kept and
- * changed field by field; and, for a store that keeps one, the post history (at most 100 records a
- * webhook, a minute's 429s as one). A store may answer
+ * changed field by field; for a store that keeps one, the post history (at most 100 records a
+ * webhook, a minute's 429s as one); and, for a store with the feed (`readFeed` and `watchFeed`),
+ * cursors, reads after a cursor, following live, resuming, `cursor_expired` and `invalid_cursor`.
+ * A store may answer
  * synchronously, with promises, or mixed. Call it at the top level of a test file, passing your
  * framework's `describe` and `it`; `groups` runs some of its groups alone.
  *
@@ -45,7 +48,8 @@ export function runStoreConformance<S extends WebhookStore>(options: StoreConfor
     if (groups.has('guarded insert')) registerGuardTests(suite);
     if (groups.has('profile')) registerProfileTests(suite);
     if (groups.has('history')) registerHistoryTests(suite);
+    if (groups.has('feed')) registerFeedTests(suite);
   });
 }
 
-const STORE_GROUPS: readonly StoreConformanceGroup[] = ['channels', 'webhooks', 'messages', 'guarded insert', 'profile', 'history'];
+const STORE_GROUPS: readonly StoreConformanceGroup[] = ['channels', 'webhooks', 'messages', 'guarded insert', 'profile', 'history', 'feed'];

@@ -1,25 +1,28 @@
-import type { Static } from '@sinclair/typebox';
-import type {
-  contextBlock,
-  dividerBlock,
-  headerBlock,
-  imageElement,
-  inlineElements,
-  markdownBlock,
-  mrkdwnTextObject,
-  payloadSchema,
-  plainTextObject,
-  richTextBlock,
-  richTextList,
-  richTextPreformatted,
-  richTextQuote,
-  richTextSection,
-  sectionBlock,
-} from './block-schemas.js';
+// Every type here is declared member by member, so that an editor and a compiler error name it
+// (`SectionBlock`) rather than print its expanded shape. Each is checked against the static form of
+// the schema the validator compiles (test/handler/6-body/payload-types.test.ts, by the type checker),
+// so a type and the rule it stands for cannot drift apart. Where a schema leaves an array's items to
+// the validator's checks by type (`Unknown`, so that each error points at its element), the type
+// puts the element union back.
 
-// Every type here is the static form of the schema the validator compiles, so a type and the rule it
-// stands for cannot drift apart. Where a schema leaves an array's items to the validator's checks by
-// type (`Unknown`, so that each error points at its element), the type puts the element union back.
+/**
+ * A text style of a rich text element.
+ *
+ * @example
+ * ```ts
+ * const style: RichTextStyle = { bold: true, code: true };
+ * ```
+ */
+export interface RichTextStyle {
+  bold?: boolean;
+  italic?: boolean;
+  strike?: boolean;
+  code?: boolean;
+  underline?: boolean;
+  highlight?: boolean;
+  client_highlight?: boolean;
+  unlink?: boolean;
+}
 
 /**
  * A `plain_text` text object: a header's text, or a context element.
@@ -29,7 +32,11 @@ import type {
  * const title: PlainTextObject = { type: 'plain_text', text: 'Deploy finished', emoji: true };
  * ```
  */
-export type PlainTextObject = Static<typeof plainTextObject>;
+export interface PlainTextObject {
+  type: 'plain_text';
+  text: string;
+  emoji?: boolean;
+}
 
 /**
  * A `mrkdwn` text object: a section's text, or a context element.
@@ -39,7 +46,11 @@ export type PlainTextObject = Static<typeof plainTextObject>;
  * const text: MrkdwnTextObject = { type: 'mrkdwn', text: '*api* deployed to <https://example.com|prod>' };
  * ```
  */
-export type MrkdwnTextObject = Static<typeof mrkdwnTextObject>;
+export interface MrkdwnTextObject {
+  type: 'mrkdwn';
+  text: string;
+  verbatim?: boolean;
+}
 
 /**
  * An `image` context element: an http(s) URL and its alt text.
@@ -49,7 +60,11 @@ export type MrkdwnTextObject = Static<typeof mrkdwnTextObject>;
  * const logo: ImageElement = { type: 'image', image_url: 'https://example.com/ci.png', alt_text: 'CI' };
  * ```
  */
-export type ImageElement = Static<typeof imageElement>;
+export interface ImageElement {
+  type: 'image';
+  image_url: string;
+  alt_text: string;
+}
 
 /**
  * One element of a `context` block.
@@ -69,7 +84,11 @@ export type ContextElement = PlainTextObject | MrkdwnTextObject | ImageElement;
  * const bold: RichTextTextElement = { type: 'text', text: 'failed', style: { bold: true } };
  * ```
  */
-export type RichTextTextElement = Static<typeof inlineElements.text>;
+export interface RichTextTextElement {
+  type: 'text';
+  text: string;
+  style?: RichTextStyle;
+}
 /**
  * A `rich_text` inline `link` element.
  *
@@ -78,7 +97,16 @@ export type RichTextTextElement = Static<typeof inlineElements.text>;
  * const link: RichTextLinkElement = { type: 'link', url: 'https://ci.example.com/42', text: 'build 42' };
  * ```
  */
-export type RichTextLinkElement = Static<typeof inlineElements.link>;
+export interface RichTextLinkElement {
+  type: 'link';
+  url: string;
+  text?: string;
+  unsafe?: boolean;
+  from_llm?: boolean;
+  is_slack_url?: boolean;
+  truncated?: boolean;
+  style?: RichTextStyle;
+}
 /**
  * A `rich_text` inline `emoji` element.
  *
@@ -87,7 +115,14 @@ export type RichTextLinkElement = Static<typeof inlineElements.link>;
  * const tada: RichTextEmojiElement = { type: 'emoji', name: 'tada', unicode: '1f389' };
  * ```
  */
-export type RichTextEmojiElement = Static<typeof inlineElements.emoji>;
+export interface RichTextEmojiElement {
+  type: 'emoji';
+  name: string;
+  unicode?: string;
+  skin_tone?: number;
+  url?: string;
+  style?: RichTextStyle;
+}
 /**
  * A `rich_text` inline `user` mention.
  *
@@ -96,7 +131,12 @@ export type RichTextEmojiElement = Static<typeof inlineElements.emoji>;
  * const mention: RichTextUserElement = { type: 'user', user_id: 'U123' };
  * ```
  */
-export type RichTextUserElement = Static<typeof inlineElements.user>;
+export interface RichTextUserElement {
+  type: 'user';
+  user_id: string;
+  from_llm?: boolean;
+  style?: RichTextStyle;
+}
 /**
  * A `rich_text` inline `channel` mention.
  *
@@ -105,7 +145,11 @@ export type RichTextUserElement = Static<typeof inlineElements.user>;
  * const mention: RichTextChannelElement = { type: 'channel', channel_id: 'C123' };
  * ```
  */
-export type RichTextChannelElement = Static<typeof inlineElements.channel>;
+export interface RichTextChannelElement {
+  type: 'channel';
+  channel_id: string;
+  style?: RichTextStyle;
+}
 /**
  * A `rich_text` inline `usergroup` mention.
  *
@@ -114,7 +158,11 @@ export type RichTextChannelElement = Static<typeof inlineElements.channel>;
  * const mention: RichTextUsergroupElement = { type: 'usergroup', usergroup_id: 'S123' };
  * ```
  */
-export type RichTextUsergroupElement = Static<typeof inlineElements.usergroup>;
+export interface RichTextUsergroupElement {
+  type: 'usergroup';
+  usergroup_id: string;
+  style?: RichTextStyle;
+}
 /**
  * A `rich_text` inline `broadcast` (`@here`, `@channel`, `@everyone`).
  *
@@ -123,7 +171,11 @@ export type RichTextUsergroupElement = Static<typeof inlineElements.usergroup>;
  * const here: RichTextBroadcastElement = { type: 'broadcast', range: 'here' };
  * ```
  */
-export type RichTextBroadcastElement = Static<typeof inlineElements.broadcast>;
+export interface RichTextBroadcastElement {
+  type: 'broadcast';
+  range: 'here' | 'channel' | 'everyone';
+  style?: RichTextStyle;
+}
 /**
  * A `rich_text` inline `date`, shown in the reader's format.
  *
@@ -132,7 +184,15 @@ export type RichTextBroadcastElement = Static<typeof inlineElements.broadcast>;
  * const when: RichTextDateElement = { type: 'date', timestamp: 1767225600, format: '{date_short}', fallback: 'Jan 1' };
  * ```
  */
-export type RichTextDateElement = Static<typeof inlineElements.date>;
+export interface RichTextDateElement {
+  type: 'date';
+  timestamp: number;
+  format: string;
+  timezone?: string;
+  url?: string;
+  fallback?: string;
+  style?: RichTextStyle;
+}
 /**
  * A `rich_text` inline `color` swatch.
  *
@@ -141,7 +201,11 @@ export type RichTextDateElement = Static<typeof inlineElements.date>;
  * const swatch: RichTextColorElement = { type: 'color', value: '#36a64f' };
  * ```
  */
-export type RichTextColorElement = Static<typeof inlineElements.color>;
+export interface RichTextColorElement {
+  type: 'color';
+  value: string;
+  style?: RichTextStyle;
+}
 
 /**
  * Any inline element of a rich_text section, quote or preformatted element.
@@ -170,7 +234,10 @@ export type RichTextInlineElement =
  * const paragraph: RichTextSection = { type: 'rich_text_section', elements: [{ type: 'text', text: 'All green' }] };
  * ```
  */
-export type RichTextSection = Omit<Static<typeof richTextSection>, 'elements'> & { elements: RichTextInlineElement[] };
+export interface RichTextSection {
+  type: 'rich_text_section';
+  elements: RichTextInlineElement[];
+}
 /**
  * A `rich_text_quote`.
  *
@@ -179,7 +246,11 @@ export type RichTextSection = Omit<Static<typeof richTextSection>, 'elements'> &
  * const quote: RichTextQuote = { type: 'rich_text_quote', elements: [{ type: 'text', text: 'Ship it' }] };
  * ```
  */
-export type RichTextQuote = Omit<Static<typeof richTextQuote>, 'elements'> & { elements: RichTextInlineElement[] };
+export interface RichTextQuote {
+  type: 'rich_text_quote';
+  elements: RichTextInlineElement[];
+  border?: 0 | 1;
+}
 /**
  * A `rich_text_preformatted` block of code.
  *
@@ -188,7 +259,12 @@ export type RichTextQuote = Omit<Static<typeof richTextQuote>, 'elements'> & { e
  * const code: RichTextPreformatted = { type: 'rich_text_preformatted', elements: [{ type: 'text', text: 'npm test' }], language: 'sh' };
  * ```
  */
-export type RichTextPreformatted = Omit<Static<typeof richTextPreformatted>, 'elements'> & { elements: RichTextInlineElement[] };
+export interface RichTextPreformatted {
+  type: 'rich_text_preformatted';
+  elements: RichTextInlineElement[];
+  border?: 0 | 1;
+  language?: string;
+}
 /**
  * A `rich_text_list`: each item is a section.
  *
@@ -197,7 +273,14 @@ export type RichTextPreformatted = Omit<Static<typeof richTextPreformatted>, 'el
  * const list: RichTextList = { type: 'rich_text_list', style: 'bullet', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'api' }] }] };
  * ```
  */
-export type RichTextList = Omit<Static<typeof richTextList>, 'elements'> & { elements: RichTextSection[] };
+export interface RichTextList {
+  type: 'rich_text_list';
+  style: 'bullet' | 'ordered';
+  elements: RichTextSection[];
+  indent?: number;
+  offset?: number;
+  border?: 0 | 1;
+}
 
 /**
  * One element of a `rich_text` block.
@@ -217,7 +300,11 @@ export type RichTextElement = RichTextSection | RichTextList | RichTextQuote | R
  * const header: HeaderBlock = { type: 'header', text: { type: 'plain_text', text: 'Deploy 42' } };
  * ```
  */
-export type HeaderBlock = Static<typeof headerBlock>;
+export interface HeaderBlock {
+  type: 'header';
+  text: PlainTextObject;
+  block_id?: string;
+}
 /**
  * A `section` block with mrkdwn text.
  *
@@ -226,7 +313,11 @@ export type HeaderBlock = Static<typeof headerBlock>;
  * const section: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: '*api* is live' } };
  * ```
  */
-export type SectionBlock = Static<typeof sectionBlock>;
+export interface SectionBlock {
+  type: 'section';
+  text: MrkdwnTextObject;
+  block_id?: string;
+}
 /**
  * A `markdown` block with standard Markdown. All markdown blocks of one payload together hold at
  * most 12,000 characters.
@@ -236,7 +327,11 @@ export type SectionBlock = Static<typeof sectionBlock>;
  * const notes: MarkdownBlock = { type: 'markdown', text: '## Changes\n- faster builds' };
  * ```
  */
-export type MarkdownBlock = Static<typeof markdownBlock>;
+export interface MarkdownBlock {
+  type: 'markdown';
+  text: string;
+  block_id?: string;
+}
 /**
  * A `divider` block.
  *
@@ -245,7 +340,10 @@ export type MarkdownBlock = Static<typeof markdownBlock>;
  * const rule: DividerBlock = { type: 'divider' };
  * ```
  */
-export type DividerBlock = Static<typeof dividerBlock>;
+export interface DividerBlock {
+  type: 'divider';
+  block_id?: string;
+}
 /**
  * A `context` block: 1–10 small texts or images.
  *
@@ -254,7 +352,11 @@ export type DividerBlock = Static<typeof dividerBlock>;
  * const context: ContextBlock = { type: 'context', elements: [{ type: 'mrkdwn', text: 'from *ci*' }] };
  * ```
  */
-export type ContextBlock = Omit<Static<typeof contextBlock>, 'elements'> & { elements: ContextElement[] };
+export interface ContextBlock {
+  type: 'context';
+  elements: ContextElement[];
+  block_id?: string;
+}
 /**
  * A `rich_text` block.
  *
@@ -266,7 +368,11 @@ export type ContextBlock = Omit<Static<typeof contextBlock>, 'elements'> & { ele
  * };
  * ```
  */
-export type RichTextBlock = Omit<Static<typeof richTextBlock>, 'elements'> & { elements: RichTextElement[] };
+export interface RichTextBlock {
+  type: 'rich_text';
+  elements: RichTextElement[];
+  block_id?: string;
+}
 
 /**
  * Any block a payload may carry.
@@ -292,4 +398,32 @@ export type Block = HeaderBlock | SectionBlock | MarkdownBlock | DividerBlock | 
  * };
  * ```
  */
-export type WebhookPayload = Omit<Static<typeof payloadSchema>, 'blocks'> & ({ text: string; blocks?: Block[] } | { text?: string; blocks: Block[] });
+export type WebhookPayload = WebhookTextPayload | WebhookBlocksPayload;
+
+/**
+ * A post with `text`, and blocks if any (`text` is then the notification fallback).
+ *
+ * @example
+ * ```ts
+ * const payload: WebhookTextPayload = { text: 'Deploy 42 finished', eventId: 'deploy-42' };
+ * ```
+ */
+export interface WebhookTextPayload {
+  text: string;
+  blocks?: Block[];
+  eventId?: string;
+}
+
+/**
+ * A post with blocks, and `text` if any.
+ *
+ * @example
+ * ```ts
+ * const payload: WebhookBlocksPayload = { blocks: [{ type: 'divider' }, { type: 'markdown', text: '**done**' }] };
+ * ```
+ */
+export interface WebhookBlocksPayload {
+  text?: string;
+  blocks: Block[];
+  eventId?: string;
+}

@@ -8,6 +8,7 @@ import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
 import { createKoaManagementMiddleware, createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
 import { createNodeListener, createNodeManagementListener } from '../../adapters/frameworks/node/index.js';
 import { createPostgresStore, postgresSchema } from '../../adapters/stores/postgres/index.js';
+import { createDenoKvRateLimiter, createDenoKvStore } from '../../adapters/stores/deno-kv/index.js';
 import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createSqliteRateLimiter, createSqliteStore, sqliteSchema } from '../../adapters/stores/sqlite/index.js';
 import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } from '../../src/index.js';
@@ -21,6 +22,8 @@ import { createWebhookSender } from '../../src/send/index.js';
 // is the only thing wrong.
 const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
 const database = new Database(':memory:');
+// Node has no Deno.Kv: its shape, which is all the factories look at.
+const kv = { get() {}, getMany() {}, list() {}, atomic() {}, watch() {}, commitVersionstamp() {} };
 const store = createMemoryStore();
 const handle = createWebhookHandler({ store });
 const message = { body: 'Deploy finished', blocks: [] };
@@ -52,6 +55,8 @@ const factories: [factory: string, where: string, build: (extra: Options) => unk
   ['createPostgresStore', 'options', (extra) => createPostgresStore({ pool, ...extra } as never)],
   ['createPostgresStore', 'options.channels', (extra) => createPostgresStore({ pool, channels: { table: 'channels', ...extra } } as never)],
   ['postgresSchema', 'options', (extra) => postgresSchema({ tablePrefix: 'hooks_', ...extra } as never)],
+  ['createDenoKvStore', 'options', (extra) => createDenoKvStore({ kv, ...extra } as never)],
+  ['createDenoKvRateLimiter', 'options', (extra) => createDenoKvRateLimiter({ kv, ...extra } as never)],
   ['createRedisRateLimiter', 'options', (extra) => createRedisRateLimiter({ sendCommand: async () => null, ...extra } as never)],
   ['createOpenApiDocument', 'options', (extra) => createOpenApiDocument({ title: 'Chat', ...extra } as never)],
   ['createManagementOpenApiDocument', 'options', (extra) => createManagementOpenApiDocument({ title: 'Chat', ...extra } as never)],

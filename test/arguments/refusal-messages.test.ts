@@ -9,6 +9,7 @@ import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
 import { createNodeListener } from '../../adapters/frameworks/node/index.js';
 import { createPostgresStore, postgresSchema } from '../../adapters/stores/postgres/index.js';
+import { createDenoKvRateLimiter, createDenoKvStore } from '../../adapters/stores/deno-kv/index.js';
 import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createSqliteRateLimiter, createSqliteStore, sqliteSchema } from '../../adapters/stores/sqlite/index.js';
 import { suggestOptions } from '../../src/arguments/suggest-option.js';
@@ -24,6 +25,8 @@ const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none
 const ioredis = new Redis({ lazyConnect: true });
 const nodeRedis = createClient();
 const database = new Database(':memory:');
+// Node has no Deno.Kv: its shape, which is all the factories look at.
+const denoKvShape = { get() {}, getMany() {}, list() {}, atomic() {}, watch() {}, commitVersionstamp() {} } as never;
 const secretUrl = 'https://chat.example.com/hooks/channels/wh_1/very-secret-value';
 const message = { body: 'Deploy finished', blocks: [] };
 const store = createMemoryStore();
@@ -256,12 +259,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'no options',
         () => createPostgresStore(undefined as never),
-        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements? }, got undefined',
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got undefined',
       ],
       [
         'the pool itself as options',
         () => createPostgresStore(pool as never),
-        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements? }, got a BoundPool',
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got a BoundPool',
       ],
       [
         'a Redis client as the pool',
@@ -271,12 +274,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'a timeout without its unit',
         () => createPostgresStore({ pool, timeout: 2_000 } as never),
-        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements',
+        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
       ],
       [
         "connect-pg-simple's tableName",
         () => createPostgresStore({ pool, tableName: 'hooks' } as never),
-        'options has an unknown key `tableName` (did you mean `tablePrefix`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements',
+        'options has an unknown key `tableName` (did you mean `tablePrefix`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
       ],
       [
         'a typo in a nested option',
@@ -431,6 +434,37 @@ describe.each<[factory: string, cases: Case[]]>([
         'a locale that is not one',
         () => toPlainText(message, { locale: 'not a locale!' }),
         'options.locale must be a BCP 47 language tag such as "en-US": got "not a locale!".',
+      ],
+    ],
+  ],
+  [
+    'createDenoKvStore',
+    [
+      ['no options', () => createDenoKvStore(undefined as never), 'options must be an object { kv, keyPrefix?, timeoutMs?, feedPollMs? }, got undefined'],
+      [
+        'a SQLite database as the KV',
+        () => createDenoKvStore({ kv: database as never }),
+        'options.kv must be a Deno.Kv: it has no get(), getMany(), list(), atomic(), watch(), commitVersionstamp(). Pass await Deno.openKv() (Deno 2 with --unstable-kv, or "unstable": ["kv"] in deno.json).',
+      ],
+      [
+        'a timeout without its unit',
+        () => createDenoKvStore({ kv: denoKvShape, timeout: 2_000 } as never),
+        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are kv, keyPrefix, timeoutMs, feedPollMs',
+      ],
+    ],
+  ],
+  [
+    'createDenoKvRateLimiter',
+    [
+      [
+        "express-rate-limit's max",
+        () => createDenoKvRateLimiter({ kv: denoKvShape, max: 5 } as never),
+        'options has an unknown key `max` (did you mean `limit`?); the options are kv, keyPrefix, timeoutMs, limit, windowMs',
+      ],
+      [
+        'a limit whose times do not fit one KV value',
+        () => createDenoKvRateLimiter({ kv: denoKvShape, limit: 10_000 }),
+        'options.limit must be an integer from 1 to 5000: got 10000.',
       ],
     ],
   ],

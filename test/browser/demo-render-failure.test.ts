@@ -2,13 +2,13 @@ import { createServer, type RequestListener } from 'node:http';
 import express from 'express';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createMemoryStore, createWebhookHandler, createWebhookManager, type Message } from 'channel-webhooks';
+import { createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
 import { createExpressMiddleware } from 'channel-webhooks/express';
 import { toHtml } from 'channel-webhooks/render';
 import { listen, send, type Listening } from '../support/http.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
 
-type Demo = { router: RequestListener; publish(message: Message): void };
+type Demo = { router: RequestListener };
 type CreateDemo = (options: { store: unknown; manager: unknown; actor: unknown; channelId: string; render: typeof toHtml }) => Demo;
 
 const missing = chromiumMissing();
@@ -37,7 +37,7 @@ describe.skipIf(missing !== null)(`the demo page with a message that fails to re
     store.putChannel({ id: 'general', ownerId: ACTOR.userId, archived: false });
     const manager = createWebhookManager({ store, baseUrl: server.origin });
     const demo = createDemo({ store, manager, actor: ACTOR, channelId: 'general', render });
-    const handle = createWebhookHandler({ store, onMessage: (message) => demo.publish(message) });
+    const handle = createWebhookHandler({ store });
     app = express().use(createExpressMiddleware(handle)).use(demo.router);
     url = (await manager.create(ACTOR, { channelId: 'general', name: 'Nested' })).url;
     browser = await launchChromium();

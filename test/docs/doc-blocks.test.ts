@@ -26,6 +26,8 @@ import { type CodeBlock, codeBlocks, docPages, root } from './doc-files.js';
 // every such block: keep it short, and each reason names the test that runs the block's lines.
 const NOT_RUN = [
   "docs/cloudflare-workers.md: import { createWebhookManager } from 'channel-webhooks';",
+  'docs/deno-kv.md: // server.js: deno run --unstable-kv --allow-net --allow-env --allow-read --allow-write server.js',
+  'docs/deno-kv.md: // feed.js: every message stored so far, oldest first, then each new one as it comes',
   'docs/frameworks.md: // main.ts, on @nestjs/platform-express (the default)',
   'docs/frameworks.md: // main.ts, on @nestjs/platform-fastify',
   "docs/settings-element.md: const settings = document.querySelector('channel-webhooks-settings');",
@@ -99,6 +101,7 @@ async function runBlock(block: CodeBlock): Promise<void> {
   const report = `${block.where}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
   if (run.outcome === 'exited 0') {
     if (isTest) return;
+    if (block.prints !== null) expect(run.stdout, `${block.where} prints what its page shows`).toBe(block.prints);
     if (writesToStderr(block.code)) expect(run.stderr, report).not.toMatch(/^channel-webhooks: /m);
     else expect(run.stderr, report).toBe('');
     return;

@@ -27,7 +27,13 @@ export interface CodeBlock {
   code: string;
   /** `<!-- not run: why -->` just above the block: the reason; null for a block that runs alone. */
   notRun: string | null;
+  /** The ```` ```text ```` block after "It prints:" just below the block: what the block's run must print, exactly; null when the page shows none. */
+  prints: string | null;
 }
+
+// A block's output as its page shows it: a paragraph that says "It prints" (or "prints" at its end),
+// then a text block.
+const PRINTS = /^\n(?:[^\n]*\bprints\b[^\n]*:)\n\n```text\n([\s\S]*?)^```$/my;
 
 /** Every JavaScript and TypeScript block of `page`, dedented when it sits in a list item. */
 export function codeBlocks(page: { path: string; text: string }): CodeBlock[] {
@@ -40,6 +46,7 @@ export function codeBlocks(page: { path: string; text: string }): CodeBlock[] {
       lang: lang.startsWith('t') ? 'ts' : 'js',
       code: indent === '' ? code : code.replace(new RegExp(`^${indent}`, 'gm'), ''),
       notRun: notRun ?? null,
+      prints: PRINTS.exec(page.text.slice(match.index + all.length + 1))?.[1] ?? null,
     };
   });
 }

@@ -112,14 +112,38 @@ describe('resolvers only ever receive ids and names of Slack’s shape', () => {
     }
   });
 
-  it('a resolver that builds an absolute URL from the id gives a working link; a relative one gives none', () => {
+  it('a resolver may link a mention to an absolute URL or a same-origin path, as emoji and images may; never to another origin by `//`', () => {
     const users = new Map([['U024BE7LH', { name: 'ada' }]]);
     const message = { body: 'by <@U024BE7LH>', blocks: [] };
-    const absolute: RenderOptions = {
-      mention: ({ kind, id }) => (kind === 'user' ? { text: `@${users.get(id)?.name ?? id}`, url: `https://chat.example.com/people/${id}` } : undefined),
-    };
-    expect(toHtml(message, absolute)).toBe(`<p>by <a class="cw-mention cw-mention-user" href="https://chat.example.com/people/U024BE7LH" ${REL}>@ada</a></p>`);
-    const relative: RenderOptions = { mention: ({ id }) => ({ text: `@${users.get(id)?.name ?? id}`, url: `/people/${id}` }) };
-    expect(toHtml(message, relative)).toBe('<p>by <span class="cw-mention cw-mention-user">@ada</span></p>');
+    const resolving = (url: (id: string) => string): RenderOptions => ({
+      mention: ({ kind, id }) => (kind === 'user' ? { text: `@${users.get(id)?.name ?? id}`, url: url(id) } : undefined),
+    });
+    expect(
+      toHtml(
+        message,
+        resolving((id) => `https://chat.example.com/people/${id}`),
+      ),
+    ).toBe(`<p>by <a class="cw-mention cw-mention-user" href="https://chat.example.com/people/U024BE7LH" ${REL}>@ada</a></p>`);
+    expect(
+      toHtml(
+        message,
+        resolving((id) => `/people/${id}`),
+      ),
+    ).toBe(`<p>by <a class="cw-mention cw-mention-user" href="/people/U024BE7LH" ${REL}>@ada</a></p>`);
+    for (const elsewhere of ['//evil.example/people', '/\\evil.example/people', 'people/U1', 'javascript:alert(1)']) {
+      expect(
+        toHtml(
+          message,
+          resolving(() => elsewhere),
+        ),
+      ).toBe('<p>by <span class="cw-mention cw-mention-user">@ada</span></p>');
+    }
+  });
+
+  it("a sender's own relative link stays text: only the app's resolvers may point into the app", () => {
+    expect(toHtml({ body: 'see </admin/delete|here>', blocks: [] })).toBe('<p>see &lt;/admin/delete|here&gt;</p>');
+    const linkElement = { type: 'link', url: '/admin/delete', text: 'here' };
+    const blocks = [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [linkElement] }] }];
+    expect(toHtml({ body: '', blocks })).not.toContain('<a');
   });
 });

@@ -270,7 +270,9 @@ const exampleRuns: Array<{
   {
     name: 'examples/deno/server.js',
     runtime: deno!,
-    start: async () => (copyExample('deno/server.js'), ['run', '--quiet', '--allow-net', '--allow-env', '--allow-read', 'deno/server.js']),
+    start: async () => (
+      copyExample('deno/server.js'), ['run', '--quiet', '--unstable-kv', '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'deno/server.js']
+    ),
     webhookUrl: async (_, output) => printedUrl(output),
   },
 ];

@@ -1,7 +1,8 @@
 /**
  * Wraps every method of a port so that it answers as `mode` says: `sync` as is, `async` always
  * with a promise (a rejected one for a throw), `mixed` alternating per call between the two. The
- * conformance suites must give the same verdicts for all three.
+ * conformance suites must give the same verdicts for all three. `watchFeed` is left as it is: its
+ * answer is the function that ends the watch, never a promise.
  */
 export type AnswerMode = 'sync' | 'async' | 'mixed';
 
@@ -11,7 +12,7 @@ export function answering<T extends object>(port: T, mode: AnswerMode): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(port)) {
     wrapped[name] =
-      typeof value !== 'function'
+      typeof value !== 'function' || name === 'watchFeed'
         ? value
         : (...args: unknown[]) => {
             calls++;

@@ -11,6 +11,8 @@ export interface Instance {
   /** Everything it wrote to stderr so far (its onError reports). */
   stderr(): string;
   stop(): Promise<void>;
+  /** Kills the process at once (SIGKILL), as a crash would; resolves when it is gone. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -46,9 +48,15 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
   return {
     origin,
     stderr: () => stderr,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
         child.once('exit', () => {
           clearTimeout(force);

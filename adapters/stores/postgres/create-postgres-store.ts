@@ -1,16 +1,20 @@
 import { MESSAGE_FIELDS, POST_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
 import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
-import { resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
+import { type PostgresListenClient, type PostgresQueryable, resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
 import { mergeRateLimited } from '../../../src/history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
+import { announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
+import { createFeedListener } from './feed-listener.js';
 import type {
   Channel,
+  FeedPage,
   InsertMessageInput,
   InsertMessageResult,
   Message,
   PostRecord,
+  ReadFeedOptions,
   WebhookProfileChange,
   WebhookRecord,
   WebhookStore,
@@ -43,6 +47,20 @@ export interface PostgresStore extends WebhookStore {
   updateWebhookProfile(webhookId: string, change: WebhookProfileChange): Promise<WebhookRecord | null>;
   recordPosts(records: readonly PostRecord[]): Promise<void>;
   listPosts(webhookId: string, limit: number): Promise<PostRecord[]>;
+  /**
+   * The feed, present when the store has a listening connection (`listen`, or a node-postgres
+   * `Pool` as `pool`). Reads return
+   * only messages of transactions that ended before the oldest one still open on the server, and
+   * say `heldBack` when newer ones wait behind it (see `postgresSchema`): a transaction that writes
+   * anywhere on the server and stays open holds new messages back for as long as it does.
+   */
+  readFeed?(options: ReadFeedOptions): Promise<FeedPage>;
+  /**
+   * Present with `readFeed`: `LISTEN`s on one connection (from `listen` or the pool) while anything
+   * watches (the guarded insert sends a `NOTIFY` in its own transaction), and calls every listener
+   * again after each reconnection.
+   */
+  watchFeed?(listener: (channelId?: string) => void): () => void;
 }
 
 const MIGRATE_TIMEOUT_MS = 60_000;
@@ -103,7 +121,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES ($1, $2, $3)
        ON CONFLICT (${c.id}) DO UPDATE SET ${c.ownerId} = EXCLUDED.${c.ownerId}, ${c.archived} = EXCLUDED.${c.archived}`,
     ),
-    listMessages: statement('listMessages', `SELECT ${asFields(MESSAGE_FIELDS)} FROM ${p}messages WHERE channel_id = $1 ORDER BY seq`),
+    listMessages: statement('listMessages', `SELECT ${asFields(MESSAGE_FIELDS)} FROM ${p}messages WHERE channel_id = $1 ORDER BY tx, seq`),
     getChannel: statement('getChannel', `SELECT ${asFields(channelFields(c))} FROM ${c.table} WHERE ${c.id} = $1`),
     insertWebhook: statement(
       'insertWebhook',
@@ -131,6 +149,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     insertMessage: statement('insertMessage', guardedInsertSql(p, c)),
     recordPosts: statement('recordPosts', recordPostsSql(p)),
     listPosts: statement('listPosts', `SELECT ${asFields(POST_FIELDS)} FROM ${p}posts WHERE webhook_id = $1 ORDER BY position DESC LIMIT $2`),
+    readFeed: statement('readFeed', feedStatements(p).all),
+    readChannelFeed: statement('readChannelFeed', feedStatements(p).channel),
   };
 
   /**
@@ -158,7 +178,17 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     return withDeadline(sent, ms, query.what);
   };
 
+  const connect = options.listen ?? poolConnect(pool);
+  const feed =
+    connect === null
+      ? {}
+      : {
+          readFeed: createFeedReader((channel, values) => run(channel ? sql.readChannelFeed : sql.readFeed, values)),
+          watchFeed: createFeedListener(connect, feedChannel(p), options.onError).watch,
+        };
+
   return {
+    ...feed,
     async migrate() {
       // One simple-protocol query runs as one transaction; the advisory lock keeps instances that
       // start together from racing on CREATE … IF NOT EXISTS, which is not safe concurrently.
@@ -247,6 +277,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       // - `touch` sets last_post_at only when a message was created.
       // - Only a duplicate sends the stored message back: a created row holds exactly the message
       //   sent, which is the answer then.
+      // - `announce` sends the feed's NOTIFY for a created message; PostgreSQL delivers it at
+      //   commit, and only if the transaction commits. The row's `tx` (its transaction) is the
+      //   column's default.
       const [row] = readRows<{ inserted: boolean | null; earlier: Message | null; active: boolean | null; archived: boolean | null }>(
         await run(sql.insertMessage, [
           message.id,
@@ -330,6 +363,15 @@ function recordPostsSql(p: string): string {
    WHERE h.position < EXCLUDED.position`;
 }
 
+/**
+ * How a node-postgres `Pool` checks a connection out, or `null` for another kind of pool: a `Client`
+ * has a `connect()` too, which connects the client itself.
+ */
+function poolConnect(pool: PostgresQueryable): (() => Promise<PostgresListenClient>) | null {
+  const candidate = pool as PostgresQueryable & { connect?: () => Promise<PostgresListenClient>; idleCount?: unknown };
+  return typeof candidate.connect === 'function' && typeof candidate.idleCount === 'number' ? () => candidate.connect!() : null;
+}
+
 /** A statement of the store, with the name it is prepared under (none for one that is never prepared). */
 interface Statement {
   what: string;
@@ -368,9 +410,11 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
      RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_FIELDS} END AS earlier
    ), touch AS (
      UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)
+   ), announce AS (
+     ${announceSql(p)}
    )
    SELECT ${asFields(`json_build_object('inserted', ins.inserted, 'earlier', ins.earlier, 'active', (SELECT active FROM w), 'archived', (SELECT bool_or(archived) FROM c))`)}
-   FROM (VALUES (1)) one LEFT JOIN ins ON true`;
+   FROM (VALUES (1)) one LEFT JOIN ins ON true CROSS JOIN (SELECT count(*) FROM announce) announced`;
 }
 
 // FNV-1a of a statement's text, in base 36: part of its prepared statement's name.

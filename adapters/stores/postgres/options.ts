@@ -1,4 +1,4 @@
-import { BOOLEAN, checkOptions, integer, MILLISECONDS, type OptionsShape, port, required, rule } from '../../../src/arguments/index.js';
+import { BOOLEAN, checkOptions, fn, integer, MILLISECONDS, type OptionsShape, port, required, rule } from '../../../src/arguments/index.js';
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 
 /**
@@ -34,6 +34,27 @@ export interface PostgresQuery {
  */
 export interface PostgresQueryable {
   query(query: PostgresQuery): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * A connection of its own for the feed's `LISTEN`: node-postgres's `PoolClient` fits.
+ *
+ * @example
+ * ```ts
+ * const client: PostgresListenClient = await pool.connect();
+ * client.on('notification', ({ channel, payload }) => console.log(channel, payload));
+ * ```
+ */
+export interface PostgresListenClient {
+  query(query: PostgresQuery): Promise<unknown>;
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  removeListener(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'end', listener: () => void): unknown;
+  /** Gives the connection back, or with an error (or `true`) closes it. */
+  release(destroy?: Error | boolean): void;
 }
 
 /**
@@ -82,6 +103,21 @@ export interface PostgresStoreOptions {
    * statement again unnamed, since the server refused it before running it, and prepares no more.
    */
   preparedStatements?: boolean;
+  /**
+   * Where the message feed's one listening connection comes from (`LISTEN` needs a session of its
+   * own, held while anything watches the feed; it is given back with `release()`). Default: a
+   * connection checked out of `pool` when it is a node-postgres `Pool`; with another kind of pool
+   * and no `listen`, the store has no feed. Give one when the pool goes through a pooler in
+   * transaction mode (PgBouncer), where `LISTEN` hears nothing: a direct connection, e.g.
+   * `listen: () => directPool.connect()`.
+   */
+  listen?: () => Promise<PostgresListenClient>;
+  /**
+   * Called when the feed's listening connection fails or cannot be had; the store then opens
+   * another (waiting 0.1 s, doubling up to 10 s) and, once it listens again, wakes every watcher
+   * to read what came meanwhile. Default: one line on `console.error`, at most one every 10 s.
+   */
+  onError?: (error: unknown) => void;
 }
 
 /**
@@ -129,6 +165,8 @@ const OPTIONS: OptionsShape = {
   maxConcurrentLookups: integer(1),
   maxQueuedLookups: integer(0),
   preparedStatements: BOOLEAN,
+  listen: fn(),
+  onError: fn(),
 };
 
 const CHANNELS: OptionsShape = {

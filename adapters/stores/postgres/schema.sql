@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_webhooks (
 CREATE INDEX IF NOT EXISTS channel_webhooks_webhooks_channel_idx ON channel_webhooks_webhooks (channel_id, created_at, seq);
 
 CREATE TABLE IF NOT EXISTS channel_webhooks_messages (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   id text NOT NULL UNIQUE,
   channel_id text NOT NULL,
   webhook_id text NOT NULL,
@@ -34,12 +34,14 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_messages (
   body json NOT NULL,
   blocks json NOT NULL,
   created_at timestamptz NOT NULL,
-  idempotency_key text
+  idempotency_key text,
+  tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  PRIMARY KEY (tx, seq)
 );
 
 CREATE UNIQUE INDEX IF NOT EXISTS channel_webhooks_messages_key_idx ON channel_webhooks_messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
-CREATE INDEX IF NOT EXISTS channel_webhooks_messages_channel_idx ON channel_webhooks_messages (channel_id, seq);
+CREATE INDEX IF NOT EXISTS channel_webhooks_messages_channel_feed_idx ON channel_webhooks_messages (channel_id, tx, seq);
 
 CREATE TABLE IF NOT EXISTS channel_webhooks_post_heads (
   webhook_id text PRIMARY KEY,
@@ -60,3 +62,11 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_posts (
   count integer NOT NULL,
   PRIMARY KEY (webhook_id, slot)
 ) WITH (fillfactor = 70);
+CREATE TABLE IF NOT EXISTS channel_webhooks_feed (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  epoch text NOT NULL DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 8),
+  pruned_tx xid8 NOT NULL DEFAULT '0',
+  pruned_seq bigint NOT NULL DEFAULT 0
+);
+
+INSERT INTO channel_webhooks_feed DEFAULT VALUES ON CONFLICT DO NOTHING;

@@ -32,6 +32,14 @@ export interface PostgresSchemaOptions {
  *   Rows without a key are `NULL` there and never conflict, so the index is partial: it holds only
  *   keyed messages (a tenth of the size at one post in ten keyed).
  * - Times of webhooks are epoch ms in `bigint`; a message's time is a `timestamptz`.
+ * - The feed (PostgreSQL 13 or later): each message records the transaction that stored it (`tx`),
+ *   and its place in the feed is `(tx, seq)`. A reader returns only messages of transactions below
+ *   the oldest one still open, so a message whose `seq` was handed out before another's but which
+ *   commits after it is never passed over. `<prefix>feed` holds the feed's `epoch` and the last
+ *   place moved out of the table (`pruned_tx`, `pruned_seq`), which the retention recipe of
+ *   docs/scaling.md keeps; a cursor before it gets `cursor_expired`. The primary key is the place,
+ *   `(tx, seq)`, and the channel index `(channel_id, tx, seq)`, so every channel and each one read in
+ *   feed order (`listMessages` too); both grow at their right edge, as transaction ids increase.
  * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
  * - The post history is a ring per webhook: `post_heads` counts each webhook's records, and the
  *   record numbered `position` takes the slot `position % 100` of `posts`, over the one 100 records
@@ -71,7 +79,7 @@ CREATE TABLE IF NOT EXISTS ${p}webhooks (
 CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);
 
 CREATE TABLE IF NOT EXISTS ${p}messages (
-  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   id text NOT NULL UNIQUE,
   channel_id text NOT NULL,
   webhook_id text NOT NULL,
@@ -79,12 +87,14 @@ CREATE TABLE IF NOT EXISTS ${p}messages (
   body json NOT NULL,
   blocks json NOT NULL,
   created_at timestamptz NOT NULL,
-  idempotency_key text
+  idempotency_key text,
+  tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  PRIMARY KEY (tx, seq)
 );
 
 CREATE UNIQUE INDEX IF NOT EXISTS ${p}messages_key_idx ON ${p}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
-CREATE INDEX IF NOT EXISTS ${p}messages_channel_idx ON ${p}messages (channel_id, seq);
+CREATE INDEX IF NOT EXISTS ${p}messages_channel_feed_idx ON ${p}messages (channel_id, tx, seq);
 
 CREATE TABLE IF NOT EXISTS ${p}post_heads (
   webhook_id text PRIMARY KEY,
@@ -105,5 +115,13 @@ CREATE TABLE IF NOT EXISTS ${p}posts (
   count integer NOT NULL,
   PRIMARY KEY (webhook_id, slot)
 ) WITH (fillfactor = 70);
+CREATE TABLE IF NOT EXISTS ${p}feed (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  epoch text NOT NULL DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 8),
+  pruned_tx xid8 NOT NULL DEFAULT '0',
+  pruned_seq bigint NOT NULL DEFAULT 0
+);
+
+INSERT INTO ${p}feed DEFAULT VALUES ON CONFLICT DO NOTHING;
 `;
 }

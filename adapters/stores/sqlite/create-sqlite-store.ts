@@ -4,6 +4,7 @@ import { mergeRateLimited, minuteOf } from '../../../src/history/post-record.js'
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import type { MemoryStore } from '../../../src/memory/memory-store.js';
 import type { InsertMessageResult, Message, PostRecord, WebhookRecord } from '../../../src/ports.js';
+import { createSqliteFeed } from './sqlite-feed.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -29,6 +30,20 @@ export type SqliteStoreOptions = SqliteConnectionOptions;
 export interface SqliteStore extends MemoryStore {
   /** Creates or upgrades the tables (safe to run on every start, from any number of processes). */
   migrate(): void;
+  /**
+   * Calls `listener` with the channel of each message this store object stores, right after its
+   * commit, and without one when another connection (another process on the file) committed a
+   * change: while anything watches, the store asks SQLite every 100 ms whether one did
+   * (`PRAGMA data_version`, which reads no page), on a timer that does not keep the process alive.
+   */
+  watchFeed(listener: (channelId?: string) => void): () => void;
+  /**
+   * As the memory store's (see `MemoryStore.pruneMessages`), but it never deletes the newest
+   * message: SQLite would give its `seq` to the next message, and cursors must never come back.
+   * It finds the messages to delete without holding the write lock (a scan of the table in `seq`
+   * order, as far as it takes to find `limit` of them), then deletes them in one transaction.
+   */
+  pruneMessages(before: number, limit?: number): number;
 }
 
 interface WebhookRow {
@@ -124,6 +139,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const p = resolved.prefix;
   setUpConnection(resolved, runner, party);
 
+  const feed = createSqliteFeed(runner, p, { columns: MESSAGE_COLUMNS, toMessage });
   const webhookWhere = (where: string) => `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE ${where}`;
   const readWebhook = (webhookId: string): WebhookRecord | null => toWebhook(statement(webhookWhere('id = ?')).get(webhookId) as WebhookRow | null | undefined);
 
@@ -221,11 +237,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       });
     },
 
+    readFeed: feed.read,
+    watchFeed: feed.watch,
+    pruneMessages: feed.prune,
+
     insertMessage({ message, idempotencyKey, secretHash, postedAt }): InsertMessageResult {
       const webhookId = message.author.id;
       // JSON text keeps any string exactly (see sqliteSchema), the key too, so keys compare exactly.
       const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
-      return transaction('insertMessage', (): InsertMessageResult => {
+      const result = transaction('insertMessage', (): InsertMessageResult => {
         const guard = statement(
           `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, c.archived AS archived
            FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ?`,
@@ -256,6 +276,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         statement(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`).run(postedAt, webhookId);
         return { outcome: 'created', message };
       });
+      // After the commit: a follower woken now reads the message.
+      if (result.outcome === 'created') feed.stored(message.channelId);
+      return result;
     },
 
     recordPosts(records) {

@@ -79,6 +79,18 @@ ALTER TABLE ${p}webhooks ADD COLUMN avatar_url TEXT;
 `,
   },
   {
+    version: 3,
+    // The feed: its epoch (a new database is a new feed, whose cursors no old one matches) and the
+    // last message number pruned (a cursor before it has lost messages after it).
+    sql: (p) => `CREATE TABLE IF NOT EXISTS ${p}feed (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  epoch TEXT NOT NULL,
+  pruned_seq INTEGER NOT NULL DEFAULT 0
+);
+INSERT OR IGNORE INTO ${p}feed (id, epoch) VALUES (1, lower(hex(randomblob(4))));
+`,
+  },
+  {
     version: 4,
     // The history of each webhook's recent posts: a ring of POST_HISTORY_LIMIT slots per webhook.
     sql: (p) => `CREATE TABLE IF NOT EXISTS ${p}post_heads (
@@ -134,6 +146,10 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  * - `rate_hits` holds one row per allowed request still in its window, with the time it leaves it,
  *   in one B-tree ordered by key (`WITHOUT ROWID`); `tag` tells apart requests of one key at one
  *   millisecond.
+ * - A message's `seq` is its place in the feed: one writer at a time assigns it, so it is also the
+ *   order of commits. The feed's cursor is `<prefix>feed.epoch` and `seq`; `pruned_seq` is the last
+ *   one `pruneMessages()` deleted, which never deletes the newest message (SQLite would hand its
+ *   `seq` out again).
  * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
  * - The post history is a ring per webhook: `post_heads` counts each webhook's records, and the
  *   record numbered `position` takes the slot `position % 100` of `posts`, over the one 100 records

@@ -5,6 +5,7 @@
 // examples/multi-instance).
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { serveFeedEvents } from 'channel-webhooks/express';
 import { toHtml } from 'channel-webhooks/render';
 import { escapeForLog } from '../../shared/log-message.js';
 import { emojiByName } from './emoji.js';
@@ -35,21 +36,18 @@ export function isLoopback(host) {
 }
 
 /**
- * The demo page and its management routes, and `publish`, which the handler's `onMessage` calls to
- * push each new message to every open page over Server-Sent Events.
+ * The demo page and its management routes. The page gets the channel's messages from the store's
+ * feed over Server-Sent Events: the history first, then each new message; after a disconnect or a
+ * server restart its EventSource resumes after the last message it showed.
  *
  * @param {object} options
- * @param {{ listMessages(channelId: string): Promise<import('channel-webhooks').Message[]>, getChannel(id: string): Promise<any>, putChannel(channel: any): Promise<void> }} options.store
+ * @param {import('channel-webhooks').WebhookStore & { putChannel(channel: any): unknown }} options.store
  * @param {import('channel-webhooks').WebhookManager} options.manager
  * @param {import('channel-webhooks').Actor} options.actor - who the page acts as.
  * @param {string} options.channelId - the one channel the page shows.
  * @param {typeof toHtml} [options.render] - renders a message to HTML; `toHtml` unless a test swaps it.
  */
 export function createDemo({ store, manager, actor, channelId, render = toHtml }) {
-  /** @type {Set<import('express').Response>} */
-  const listeners = new Set();
-  const event = (message) => `event: message\ndata: ${JSON.stringify(toEvent(message, render))}\n\n`;
-
   const router = express.Router();
   router.get('/', loopbackOnly, securityHeaders, (_req, res) => res.sendFile('index.html', { root: PUBLIC }));
   router.use('/demo', loopbackOnly, securityHeaders);
@@ -81,15 +79,9 @@ export function createDemo({ store, manager, actor, channelId, render = toHtml }
       return state();
     }),
   );
-  api.get('/events', async (req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
-    res.write(': live\n\n'); // sends the headers now, so the page knows it is connected
-    // Subscribe before reading the history, so nothing posted in between is missed; the page
-    // drops the duplicates by message id.
-    listeners.add(res);
-    req.on('close', () => listeners.delete(res));
-    for (const message of await store.listMessages(channelId)) res.write(event(message));
-  });
+  // Each event's id is the message's feed cursor: the browser sends the last one back when it
+  // reconnects, and the stream goes on right after it.
+  api.get('/events', (req, res) => serveFeedEvents(req, res, { store, channelId, retryMs: 1_000, data: ({ message }) => toEvent(message, render) }));
   router.use('/demo/api', api);
   router.use(answerWithoutInternals);
 
@@ -98,15 +90,7 @@ export function createDemo({ store, manager, actor, channelId, render = toHtml }
     return { channel: { id: channel.id, archived: channel.archived }, webhooks: await manager.list(actor, channelId) };
   }
 
-  return {
-    router,
-    /** @param {import('channel-webhooks').Message} message */
-    publish(message) {
-      if (message.channelId !== channelId) return;
-      const chunk = event(message);
-      for (const res of listeners) res.write(chunk);
-    },
-  };
+  return { router };
 }
 
 const renderOptions = { emoji: emojiByName };

@@ -49,6 +49,14 @@ export interface StoreConformanceOptions<S extends WebhookStore = WebhookStore> 
    * `false` that test shows as skipped.
    */
   unusualStrings?: boolean;
+  /**
+   * Removes every message created before `before` (epoch ms) from what the store keeps, as its
+   * retention does, for the test that a cursor before a removed message gets `cursor_expired`.
+   * Default: the store's own `pruneMessages(before)`, called until it removes nothing (the memory,
+   * SQLite stores have one). Without either, that test is skipped where the framework can mark a
+   * running test skipped.
+   */
+  pruneMessages?: (store: S, before: number) => void | Promise<void>;
   /** Name of the outer `describe`. Default `'WebhookStore conformance'`. */
   name?: string;
   /** The groups to run, each a `describe` of its own. Default: all. */
@@ -58,15 +66,15 @@ export interface StoreConformanceOptions<S extends WebhookStore = WebhookStore> 
 /**
  * A group of the store suite: `channels`, `webhooks` (records, rotation, revocation, hashes only),
  * `messages` (the idempotent insert), `guarded insert` (what refuses it, races, `lastPostAt`),
- * `profile` (`updateWebhookProfile`) and `history` (`recordPosts` and `listPosts`; skipped, with
- * its reason, for a store that has neither).
+ * `profile` (`updateWebhookProfile`), `history` (`recordPosts` and `listPosts`) and `feed`
+ * (`readFeed` and `watchFeed`); the last two are skipped, with their reason, for a store that has neither.
  *
  * @example
  * ```ts
  * runStoreConformance({ describe, it, createStore, groups: ['messages'] satisfies StoreConformanceGroup[] });
  * ```
  */
-export type StoreConformanceGroup = 'channels' | 'webhooks' | 'messages' | 'guarded insert' | 'profile' | 'history';
+export type StoreConformanceGroup = 'channels' | 'webhooks' | 'messages' | 'guarded insert' | 'profile' | 'history' | 'feed';
 
 /** What each conformance test gets: the store, its peer and the seeding helpers. */
 export interface Context<S extends WebhookStore = WebhookStore> {

@@ -2,7 +2,6 @@
 // Messages arrive over Server-Sent Events; owner actions call the demo-only API under /demo/api.
 
 const $ = (id) => document.getElementById(id);
-const shown = new Set();
 /** The webhook whose secret URL the page shows, if any. */
 let secret = null;
 
@@ -31,8 +30,6 @@ function element(tag, className, text) {
 }
 
 function addMessage(message) {
-  if (shown.has(message.id)) return;
-  shown.add(message.id);
   const item = messageItem(message);
   const list = $('messages');
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
@@ -175,8 +172,16 @@ $('copy').addEventListener('click', async () => {
 $('sample').addEventListener('click', () => sendSample().catch((error) => ($('result').textContent = error.message)));
 $('archive').addEventListener('click', () => act(() => api('/channel', { archived: $('archive').dataset.archived !== 'true' })));
 
+// The stream starts with the channel's history and goes on live. Each event's id is its place in
+// the channel's feed: after a dropped connection or a server restart, the browser reconnects with
+// the last one (Last-Event-ID) and the stream resumes right after it, so nothing is lost or shown
+// twice. A `reset` says the server cannot resume from there (its store was emptied): start over.
 const events = new EventSource('/demo/api/events');
 events.addEventListener('open', () => ($('live').textContent = 'live'));
 events.addEventListener('error', () => ($('live').textContent = 'reconnecting…'));
 events.addEventListener('message', (event) => addMessage(JSON.parse(event.data)));
+events.addEventListener('reset', () => {
+  $('messages').replaceChildren();
+  $('empty').hidden = false;
+});
 act(async () => {});

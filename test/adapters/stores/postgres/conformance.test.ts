@@ -5,6 +5,7 @@ import { createPostgresStore, postgresSchema, type PostgresQuery } from '../../.
 import { runStoreConformance } from '../../../../src/testing/index.js';
 import { insertInput, makeMessage, makeWebhook } from '../../../../src/testing/fixtures.js';
 import { backends } from '../../../support/backends.js';
+import { retentionRecipes } from './recipes.js';
 
 const { databaseUrl, title } = backends();
 const tablePrefix = 'cwtest_conformance_';
@@ -16,9 +17,18 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: databaseUrl!, max: 8 });
     peerPool = new pg.Pool({ connectionString: databaseUrl!, max: 8 });
-    await createPostgresStore({ pool, tablePrefix }).migrate();
-    await createPostgresStore({ pool, tablePrefix: 'cwtest_app_' }).migrate();
+    for (const prefix of [tablePrefix, 'cwtest_app_']) {
+      await createPostgresStore({ pool, tablePrefix: prefix }).migrate();
+      await pool.query(retentionRecipes(prefix).archive!);
+      await pool.query(`CREATE TABLE IF NOT EXISTS ${prefix}messages_archive_all PARTITION OF ${prefix}messages_archive DEFAULT`);
+    }
   });
+  // The feed's retention is docs/scaling.md's: the move of older messages to the archive, in
+  // batches until one moves nothing, which also raises the feed's low-water mark.
+  const pruneMessages = (prefix: string) => async (_store: unknown, before: number) => {
+    const move = retentionRecipes(prefix).move!;
+    while (((await pool.query(move, [new Date(before).toISOString(), 500])).rowCount ?? 0) > 0);
+  };
   afterAll(async () => {
     await Promise.all([pool?.end(), peerPool?.end()]);
   });
@@ -33,6 +43,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
     deleteChannel: async (_store, channelId) => {
       await pool.query(`DELETE FROM ${tablePrefix}channels WHERE id = $1`, [channelId]);
     },
+    pruneMessages: pruneMessages(tablePrefix),
     concurrency: 40,
   });
 
@@ -46,6 +57,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
     deleteChannel: async (_store, channelId) => {
       await pool.query(`DELETE FROM ${tablePrefix}channels WHERE id = $1`, [channelId]);
     },
+    pruneMessages: pruneMessages(tablePrefix),
     concurrency: 20,
   });
 
@@ -65,6 +77,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
     deleteChannel: async (_store, channelId) => {
       await pool.query('DELETE FROM cwtest_host_channels WHERE channel_key = $1', [channelId]);
     },
+    pruneMessages: pruneMessages('cwtest_app_'),
     concurrency: 20,
   });
 
@@ -82,6 +95,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       const { rows } = await pool.query(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE $1 ORDER BY table_name`, [`${prefix}%`]);
       expect(rows.map((row) => row.table_name)).toEqual([
         `${prefix}channels`,
+        `${prefix}feed`,
         `${prefix}messages`,
         `${prefix}post_heads`,
         `${prefix}posts`,

@@ -1,25 +1,17 @@
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../../../adapters/stores/postgres/index.js';
 import { createFakeClock, createMemoryRateLimiter, createWebhookHandler, createWebhookManager } from '../../../../src/index.js';
 import { backends } from '../../../support/backends.js';
+import { retentionRecipes } from './recipes.js';
 
 const { databaseUrl, title } = backends();
 const prefix = 'cwtest_retention_';
 const DAY = 86_400_000;
 
-/** The SQL blocks of docs/scaling.md that start with `-- recipe: <name>`, for the test's table prefix. */
-function recipes(): Record<string, string> {
-  const page = readFileSync(new URL('../../../../docs/scaling.md', import.meta.url), 'utf8');
-  const found: Record<string, string> = {};
-  for (const [, name, sql] of page.matchAll(/```sql\n-- recipe: (\w+)\n([\s\S]*?)```/g)) found[name!] = sql!.replaceAll('channel_webhooks_', prefix);
-  return found;
-}
-
 describe.skipIf(databaseUrl === null)(title('message retention: the hot table and a partitioned archive (docs/scaling.md)', 'postgres'), () => {
   let pool: pg.Pool;
-  const recipe = recipes();
+  const recipe = retentionRecipes(prefix);
   const count = async (table: string, where = 'true') =>
     (await pool.query(`SELECT count(*)::int AS n FROM ${prefix}${table} WHERE ${where}`)).rows[0].n as number;
   // Batches of 7 until one moves nothing; a statement that never reports 0 rows fails, not hangs.
@@ -37,7 +29,7 @@ describe.skipIf(databaseUrl === null)(title('message retention: the hot table an
 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: databaseUrl!, max: 4 });
-    for (const table of ['messages_archive', 'messages', 'webhooks', 'channels']) await pool.query(`DROP TABLE IF EXISTS ${prefix}${table}`);
+    for (const table of ['messages_archive', 'messages', 'webhooks', 'channels', 'feed']) await pool.query(`DROP TABLE IF EXISTS ${prefix}${table}`);
     await createPostgresStore({ pool, tablePrefix: prefix }).migrate();
     await pool.query(recipe.archive!);
   });

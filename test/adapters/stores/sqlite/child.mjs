@@ -35,10 +35,12 @@ if (MODE === 'hold') {
   say({ ready: true });
   await waitForStart();
   for (let i = 0; MODE === 'load' || i < Number(COUNT); i++) {
-    // race: every process posts the same keys in the same order; limit: no keys; load: until killed.
+    // race: every process posts the same keys in the same order; limit and stay: no keys; load: until killed.
     const key = MODE === 'race' ? `race-${i}` : MODE === 'load' ? `load-${process.pid}-${i}` : null;
     const answer = await post(handle, MODE === 'load' ? `load ${process.pid} ${i}` : `${MODE} ${i} from ${process.pid}`, key);
     say({ i, key, status: answer.status, id: answer.body.message?.id ?? null, code: answer.body.code ?? null });
   }
+  // stay: after its posts, the process lives on (its file open) until it is killed.
+  if (MODE === 'stay') await new Promise(() => setInterval(() => {}, 60_000));
 }
 database.close();

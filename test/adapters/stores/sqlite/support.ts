@@ -82,7 +82,7 @@ export interface Child {
 }
 
 /** Spawns child.mjs (on the built package) in `mode`, under nice, on `file`. */
-export function spawnChild(mode: 'race' | 'limit' | 'load' | 'hold', env: Record<string, string>): Child {
+export function spawnChild(mode: 'race' | 'limit' | 'load' | 'hold' | 'stay', env: Record<string, string>): Child {
   if (!existsSync(join(root, 'dist/sqlite.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   const child = spawn('nice', ['-n', '5', process.execPath, CHILD], {
     cwd: root,

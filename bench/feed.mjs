@@ -1,0 +1,338 @@
+// The feed part: what the message feed costs a post, and how long a message takes to reach a client.
+// 1. The post, before and after the feed, in one run: this build against BENCH_BASELINE (a build of
+//    the code before it; without one this half is skipped), in alternating rounds (A B B A …) on
+//    the memory store and the SQLite store (in process, one post at a time) and the PostgreSQL store
+//    (32 posts in flight on a pool of 10, a table prefix for each build, this build once with nobody
+//    listening and once with the feed's LISTEN connection open), on the test cluster (fsync and
+//    synchronous_commit off, set on its command line, which ALTER SYSTEM cannot override): NOTIFY's
+//    lock at commit weighs more when each commit waits for the disk, which this part does not measure.
+// 2. Latency from a post's 201 to its event reaching a Server-Sent Events client, on two instances
+//    (processes) sharing one PostgreSQL: posts alternate between them at a steady rate, and a client
+//    of each instance follows the channel. The instance stamps each message as it stores it (just
+//    before the 201) and the client as the event arrives, on the machine's shared clock; the
+//    clients share this process with the load, so on a busy machine their own delay is in it.
+// Settings: BENCH_FEED_SECONDS seconds of each round (default 2); BENCH_ROUNDS rounds (default 3);
+// BENCH_FEED_RATE posts per second of the latency runs (default 100).
+
+import { fork } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bundle } from './internal.mjs';
+import { SMALL } from './payloads.mjs';
+import { postgresCpuUs } from './scale/postgres-cpu.mjs';
+import { round, summarize } from './stats.mjs';
+
+const seconds = Number(process.env.BENCH_FEED_SECONDS ?? 2);
+const rounds = Math.max(2, Number(process.env.BENCH_ROUNDS ?? 3));
+const rate = Number(process.env.BENCH_FEED_RATE ?? 100);
+const baseline = process.env.BENCH_BASELINE || null;
+const WEBHOOKS = 300;
+const CONCURRENCY = 32;
+const INSTANCE = fileURLToPath(new URL('./servers/feed-instance.mjs', import.meta.url));
+const allowAll = { hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }) };
+const body = new TextEncoder().encode(SMALL);
+const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
+
+/** A build's entries: this one's through the package name, the baseline's from its dist/. */
+async function build(root) {
+  const at = (entry) =>
+    root === null ? import(`channel-webhooks${entry === 'index' ? '' : `/${entry}`}`) : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
+  const [core, sqlite, postgres] = await Promise.all([at('index'), at('sqlite'), at('postgres')]);
+  return { core, sqlite, postgres };
+}
+
+/** A handler on `store` with `WEBHOOKS` webhooks of one channel, and their paths. */
+async function world({ core }, store) {
+  await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+  const manager = core.createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
+  const paths = [];
+  for (let i = 0; i < WEBHOOKS; i++)
+    paths.push(new URL((await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` })).url).pathname);
+  const handle = core.createWebhookHandler({ store, rateLimiter: allowAll });
+  let next = 0;
+  return async () => {
+    const answer = await handle({ method: 'POST', url: paths[next++ % paths.length], headers, body: async () => body });
+    if (answer.status !== 201) throw new Error(`post answered ${answer.status}`);
+  };
+}
+
+/** Posts for `seconds`, `concurrency` at a time; answers posts per second and CPU µs per post (Node, and `server` when given). */
+async function measure(post, concurrency, server = () => 0) {
+  let posts = 0;
+  const cpu = process.cpuUsage();
+  const serverBefore = server();
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        await post();
+        posts++;
+      }
+    }),
+  );
+  const used = process.cpuUsage(cpu);
+  return {
+    perSecond: posts / ((performance.now() - start) / 1000),
+    nodeUs: (used.user + used.system) / posts,
+    serverUs: (server() - serverBefore) / posts,
+  };
+}
+
+/** Alternating rounds of `before` and `after` (A B B A …): each figure's median and range, and the after ÷ before ratios. */
+async function compare(before, after, concurrency, server) {
+  const runs = { before: [], after: [] };
+  for (let r = 0; r < rounds; r++) {
+    for (const which of r % 2 === 0 ? ['before', 'after'] : ['after', 'before'])
+      runs[which].push(await measure(which === 'before' ? before : after, concurrency, server));
+  }
+  const figure = (which, key, digits = 1) => summarize(runs[which].map((run) => round(run[key], digits)));
+  const ratio = (key) => summarize(runs.after.map((run, i) => round(run[key] / runs.before[i][key], 3)));
+  return {
+    perSecond: { before: figure('before', 'perSecond', 0), after: figure('after', 'perSecond', 0), ratio: ratio('perSecond') },
+    nodeUs: { before: figure('before', 'nodeUs'), after: figure('after', 'nodeUs'), ratio: ratio('nodeUs') },
+    ...(server === undefined
+      ? {}
+      : { serverUs: { before: figure('before', 'serverUs'), after: figure('after', 'serverUs'), ratio: ratio('serverUs') }, totalUs: totalRatio(runs) }),
+  };
+}
+
+/** After ÷ before of Node and PostgreSQL CPU per post together, per round. */
+function totalRatio(runs) {
+  return summarize(runs.after.map((run, i) => round((run.nodeUs + run.serverUs) / (runs.before[i].nodeUs + runs.before[i].serverUs), 3)));
+}
+
+async function postCost(postgresUrl) {
+  if (baseline === null) return { skipped: 'BENCH_BASELINE is not set: no build of the code before the feed to compare with' };
+  if (!existsSync(join(baseline, 'dist', 'index.js'))) return { skipped: `BENCH_BASELINE has no dist/: ${baseline}` };
+  const [before, after] = await Promise.all([build(baseline), build(null)]);
+  const result = { baseline };
+
+  result.memory = await compare(await world(before, before.core.createMemoryStore()), await world(after, after.core.createMemoryStore()), 1);
+
+  const { default: Database } = await import('better-sqlite3');
+  const dir = mkdtempSync(join(tmpdir(), 'cw-bench-feed-'));
+  try {
+    const open = (which, name) => which.sqlite.createSqliteStore({ database: new Database(join(dir, name)) });
+    result.sqlite = await compare(await world(before, open(before, 'before.sqlite')), await world(after, open(after, 'after.sqlite')), 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const { default: pg } = await import('pg');
+  const port = Number(new URL(postgresUrl).port);
+  const pools = [new pg.Pool({ connectionString: postgresUrl, max: 10 }), new pg.Pool({ connectionString: postgresUrl, max: 11 })];
+  let stop = () => {};
+  try {
+    const stores = [
+      before.postgres.createPostgresStore({ pool: pools[0], tablePrefix: 'bench_before_' }),
+      after.postgres.createPostgresStore({ pool: pools[1], tablePrefix: 'bench_after_' }),
+    ];
+    for (const store of stores) await store.migrate();
+    const posts = [await world(before, stores[0]), await world(after, stores[1])];
+    // First with nobody listening (the column, the wider keys, NOTIFY's queue), then as an instance
+    // runs it: its LISTEN connection open, every notification delivered and read.
+    result.postgresUnwatched = await compare(posts[0], posts[1], CONCURRENCY, () => postgresCpuUs(port));
+    stop = stores[1].watchFeed(() => {});
+    result.postgres = await compare(posts[0], posts[1], CONCURRENCY, () => postgresCpuUs(port));
+  } finally {
+    // The LISTEN connection goes back to its pool first: a pool ends only once every connection is back.
+    stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await Promise.allSettled(pools.map((pool) => pool.end()));
+  }
+  return result;
+}
+
+/** One instance of the latency runs, in its own process; `onStored(id, at)` hears when it stored each message. */
+function instance(databaseUrl, onStored) {
+  const child = fork(INSTANCE, [databaseUrl], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.on('message', (message) => {
+      if (message.type === 'stored') onStored(message.id, message.at);
+      else resolve({ origin: `http://127.0.0.1:${message.port}`, stop: () => new Promise((done) => (child.once('exit', done), child.disconnect())) });
+    });
+    child.once('exit', (code) => reject(new Error(`feed-instance exited with ${code}`)));
+  });
+}
+
+/** Now, on the clock the instances stamp with. */
+const now = () => performance.timeOrigin + performance.now();
+
+/** Follows `url` as Server-Sent Events, calling `onEvent(messageId)` as each event is read. */
+async function follow(url, onEvent, signal) {
+  const response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal });
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true }));
+      if (done) return;
+      buffer += value;
+      let end = buffer.indexOf('\n\n');
+      while (end !== -1) {
+        const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
+        if (data !== undefined) onEvent(JSON.parse(data).id, now());
+        buffer = buffer.slice(end + 2);
+        end = buffer.indexOf('\n\n');
+      }
+    }
+  })();
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function latency(postgresUrl) {
+  const { createPostgresStore } = await import('channel-webhooks/postgres');
+  const { createWebhookManager } = await import('channel-webhooks');
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: postgresUrl, max: 2 });
+  const store = createPostgresStore({ pool, tablePrefix: 'bench_latency_' });
+  await store.migrate();
+  await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+  const manager = createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
+  const paths = [];
+  for (let i = 0; i < 50; i++)
+    paths.push(new URL((await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `latency ${i}` })).url).pathname);
+  let stored = new Map();
+  const onStored = (id, at) => stored.set(id, at);
+  const instances = [await instance(postgresUrl, onStored), await instance(postgresUrl, onStored)];
+  const runs = [];
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const answered = new Map();
+      stored = new Map();
+      const arrived = [new Map(), new Map()];
+      const stop = new AbortController();
+      // Each client starts after the messages already stored: from the newest cursor there is.
+      const { entries } = await store.readFeed({ channelId: 'general', limit: 1_000_000 });
+      const after = entries.at(-1)?.cursor;
+      await Promise.all(
+        instances.map((each, i) =>
+          follow(`${each.origin}/events${after === undefined ? '' : `?after=${encodeURIComponent(after)}`}`, (id, at) => arrived[i].set(id, at), stop.signal),
+        ),
+      );
+      const count = Math.round(rate * seconds * 2);
+      const sent = [];
+      let failed = 0;
+      const start = performance.now();
+      for (let i = 0; i < count; i++) {
+        const due = start + (i * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        sent.push(
+          fetch(`${instances[i % 2].origin}${paths[i % paths.length]}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: SMALL }).then(
+            async (response) => {
+              const answer = await response.json();
+              if (response.status === 201) answered.set(answer.message.id, i % 2);
+              else failed++;
+            },
+          ),
+        );
+      }
+      await Promise.all(sent);
+      const until = performance.now() + 10_000;
+      while (arrived.some((map) => map.size < answered.size) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      stop.abort();
+      const same = [];
+      const other = [];
+      for (const [id, instance] of answered) {
+        for (const [i, map] of arrived.entries()) {
+          if (map.has(id)) (i === instance ? same : other).push(map.get(id) - stored.get(id));
+        }
+      }
+      const all = [...same, ...other].sort((a, b) => a - b);
+      same.sort((a, b) => a - b);
+      other.sort((a, b) => a - b);
+      runs.push({
+        posts: count,
+        failed,
+        delivered: arrived.map((map) => map.size),
+        p50: percentile(all, 50),
+        p99: percentile(all, 99),
+        sameP50: percentile(same, 50),
+        sameP99: percentile(same, 99),
+        otherP50: percentile(other, 50),
+        otherP99: percentile(other, 99),
+      });
+    }
+  } finally {
+    await Promise.allSettled([...instances.map((each) => each.stop()), pool.end()]);
+  }
+  const figure = (key) => summarize(runs.map((run) => round(run[key], 1)));
+  return {
+    rate,
+    postsPerRound: runs[0]?.posts,
+    failed: runs.map((run) => run.failed),
+    delivered: runs.map((run) => run.delivered),
+    p50: figure('p50'),
+    p99: figure('p99'),
+    sameInstance: { p50: figure('sameP50'), p99: figure('sameP99') },
+    otherInstance: { p50: figure('otherP50'), p99: figure('otherP99') },
+  };
+}
+
+/** The part's tables, in the shape of the report's. */
+function table(result) {
+  const lines = [];
+  const span = (s, digits = 0) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+  if (result.cost?.skipped) lines.push(`The feed's cost to a post: skipped (${result.cost.skipped}).`);
+  else if (result.cost) {
+    lines.push(
+      `**The feed's cost to a post** — this build (after) against ${result.cost.baseline} (before) in alternating rounds of ${seconds} s; median (lowest–highest round). Ratios are after ÷ before, per round: below 1 for posts per second, or above 1 for CPU per post, is what the feed costs.`,
+      '',
+      '| Store | Posts/s before | Posts/s after | Posts/s after ÷ before | Node CPU µs/post before → after | ÷ | PostgreSQL CPU µs/post before → after | ÷ | All CPU ÷ |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    );
+    for (const [name, key] of [
+      ['memory, in process', 'memory'],
+      ['SQLite, in process', 'sqlite'],
+      ['PostgreSQL, 32 in flight, nobody listening (test cluster: fsync off)', 'postgresUnwatched'],
+      ['PostgreSQL, 32 in flight, a LISTEN connection open (test cluster: fsync off)', 'postgres'],
+    ]) {
+      const run = result.cost[key];
+      if (run === undefined) continue;
+      const server =
+        run.serverUs === undefined
+          ? ['', '', '']
+          : [`${span(run.serverUs.before, 1)} → ${span(run.serverUs.after, 1)}`, span(run.serverUs.ratio, 3), span(run.totalUs, 3)];
+      lines.push(
+        `| ${name} | ${span(run.perSecond.before)} | ${span(run.perSecond.after)} | ${span(run.perSecond.ratio, 3)} | ${span(run.nodeUs.before, 1)} → ${span(run.nodeUs.after, 1)} | ${span(run.nodeUs.ratio, 3)} | ${server.join(' | ')} |`,
+      );
+    }
+    lines.push('');
+  }
+  if (result.latency) {
+    const l = result.latency;
+    lines.push(
+      `**From a post's 201 to its event at a client** — two instances (processes) on one PostgreSQL, ${l.rate} posts/s alternating between them, ${l.postsPerRound} posts per round, a Server-Sent Events client of each instance following the channel; ms from the message stored (just before its 201) to its event read by the client, median of the rounds (lowest–highest). Posts not answered 201 per round: ${l.failed.join(', ')}; delivered per round and client: ${l.delivered.map((pair) => pair.join('/')).join(', ')}.`,
+      '',
+      '| Client on | p50 ms | p99 ms |',
+      '|---|--:|--:|',
+      `| the instance that stored it | ${span(l.sameInstance.p50, 1)} | ${span(l.sameInstance.p99, 1)} |`,
+      `| the other instance | ${span(l.otherInstance.p50, 1)} | ${span(l.otherInstance.p99, 1)} |`,
+      `| both | ${span(l.p50, 1)} | ${span(l.p99, 1)} |`,
+      '',
+    );
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const servers = await import(await bundle('servers.mjs', `export * from './test/support/servers.ts';`));
+  const { missing } = servers.serverBinaries();
+  if (missing.length > 0) return { skipped: `no ephemeral servers: ${missing.join('; ')}`, table: '' };
+  const postgres = await servers.startPostgres();
+  try {
+    const result = { cost: await postCost(postgres.url), latency: await latency(postgres.url) };
+    return { ...result, table: table(result) };
+  } finally {
+    await postgres.destroy();
+  }
+}
+
+const result = await main();
+if (process.send) process.send({ type: 'result', result });
+else console.log(result.table);
