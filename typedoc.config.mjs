@@ -8,7 +8,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const tsup = readFileSync(new URL('./tsup.config.ts', import.meta.url), 'utf8');
-const entries = [...(/entry:\s*\{([^}]*)\}/.exec(tsup)?.[1] ?? '').matchAll(/['"]?([\w-]+)['"]?:\s*['"]([^'"]+\.ts)['"]/g)].map(([, name, path]) => ({
+// Every `name: 'source.ts'` of the file: the shared build's entries and the element's build of its own.
+const sources = new Map([...tsup.matchAll(/['"]?([\w-]+)['"]?:\s*['"]([^'"]+\.ts)['"]/g)].map(([, name, path]) => [name, path]));
+const entries = [...sources].map(([name, path]) => ({
   name: name === 'index' ? 'channel-webhooks' : `channel-webhooks/${name}`,
   path: resolve(path),
 }));

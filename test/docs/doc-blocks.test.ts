@@ -30,6 +30,7 @@ const NOT_RUN = [
   'docs/deno-kv.md: // feed.js: every message stored so far, oldest first, then each new one as it comes',
   'docs/frameworks.md: // main.ts, on @nestjs/platform-express (the default)',
   'docs/frameworks.md: // main.ts, on @nestjs/platform-fastify',
+  "docs/settings-element.md: const settings = document.querySelector('channel-webhooks-settings');",
 ];
 
 const pages = docPages();
