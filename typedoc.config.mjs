@@ -2,7 +2,8 @@
 // new entry point is documented (and checked) as soon as it is built, and named as users import it
 // (`channel-webhooks/express`). `npm run docs` writes it to docs/api (git-ignored); `npm test` runs
 // the same with nothing written and every warning an error: an exported function, class, interface,
-// type, constant or interface method without documentation, a link that leads nowhere.
+// type, constant or interface method without documentation, a link that leads nowhere. Its front
+// page is docs/api-index.md, with a line per entry point (test/docs/api-front-page.test.ts).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +44,8 @@ export default {
   plugin: [fileURLToPath(import.meta.url)],
   out: 'docs/api',
   highlightLanguages: ['bash', 'console', 'css', 'html', 'http', 'javascript', 'json', 'jsonc', 'json5', 'sh', 'sql', 'tsx', 'typescript', 'yaml'],
-  readme: 'none',
+  // The front page: what the library is, how to install it, where to start, and a line per entry.
+  readme: 'docs/api-index.md',
   excludePrivate: true,
   excludeInternal: true,
   requiredToBeDocumented: ['Enum', 'Variable', 'Function', 'Class', 'Interface', 'TypeAlias'],
