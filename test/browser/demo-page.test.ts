@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../support/http.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
-import { type PageLog, seriousViolations, shadowText, tracesOf } from './element-page.js';
+import { type PageLog, seriousViolations, tracesOf } from './element-page.js';
 import { createWebhookFromPage, startDemo } from './demo-server.js';
 
 // The demo page as `npm start` serves it: the channel's live messages beside

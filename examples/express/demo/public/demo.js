@@ -59,10 +59,12 @@ events.addEventListener('reset', () => {
 });
 
 /** A message changes its webhook's "last post": the settings load their list again, once for a burst. */
-let refreshing = null;
+let refreshing = false;
 function refreshSoon() {
-  refreshing ??= setTimeout(() => {
-    refreshing = null;
-    settings.refresh?.();
+  if (refreshing) return;
+  refreshing = true;
+  setTimeout(() => {
+    refreshing = false;
+    settings.refresh();
   }, 500);
 }
