@@ -163,7 +163,11 @@ a { color: var(--_link); }
   background: var(--_warning-surface); color: var(--_warning-text);
 }
 .warning::before { content: "⚠ "; }
-.notice { font-weight: 600; }
+/* A statement about the URL the reader had, set apart from the field labels around it. */
+.notice {
+  padding: 0.5rem 0.75rem; border: 1px solid var(--_border); border-left: 4px solid var(--_danger);
+  border-radius: calc(var(--_radius) - 2px); background: var(--_raised);
+}
 .url-row .url { flex: 1 1 16rem; }
 input, textarea {
   min-width: 0; width: 100%; padding: 0.5rem 0.625rem; border: 1px solid var(--_border); border-radius: calc(var(--_radius) - 2px);
@@ -196,6 +200,8 @@ input[aria-invalid="true"], textarea[aria-invalid="true"] { border-color: var(--
 .pointer { font-weight: 600; }
 .hint { margin-top: 0.125rem; color: var(--_muted); }
 .hint strong { color: var(--_text); }
+/* The names the sender must use: as legible as the rest, though smaller and monospaced. */
+.hint code { color: var(--_text); }
 
 @media (forced-colors: active) {
   .status, .badge, .avatar { border: 1px solid CanvasText; }

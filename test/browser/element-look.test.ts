@@ -67,6 +67,41 @@ describe.skipIf(missing !== null)(`<channel-webhooks-settings>: theming, texts, 
     }
   });
 
+  it('sets the notice that the old URL is dead apart from the field labels, and writes the names a hint asks for in the text colour', async () => {
+    const own = await startElementApp({ store: 'memory' });
+    try {
+      const created = await send(`${own.origin}/api/manage/channels/${own.channelId}/webhooks`, {
+        body: { name: 'Looked at' },
+        headers: { cookie: 'session=owner' },
+      });
+      const { url, webhook } = created.json as { url: string; webhook: { id: string } };
+      expect((await send(url, { body: { text: 'old style', attachments: [{ text: 'x' }] } })).status).toBe(400);
+      await expect.poll(async () => (await own.store.listPosts!(webhook.id, 5)).length).toBe(1);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        const { context, page } = await openSettings(browser, own, { colorScheme });
+        try {
+          const row = page.locator('channel-webhooks-settings').getByRole('listitem').filter({ hasText: 'Looked at' });
+          await row.getByRole('button', { name: 'Recent posts' }).click();
+          await page.getByRole('dialog').locator('[part~="hint"] code').first().waitFor();
+          const text = await styleOf(page, '.base', 'color');
+          expect(await styleOf(page, '[part~="hint"] code', 'color'), colorScheme).toBe(text);
+          expect(await styleOf(page, '[part~="hint"]', 'color'), colorScheme).not.toBe(text);
+          await page.keyboard.press('Escape');
+
+          await row.getByRole('button', { name: 'Rotate URL' }).click();
+          await page.getByRole('alertdialog').getByRole('button', { name: 'Rotate URL' }).click();
+          await page.getByRole('dialog').locator('[part~="notice"]').waitFor();
+          expect(await styleOf(page, '[part~="notice"]', 'border-left-width')).toBe('4px');
+          expect(await styleOf(page, '[part~="notice"]', 'font-weight')).not.toBe(await styleOf(page, '.label', 'font-weight'));
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
   it('follows prefers-color-scheme', async () => {
     for (const [colorScheme, color] of [
       ['light', 'rgb(31, 35, 40)'],
