@@ -1,6 +1,7 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
+// Every entry point but the element, built together so that they share one core.
+const shared: Options = {
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
@@ -32,4 +33,30 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   treeshake: true,
-});
+};
+
+// The settings element: a browser module an app may serve as it is, so one file that imports
+// nothing (no shared chunk), for the browsers custom elements and adoptedStyleSheets run in.
+const element: Options = {
+  entry: { element: 'src/element/index.ts' },
+  format: ['esm', 'cjs'],
+  // Its declarations come from the shared build: tsup's declaration step empties dist of every
+  // .d.ts first, so a build writing its own at the same time would race it.
+  dts: false,
+  splitting: false,
+  sourcemap: false,
+  clean: false,
+  platform: 'browser',
+  target: 'es2022',
+  treeshake: true,
+};
+
+export default defineConfig([
+  {
+    ...shared,
+    dts: { entry: { ...(shared.entry as Record<string, string>), ...(element.entry as Record<string, string>) } },
+    // Everything but the element's code, which its own build writes at the same time.
+    clean: ['!element.js', '!element.cjs'],
+  },
+  element,
+]);

@@ -2,13 +2,16 @@
 // new entry point is documented (and checked) as soon as it is built, and named as users import it
 // (`channel-webhooks/express`). `npm run docs` writes it to docs/api (git-ignored); `npm test` runs
 // the same with nothing written and every warning an error: an exported function, class, interface,
-// type, constant or interface method without documentation, a link that leads nowhere.
+// type, constant or interface method without documentation, a link that leads nowhere. Its front
+// page is docs/api-index.md, with a line per entry point (test/docs/api-front-page.test.ts).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const tsup = readFileSync(new URL('./tsup.config.ts', import.meta.url), 'utf8');
-const entries = [...(/entry:\s*\{([^}]*)\}/.exec(tsup)?.[1] ?? '').matchAll(/['"]?([\w-]+)['"]?:\s*['"]([^'"]+\.ts)['"]/g)].map(([, name, path]) => ({
+// Every `name: 'source.ts'` of the file: the shared build's entries and the element's build of its own.
+const sources = new Map([...tsup.matchAll(/['"]?([\w-]+)['"]?:\s*['"]([^'"]+\.ts)['"]/g)].map(([, name, path]) => [name, path]));
+const entries = [...sources].map(([name, path]) => ({
   name: name === 'index' ? 'channel-webhooks' : `channel-webhooks/${name}`,
   path: resolve(path),
 }));
@@ -41,7 +44,8 @@ export default {
   plugin: [fileURLToPath(import.meta.url)],
   out: 'docs/api',
   highlightLanguages: ['bash', 'console', 'css', 'html', 'http', 'javascript', 'json', 'jsonc', 'json5', 'sh', 'sql', 'tsx', 'typescript', 'yaml'],
-  readme: 'none',
+  // The front page: what the library is, how to install it, where to start, and a line per entry.
+  readme: 'docs/api-index.md',
   excludePrivate: true,
   excludeInternal: true,
   requiredToBeDocumented: ['Enum', 'Variable', 'Function', 'Class', 'Interface', 'TypeAlias'],

@@ -26,6 +26,7 @@ export type ChannelWebhookErrorCode =
   | 'invalid_description'
   | 'invalid_avatar_url'
   | 'history_unavailable'
+  | 'test_unavailable'
   | 'feed_unavailable'
   | 'cursor_expired'
   | 'invalid_cursor';

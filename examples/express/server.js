@@ -26,16 +26,17 @@ export const SERVER_OPTIONS = { requestTimeout: 15_000, headersTimeout: 5_000 };
  * @param {object} [options]
  * @param {string} [options.baseUrl] - where the app is reachable; webhook URLs start with it.
  * @param {(message: import('channel-webhooks').Message) => void} [options.onMessage] - called for every new message.
- * @param {boolean} [options.demo] - DEMO ONLY: mount the unauthenticated demo page and its management
- *   routes (./demo). Never in a real app, and only on a server bound to loopback.
+ * @param {boolean} [options.demo] - DEMO ONLY: mount the demo page and the management API behind a
+ *   sign-in that lets in the page itself, over loopback (./demo). Never in a real app, and only on a
+ *   server bound to loopback.
  */
 export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage = logMessage, demo = false } = {}) {
   const { store, rateLimiter, where } = await openStore();
   await store.putChannel({ id: DEMO_CHANNEL_ID, ownerId: DEMO_ACTOR.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl });
-  const page = demo ? createDemo({ store, manager, actor: DEMO_ACTOR, channelId: DEMO_CHANNEL_ID }) : null;
   // onMessage is the in-process hook (here: a log line); the page follows the store's feed.
   const handle = createWebhookHandler({ store, rateLimiter, onMessage });
+  const page = demo ? createDemo({ store, manager, handle, actor: DEMO_ACTOR, channelId: DEMO_CHANNEL_ID }) : null;
 
   const app = express();
   app.disable('x-powered-by');
@@ -48,8 +49,24 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage =
 }
 
 /**
- * Runs the example: listens on `host` (loopback unless HOST says otherwise), creates a webhook and
- * prints its URL once. The demo page is on unless DEMO=off, and only ever on a loopback address.
+ * The name of the webhook a start creates: "Demo" and the time of that start. Each start makes one,
+ * and the earlier ones stay: their URLs were printed once and may be in a sender's settings, and
+ * only their hashes are kept, so a start can neither print an earlier URL again nor take it over
+ * without breaking it. The time tells them apart on the page, where the old ones can be revoked.
+ *
+ * @param {Date} started
+ * @returns {string}
+ * @example
+ * startupWebhookName(new Date('2026-05-04T09:30:12Z')); // 'Demo, started 2026-05-04 09:30:12 UTC'
+ */
+export function startupWebhookName(started) {
+  return `Demo, started ${started.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/**
+ * Runs the example: listens on `host` (loopback unless HOST says otherwise), creates a webhook named
+ * by the time of this start ({@link startupWebhookName}) and prints its URL once. The demo page is on
+ * unless DEMO=off, and only ever on a loopback address.
  *
  * @param {object} [options]
  * @param {number} [options.port] - default PORT or 3000; 0 picks a free port.
@@ -58,21 +75,26 @@ export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage =
  */
 export async function start({ port = Number(process.env.PORT ?? 3000), host = process.env.HOST ?? '127.0.0.1' } = {}) {
   const demo = process.env.DEMO !== 'off' && isLoopback(host);
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const { app, manager, where } = await createApp({ baseUrl: origin, demo });
-  console.log(where);
-  const server = createServer(SERVER_OPTIONS, app);
+  // Listening comes first, so that the origin has the port the system gave (PORT=0 picks a free
+  // one) before any URL is made with it; a request that comes before the app is ready gets a 503.
+  let app = (_req, res) => res.writeHead(503, { 'retry-after': '1' }).end();
+  const server = createServer(SERVER_OPTIONS, (req, res) => app(req, res));
   server.on('error', (error) => {
     if (error.code !== 'EADDRINUSE') throw error;
     console.error(`Port ${port} is already in use. Choose another one, e.g. PORT=3001 npm start`);
     process.exit(1);
   });
   await new Promise((resolve) => server.listen(port, host, resolve));
-  const { url } = await manager.create(DEMO_ACTOR, { channelId: DEMO_CHANNEL_ID, name: 'Demo' });
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${server.address().port}`;
+  const created = await createApp({ baseUrl: origin, demo });
+  app = created.app;
+  console.log(created.where);
+  const name = startupWebhookName(new Date());
+  const { url } = await created.manager.create(DEMO_ACTOR, { channelId: DEMO_CHANNEL_ID, name });
   console.log(`Listening on ${origin}`);
   if (demo) console.log(`Demo page (loopback only): ${origin}/`);
   else if (process.env.DEMO !== 'off') console.log(`Demo page off: it is served only on a loopback HOST.`);
-  console.log(`Webhook URL for #${DEMO_CHANNEL_ID} (shown only once; keep it secret):\n  ${url}\n`);
+  console.log(`URL of the webhook "${name}" in #${DEMO_CHANNEL_ID} (shown only once; keep it secret):\n  ${url}\n`);
   console.log(`Try it:\n  curl -i -X POST -H 'Content-Type: application/json' -d '{"text":"Hello from curl"}' ${url}\n`);
   return server;
 }

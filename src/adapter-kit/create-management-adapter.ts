@@ -7,7 +7,7 @@ import { DEFAULT_BODY_TIMEOUT_MS } from './create-webhook-adapter.js';
 const MANAGEMENT_API = required(port('the API from createManagementApi()', ['serve', 'fetch'], 'Pass createManagementApi({ manager, authenticate }).'));
 
 /**
- * The door from a framework into the management API, as {@link createWebhookAdapter} is into the
+ * The door from a framework into the management API, as `createWebhookAdapter` (from `channel-webhooks`) is into the
  * endpoint, on the same bindings: give it how the framework reads a request and writes an answer,
  * get one call per request. It answers every request whose path is under the API's `basePath`
  * (`binding.url`, relative to where the framework mounted it) and returns `null` for any other, for

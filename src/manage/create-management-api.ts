@@ -14,11 +14,12 @@ import type { ManagementApi, ManagementApiOptions, ManagementErrorContext, Manag
 import { postRoutes } from './post-routes.js';
 import { readJsonBody } from './read-json-body.js';
 import { matchRoute, type Route } from './route.js';
+import { testMessageRoute } from './test-message-route.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { compile, type Checker } from '../validation/compile.js';
 
 /** Every route of the API, as the OpenAPI document lists them. */
-export const MANAGEMENT_ROUTES: readonly Route[] = [...channelRoutes, ...webhookRoutes, ...postRoutes];
+export const MANAGEMENT_ROUTES: readonly Route[] = [...channelRoutes, ...webhookRoutes, ...postRoutes, testMessageRoute];
 const BODY_CHECKERS = new Map<Route, Checker>(MANAGEMENT_ROUTES.filter((route) => route.body !== undefined).map((route) => [route, compile(route.body!)]));
 const ROLES = new Set(['owner', 'admin', 'member']);
 
@@ -36,6 +37,7 @@ const OPTIONS: OptionsShape = {
     (value) => Array.isArray(value) && value.every((origin) => typeof origin === 'string' && isOrigin(origin)),
   ),
   onError: fn('a function (error, context) => void'),
+  handle: fn('a WebhookHandler, from createWebhookHandler({ store })'),
 };
 
 /**
@@ -48,7 +50,9 @@ const OPTIONS: OptionsShape = {
  * - `GET /webhooks/{webhookId}` → 200 `{ webhook }`;
  * - `PATCH /webhooks/{webhookId}` `{ description?, avatarUrl? }` → 200 `{ webhook }` (no rename, no move);
  * - `POST /webhooks/{webhookId}/rotate` → 200 `{ webhook, url }`; `POST /webhooks/{webhookId}/revoke` → 200 `{ webhook }`;
- * - `GET /webhooks/{webhookId}/posts?limit=` → 200 `{ posts }`, the history (501 `history_unavailable` without one).
+ * - `GET /webhooks/{webhookId}/posts?limit=` → 200 `{ posts }`, the history (501 `history_unavailable` without one);
+ * - `POST /webhooks/{webhookId}/test` `{ url, text }` → 200 `{ status, body }`, what the endpoint answered a
+ *   test message posted with that URL (501 `test_unavailable` without {@link ManagementApiOptions.handle}).
  *
  * Checks, in order: the route (404 `not_found`, 405 with `Allow`), a cross-site browser request
  * (403 `cross_site_request`, see {@link ManagementApiOptions.trustedOrigins}), for a write the
@@ -76,7 +80,7 @@ const OPTIONS: OptionsShape = {
  */
 export function createManagementApi<Req = Request>(options: ManagementApiOptions<Req>): ManagementApi<Req> {
   checkOptions('createManagementApi', options, OPTIONS);
-  const { manager, authenticate } = options;
+  const { manager, authenticate, handle } = options;
   const basePath = options.basePath ?? '';
   const trusted = new Set(options.trustedOrigins ?? []);
   const log = createConsoleErrorLog(systemClock, 'createManagementApi');
@@ -128,7 +132,7 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
     }
 
     try {
-      const result = await route.run({ manager, actor, params, query, body });
+      const result = await route.run({ manager, actor, params, query, body, handle });
       return managementAnswer(result.status, result.body);
     } catch (error) {
       return refusal(error, route, where);
@@ -147,6 +151,7 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
       case 'channel_archived':
       case 'webhook_revoked':
       case 'history_unavailable':
+      case 'test_unavailable':
         return managementProblem(code);
       case 'invalid_name':
       case 'invalid_description':

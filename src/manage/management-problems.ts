@@ -52,6 +52,11 @@ export const MANAGEMENT_PROBLEMS = {
     title: 'History unavailable',
     detail: 'This server keeps no history of posts: its store has no listPosts.',
   },
+  test_unavailable: {
+    status: 501,
+    title: 'Test message unavailable',
+    detail: 'This server posts no test message: createManagementApi was given no handle.',
+  },
 } as const satisfies Record<string, { readonly status: number; readonly title: string; readonly detail: string }>;
 
 /**

@@ -115,6 +115,21 @@ export const webhookWithUrlSchema = strict({
 /** The answer of get, update and revoke. */
 export const webhookAnswerSchema = strict({ webhook: webhookSchema });
 
+/** `POST /webhooks/{webhookId}/test`. */
+export const testMessageBody = strict(
+  {
+    url: TypeString({ minLength: 1, maxLength: 2048, description: "The webhook's secret URL as the page holds it, from create or rotate." }),
+    text: TypeString({ minLength: 1, maxLength: 1000, description: 'The text of the test message.' }),
+  },
+  'A test message, posted through the endpoint with this URL.',
+);
+
+/** The answer of the test route: what the endpoint answered the post, as a sender would see it. */
+export const testMessageAnswerSchema = strict({
+  status: Integer({ description: "The endpoint's status: 201 for a stored message, 404 for a URL that is no longer the webhook's." }),
+  body: TypeObject({}, { description: "The endpoint's JSON body: the message, or its problem with a stable `code`." }),
+});
+
 /** The answer of the history route. */
 export const postListSchema = strict({
   posts: TypeArray(postRecordSchema, { maxItems: POST_HISTORY_LIMIT, description: 'Newest first.' }),

@@ -1,4 +1,5 @@
 import type { BodyReader, HeaderValue, WebhookResponse } from '../http/http-types.js';
+import type { WebhookHandler } from '../handler/handler-types.js';
 import type { Actor, WebhookManager } from '../lifecycle/create-webhook-manager.js';
 
 /**
@@ -46,6 +47,13 @@ export interface ManagementApiOptions<Req = Request> {
    * stage every 10 s.
    */
   onError?: (error: unknown, context: ManagementErrorContext) => void;
+  /**
+   * The endpoint's handler (`createWebhookHandler`), for `POST /webhooks/{webhookId}/test`: a page
+   * whose webhook URLs live on another origin cannot post to them itself (the endpoint answers no
+   * CORS preflight), so the API posts its test message in process. Without it that route answers
+   * 501 `test_unavailable`.
+   */
+  handle?: WebhookHandler;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
+import type { WebhookHandler } from '../handler/handler-types.js';
 import type { Actor, WebhookManager } from '../lifecycle/create-webhook-manager.js';
 import type { ManagementProblemCode } from './management-problems.js';
 
@@ -10,6 +11,8 @@ export interface RouteContext {
   query: URLSearchParams;
   /** The body, checked against the route's `body` schema; `{}` for a read. */
   body: Record<string, unknown>;
+  /** The endpoint's handler, for the test message; absent when the app gave none. */
+  handle?: WebhookHandler;
 }
 
 /** What a route answers: a status and a JSON body. A refusal is the manager's `ChannelWebhookError`. */

@@ -44,7 +44,7 @@ export interface MemoryStore extends WebhookStore {
   recordPosts(records: readonly PostRecord[]): void;
   listPosts(webhookId: string, limit: number): PostRecord[];
   /**
-   * The feed (see `WebhookStore.readFeed`). A cursor is the store's epoch, drawn when it was made,
+   * The feed (see `WebhookStore.readFeed`). A cursor is the store's epoch, drawn at its first read of the feed,
    * and the message's number: a cursor of another store object, or of this one's process before a
    * restart, gets `cursor_expired`.
    */
@@ -95,7 +95,10 @@ export function createMemoryStore(): MemoryStore {
   // The feed: every kept message in the order stored, with its number beside it, and per channel
   // the numbers of its messages beside `messagesByChannel`'s list (a small integer each, rather
   // than an entry object per message). `prunedThrough` is the highest number pruned.
-  const epoch = newEpoch();
+  // Drawn on the first read of the feed, not here: Cloudflare Workers refuse random values in a
+  // module's global scope, where an app may create its store.
+  let drawnEpoch: string | undefined;
+  const epochOf = (): string => (drawnEpoch ??= newEpoch());
   const feed: Message[] = [];
   const feedNumbers: number[] = [];
   const numbersByChannel = new Map<string, number[]>();
@@ -105,7 +108,7 @@ export function createMemoryStore(): MemoryStore {
   const entriesAfter = (numbers: number[], messages: Message[], last: number, limit: number): FeedEntry[] => {
     const entries: FeedEntry[] = [];
     for (let i = firstAfter(numbers, last); i < numbers.length && entries.length < limit; i++) {
-      entries.push({ cursor: formatCursor(epoch, numbers[i]!), message: messages[i]! });
+      entries.push({ cursor: formatCursor(epochOf(), numbers[i]!), message: messages[i]! });
     }
     return entries;
   };
@@ -216,7 +219,7 @@ export function createMemoryStore(): MemoryStore {
       if (after !== undefined) {
         const parsed = parseCursor(after, 1);
         if (parsed === null) throw invalidCursor('memory store', after);
-        if (parsed.epoch !== epoch) throw cursorExpired('memory store', 'it comes from another store object or an earlier process');
+        if (parsed.epoch !== epochOf()) throw cursorExpired('memory store', 'it comes from another store object or an earlier process');
         last = Number(parsed.positions[0]!);
         if (last < prunedThrough) throw cursorExpired('memory store', 'messages after it were pruned');
       }

@@ -8,6 +8,8 @@ import {
   emptyBody,
   postListSchema,
   postRecordSchema,
+  testMessageAnswerSchema,
+  testMessageBody,
   updateWebhookBody,
   webhookAnswerSchema,
   webhookListSchema,
@@ -57,6 +59,8 @@ const NAMES = new Map<unknown, string>([
   [webhookListSchema, 'WebhookList'],
   [postRecordSchema, 'PostRecord'],
   [postListSchema, 'PostList'],
+  [testMessageBody, 'TestMessage'],
+  [testMessageAnswerSchema, 'TestMessageAnswer'],
 ]);
 
 const OPTIONS: OptionsShape = {

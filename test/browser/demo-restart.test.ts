@@ -29,7 +29,7 @@ describe.skipIf(missing !== null)(`the demo page's message stream across a serve
   const shown = () => page.locator('#messages .message .content').allInnerTexts();
   const post = async (url: string, text: string) => expect((await send(url, { body: { text } })).status).toBe(201);
 
-  it('resumes after a restart without losing or repeating a message, the page never reloaded', async () => {
+  it('resumes after a restart without losing or repeating a message, the page never reloaded, its settings working on', async () => {
     const file = freshFile();
     const env = { PORT: String(await freePort()), HOST: '127.0.0.1', STORE_FILE: file };
     const first = await startApp('examples/express/server.js', env, stops);
@@ -49,6 +49,20 @@ describe.skipIf(missing !== null)(`the demo page's message stream across a serve
     await post(first.url, 'four');
     await expect.poll(shown, { timeout: 15_000 }).toEqual(['one', 'two', 'three', 'four']);
     expect(await page.textContent('#live')).toBe('live');
+
+    // The settings element on the same page works on the new process: a webhook created in it
+    // posts into the stream, and its list has each start's webhook, named by its start time.
+    const settings = page.locator('channel-webhooks-settings');
+    await settings.getByRole('button', { name: 'New webhook' }).first().click();
+    await page.getByRole('dialog').getByLabel('Name').fill('After the restart');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create webhook' }).click();
+    const url = await page.getByRole('dialog').getByLabel('Webhook URL').inputValue();
+    await page.getByRole('dialog').getByRole('button', { name: 'Done', exact: true }).click();
+    await post(url, 'five');
+    await expect.poll(shown).toEqual(['one', 'two', 'three', 'four', 'five']);
+    const names = await settings.getByRole('heading', { level: 3 }).allTextContents();
+    expect(names.filter((name) => /^Demo, started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/.test(name))).toHaveLength(2);
+    expect(names).toContain('After the restart');
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   }, 60_000);
 });

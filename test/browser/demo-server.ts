@@ -6,8 +6,11 @@ import { vi } from 'vitest';
 
 type Express = { start(options: { port: number }): Promise<Server> };
 
-/** The Express example as `npm start` runs it (demo page on), quiet, on a free loopback port. */
-export async function startDemo(): Promise<{ origin: string; logs: string[]; close(): Promise<void> }> {
+/**
+ * The Express example as `npm start` runs it (demo page on), quiet, on a free loopback port;
+ * `startupName` is the name of the webhook the start made.
+ */
+export async function startDemo(): Promise<{ origin: string; startupName: string; logs: string[]; close(): Promise<void> }> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;
@@ -18,8 +21,11 @@ export async function startDemo(): Promise<{ origin: string; logs: string[]; clo
   // Plain JavaScript: imported through a path typed as a string, since it ships no declarations.
   const example = '../../examples/express/server.js';
   const server = await ((await import(example)) as Express).start({ port });
+  const startupName = /^URL of the webhook "(.+)" in #general/m.exec(logs.join('\n'))?.[1];
+  if (startupName === undefined) throw new Error(`the demo printed no webhook:\n${logs.join('\n')}`);
   return {
     origin: `http://127.0.0.1:${port}`,
+    startupName,
     logs,
     close: async () => {
       log.mockRestore();
@@ -30,12 +36,16 @@ export async function startDemo(): Promise<{ origin: string; logs: string[]; clo
 }
 
 /**
- * Creates a webhook through the demo API from the open page, as the page's own script does: the API
- * answers nothing else.
+ * Creates a webhook through the management API from the open page, as the settings element does:
+ * the demo's sign-in lets in nothing else.
  */
 export function createWebhookFromPage(page: Page, name: string): Promise<{ url: string; webhook: { id: string } }> {
   return page.evaluate(async (name) => {
-    const created = await fetch('/demo/api/webhooks', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+    const created = await fetch('/demo/api/manage/channels/general/webhooks', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+    });
     return (await created.json()) as { url: string; webhook: { id: string } };
   }, name);
 }

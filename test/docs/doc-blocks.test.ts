@@ -1,26 +1,31 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { transform } from 'esbuild';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createNodeListener } from '../../adapters/frameworks/node/index.js';
 import { createMemoryStore, createWebhookHandler, createWebhookManager, type WebhookManager } from '../../src/index.js';
 import { backends } from '../support/backends.js';
 import { listen, type Listening } from '../support/http.js';
-import { installPackedLibrary } from '../support/pack.js';
-import { type CodeBlock, codeBlocks, docPages, root } from './doc-files.js';
+import { packLibrary } from '../support/pack.js';
+import { type CodeBlock, codeBlocks, docPages, root, setUpCommands } from './doc-files.js';
 
 // Every JavaScript and TypeScript block of the README and of docs/ is what a reader pastes into a
-// file of a new app that ran `npm install channel-webhooks` (the packed tarball) and the packages the
-// block imports: each block is written alone into that app and run as its own process. It passes
-// when it exits 0 with nothing on stderr, or when it serves: it prints a curl line, which the test
-// sends as curl would, and the answer is 201 for a post (200 for a GET); apart from that line, the
-// URL's secret appears nowhere in what it prints. A block that imports vitest is a test file and
-// must pass under vitest. PostgreSQL and Redis are the run's own (DATABASE_URL, REDIS_URL,
-// REDIS_CLUSTER_NODES), a block that sends posts to a fresh webhook of a receiver the test runs
-// (CHANNEL_WEBHOOK_URL), and PORT=0 lets each server pick a free port. A block that writes to
-// stderr itself may, but never the library's own failure line.
+// file of a new app made as docs/README.md's set-up says: the test types its commands in an empty
+// folder (`npm install channel-webhooks` installs the packed tarball; other packages, and those a
+// block imports, come from this repository's tree). Each block is written alone into that app, a
+// `js` block as a `.js` file run by node, a `ts` block as a `.ts` file run by the set-up's tsx, each
+// as its own process. It passes when it exits 0 with nothing on stderr and prints what its page
+// shows below it ("It prints:" and a text block) or, when the page shows nothing, at least a line,
+// or when it serves: it prints a curl line, which the test sends as curl would, and the answer is
+// 201 for a post (200 for a GET); apart from that line, the URL's secret appears nowhere in what it
+// prints. A block that imports vitest is a test file and must pass under vitest. A block gets from
+// outside only what the page says just above it that it needs: PostgreSQL and Redis are the run's
+// own (DATABASE_URL, REDIS_URL, REDIS_CLUSTER_NODES), and CHANNEL_WEBHOOK_URL a fresh webhook of a
+// receiver the test runs; PORT=0 lets each server pick a free port. A block that writes to stderr
+// itself may, but never the library's own failure line.
 //
 // A block that cannot run alone carries `<!-- not run: why -->` just above it. The list below is
 // every such block: keep it short, and each reason names the test that runs the block's lines.
@@ -30,7 +35,13 @@ const NOT_RUN = [
   'docs/deno-kv.md: // feed.js: every message stored so far, oldest first, then each new one as it comes',
   'docs/frameworks.md: // main.ts, on @nestjs/platform-express (the default)',
   'docs/frameworks.md: // main.ts, on @nestjs/platform-fastify',
+  "docs/settings-element.md: const settings = document.querySelector('channel-webhooks-settings');",
 ];
+
+/** What a block may need from outside the app; the page names it just above the block. */
+const OUTSIDE = ['CHANNEL_WEBHOOK_URL', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES'];
+
+const execFileAsync = promisify(execFile);
 
 const pages = docPages();
 const blocks = pages.flatMap(codeBlocks);
@@ -46,19 +57,83 @@ beforeAll(async () => {
   const server = await listen(createServer(createNodeListener(createWebhookHandler({ store }))));
   receiver = { server, manager: createWebhookManager({ store, baseUrl: server.origin }) };
   if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('build the package first: npm run build');
-  ({ app } = await installPackedLibrary(root));
-  // What the reader installs beside the library: each package a block imports, from this repository's tree.
-  for (const name of new Set(blocks.flatMap((block) => importedPackages(block.code)))) {
-    const target = join(app, 'node_modules', name);
-    if (existsSync(target)) continue;
-    mkdirSync(dirname(target), { recursive: true });
-    symlinkSync(join(root, 'node_modules', name), target, 'dir');
-  }
-  writeFileSync(join(app, 'vitest.config.mjs'), 'export default {};\n');
+  app = await makeApp();
+  // What the reader installs beside the library: each package a block imports.
+  for (const name of new Set(blocks.flatMap((block) => importedPackages(block.code)))) linkPackage(app, name);
+  writeFileSync(join(app, 'vitest.config.js'), 'export default {};\n');
 }, 180_000);
 afterAll(async () => {
   if (app !== undefined) rmSync(app, { recursive: true, force: true });
   await receiver?.server.close();
+});
+
+/** An empty folder where the set-up's commands ran, as the reader types them. */
+async function makeApp(): Promise<string> {
+  const folder = mkdtempSync(join(tmpdir(), 'channel-webhooks-docs-app-'));
+  const tarball = await packLibrary(root, folder);
+  const linked: string[] = [];
+  for (const command of setUpCommands()) {
+    const install = /^npm (?:install|i|add)\b(.*)$/.exec(command);
+    if (install === null) {
+      await execFileAsync('sh', ['-c', command], { cwd: folder });
+      continue;
+    }
+    const names = install[1]!.split(/\s+/).filter((word) => word !== '' && !word.startsWith('-'));
+    if (names.includes('channel-webhooks')) {
+      await execFileAsync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: folder });
+    }
+    linked.push(...names.filter((name) => name !== 'channel-webhooks'));
+  }
+  // Linked after npm's last run, which would prune what its package.json does not list.
+  for (const name of linked) linkPackage(folder, name);
+  return folder;
+}
+
+/** Puts this repository's copy of package `name` into the app, as `npm install name` would put the registry's. */
+function linkPackage(app: string, name: string): void {
+  const target = join(app, 'node_modules', name);
+  if (existsSync(target)) return;
+  mkdirSync(dirname(target), { recursive: true });
+  symlinkSync(join(root, 'node_modules', name), target, 'dir');
+  const bin = (JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }).bin;
+  const bins = typeof bin === 'string' ? { [name]: bin } : (bin ?? {});
+  mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
+  for (const [command, file] of Object.entries(bins)) {
+    if (!existsSync(join(app, 'node_modules', '.bin', command))) symlinkSync(join('..', name, file), join(app, 'node_modules', '.bin', command));
+  }
+}
+
+/** The outside things `block` reads: the names of OUTSIDE its code mentions. */
+const needs = (block: CodeBlock): string[] => OUTSIDE.filter((name) => block.code.includes(name));
+
+/** The pages that have blocks a reader runs in the set-up's app. */
+const runPages = pages.filter((page) => codeBlocks(page).some((block) => block.notRun === null));
+
+describe('the set-up every block runs in', () => {
+  it('docs/README.md makes an ES module app, installs the library and a TypeScript runner', () => {
+    expect(setUpCommands()).toEqual(expect.arrayContaining(['npm init -y', 'npm pkg set type=module', 'npm install channel-webhooks']));
+    expect(setUpCommands().some((command) => /^npm install (?:-D|--save-dev) tsx$/.test(command))).toBe(true);
+  });
+
+  it('each page with blocks to run points at it in its first lines, the README before its quick start', () => {
+    expect(runPages.length).toBeGreaterThan(10);
+    for (const page of runPages) {
+      const link = page.path === 'README.md' ? 'docs/README.md#set-up' : 'README.md#set-up';
+      const before = page.path === 'README.md' ? page.text.slice(0, page.text.search(/^```js$/m)) : page.text.split('\n').slice(0, 6).join('\n');
+      expect(before, page.path).toContain(`](${link})`);
+    }
+  });
+
+  it('a block that needs something from outside says so just above it', () => {
+    const unsaid = blocks
+      .filter((block) => block.notRun === null)
+      .flatMap((block) =>
+        needs(block)
+          .filter((name) => !block.above.includes(name))
+          .map((name) => `${block.where}: ${name}`),
+      );
+    expect(unsaid).toEqual([]);
+  });
 });
 
 describe(title('README and docs code blocks', 'both'), () => {
@@ -84,23 +159,27 @@ describe(title('README and docs code blocks', 'both'), () => {
 async function runBlock(block: CodeBlock): Promise<void> {
   const isTest = /from 'vitest'/.test(block.code);
   const name = block.where.replace(/[^\w]+/g, '-');
-  const file = join(app, `${name}${isTest ? '.test' : ''}.mjs`);
-  const code = block.lang === 'ts' ? (await transform(block.code, { loader: 'ts', format: 'esm', target: 'node20' })).code : block.code;
-  writeFileSync(file, code);
+  const file = join(app, `${name}${isTest ? '.test' : ''}.${block.lang}`);
+  writeFileSync(file, block.code);
   const { url } = await receiver.manager.create({ userId: 'u1', role: 'member' }, { channelId: 'deploys', name: block.where });
-  const env = {
+  const outside: Record<string, string> = {
     DATABASE_URL: databaseUrl!,
     REDIS_URL: redisUrl!,
     REDIS_CLUSTER_NODES: (redisClusterNodes ?? []).join(','),
-    PORT: '0',
     CHANNEL_WEBHOOK_URL: url,
   };
-  const args = isTest ? [join(app, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', app, '--config', join(app, 'vitest.config.mjs'), file] : [file];
-  const run = await runProgram(args, env);
+  const env = { PORT: '0', ...Object.fromEntries(OUTSIDE.filter((key) => block.above.includes(key)).map((key) => [key, outside[key]!])) };
+  const command = isTest
+    ? [process.execPath, join(app, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', app, '--config', join(app, 'vitest.config.js'), file]
+    : block.lang === 'ts'
+      ? [join(app, 'node_modules', '.bin', 'tsx'), file]
+      : [process.execPath, file];
+  const run = await runProgram(command, env);
   const report = `${block.where}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
   if (run.outcome === 'exited 0') {
     if (isTest) return;
     if (block.prints !== null) expect(run.stdout, `${block.where} prints what its page shows`).toBe(block.prints);
+    else expect(run.stdout.trim(), `${block.where} prints nothing a reader can check`).not.toBe('');
     if (writesToStderr(block.code)) expect(run.stderr, report).not.toMatch(/^channel-webhooks: /m);
     else expect(run.stderr, report).toBe('');
     return;
@@ -129,14 +208,25 @@ interface Running {
   stop: () => void;
 }
 
-/** Runs `node args` in the app: until it exits, or until it prints a curl line (it serves then). */
-function runProgram(args: string[], env: Record<string, string>): Promise<Running> {
+/**
+ * Runs `command` in the app, with only the outside things `env` gives: until it exits, or until it
+ * prints a curl line (it serves then). It runs in a process group of its own, so that stopping it
+ * stops the process tsx starts too.
+ */
+function runProgram([program, ...args]: string[], env: Record<string, string>): Promise<Running> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: app, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !OUTSIDE.includes(key)));
+    const child = spawn(program!, args, { cwd: app, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     const output = Object.assign(() => stdout, { stderr: () => stderr });
-    const stop = () => child.kill('SIGKILL');
+    const stop = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // The group has ended already.
+      }
+    };
     const settle = (outcome: string, curl?: string) => {
       clearTimeout(timer);
       resolve({ outcome, stdout, stderr, curl, output, stop });

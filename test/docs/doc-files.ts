@@ -29,6 +29,8 @@ export interface CodeBlock {
   notRun: string | null;
   /** The ```` ```text ```` block after "It prints:" just below the block: what the block's run must print, exactly; null when the page shows none. */
   prints: string | null;
+  /** The page's text between the code block before this one (or the page's start) and this one: where the page says what the block needs. */
+  above: string;
 }
 
 // A block's output as its page shows it: a paragraph that says "It prints" (or "prints" at its end),
@@ -47,6 +49,10 @@ export function codeBlocks(page: { path: string; text: string }): CodeBlock[] {
       code: indent === '' ? code : code.replace(new RegExp(`^${indent}`, 'gm'), ''),
       notRun: notRun ?? null,
       prints: PRINTS.exec(page.text.slice(match.index + all.length + 1))?.[1] ?? null,
+      above: page.text
+        .slice(0, match.index)
+        .split(/^ *```$/m)
+        .at(-1)!,
     };
   });
 }
@@ -63,3 +69,19 @@ export const anchorOf = (heading: string): string =>
 
 /** The anchors of a page's headings. */
 export const anchorsOf = (text: string): Set<string> => new Set([...text.matchAll(/^#+ (.+)$/gm)].map((match) => anchorOf(match[1]!)));
+
+/**
+ * The commands of the guides' set-up (the first `sh` block under "## Set-up" in docs/README.md),
+ * one per item: what a reader types to make the app every code block runs in.
+ */
+export function setUpCommands(): string[] {
+  const guides = readFileSync(join(root, 'docs', 'README.md'), 'utf8');
+  const section = /^## Set-up\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(guides)?.[1];
+  const block = section === undefined ? undefined : /^```sh\n([\s\S]*?)^```$/m.exec(section)?.[1];
+  if (block === undefined) throw new Error('docs/README.md has no "## Set-up" section with a sh block');
+  return block
+    .split('\n')
+    .flatMap((line) => line.replace(/#.*$/, '').split('&&'))
+    .map((command) => command.trim())
+    .filter((command) => command !== '');
+}

@@ -3,10 +3,10 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorsOf, docPages, root } from './doc-files.js';
 
-// Every link of the README and the docs leads somewhere. The README is also the package's page on
-// npm, where a relative link leads nowhere: its links are absolute or anchors of the page itself.
-// The other pages link relatively, as GitHub shows them. A link into this repository names a file
-// that exists, and a link to a heading names a heading of that page.
+// Every link of the README and the docs leads somewhere. A link to a file of this repository is
+// relative, so that it leads to the reader's own copy: in a clone, on GitHub, and on npm, which
+// resolves the README's relative links against the package's repository. It names a file that
+// exists, and a link to a heading names a heading of that page.
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository: { url: string } };
 const [, owner, name] = /github\.com\/([^/]+)\/([^/.]+)/.exec(manifest.repository.url)!;
 const ownFile = new RegExp(
@@ -40,8 +40,8 @@ describe('README and docs links', () => {
     for (const page of ['README.md', 'docs/README.md']) expect(links.filter((link) => link.page === page).length, page).toBeGreaterThan(5);
   });
 
-  it('in the README are absolute or anchors of the page', () => {
-    expect(links.filter((link) => link.page === 'README.md' && !/^(https?:|mailto:|#)/.test(link.target))).toEqual([]);
+  it('to a file of this repository are relative, never to its GitHub address', () => {
+    expect(links.filter((link) => ownFile.test(link.target) || link.target.includes(`github.com/${owner}/${name}/`))).toEqual([]);
   });
 
   it('into this repository name files that exist', () => {

@@ -46,8 +46,20 @@ describe('npm start (examples/express/server.js run directly)', () => {
 
     const answer = await send(url!, { body: body! });
     expect(answer.status).toBe(201);
-    expect(await waitFor(/#general "Demo": "Hello from curl"/)).not.toBeNull();
+    expect(await waitFor(/#general "Demo, started [\d-]+ [\d:]+ UTC": "Hello from curl"/)).not.toBeNull();
     expect(output.stderr).toBe('');
+  });
+
+  it('with PORT=0 prints the port the system gave, in every URL, never :0', async () => {
+    const { output, waitFor } = start(0);
+    const curl = await waitFor(/curl -i .* (\S+)\n/);
+    expect(curl).not.toBeNull();
+    const url = new URL(curl![1]!);
+    expect(Number(url.port)).toBeGreaterThan(0);
+    expect(output.stdout).toContain(`Listening on http://127.0.0.1:${url.port}\n`);
+    expect(output.stdout).toContain(`Demo page (loopback only): http://127.0.0.1:${url.port}/\n`);
+    expect(output.stdout).not.toMatch(/:0\b/);
+    expect((await send(url.href, { body: { text: 'on the port it printed' } })).status).toBe(201);
   });
 
   it('says clearly when the port is in use, and exits', async () => {

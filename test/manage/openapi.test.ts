@@ -4,6 +4,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../src/clock.js';
 import { ChannelWebhookError } from '../../src/errors.js';
+import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
 import { createWebhookManager } from '../../src/lifecycle/create-webhook-manager.js';
 import { createManagementApi } from '../../src/manage/index.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
@@ -34,20 +35,26 @@ function failingWith(code: 'store_failed' | 'store_timeout') {
   return { store, state };
 }
 
-/** An API over `store`, with a channel, a webhook (one post recorded) and a revoked webhook in it. */
-async function world(store: WebhookStore & { putChannel(channel: unknown): unknown } = createMemoryStore()) {
+/** An API over `store`, with a channel, a webhook (one post recorded) and a revoked webhook in it; the endpoint's handler unless `handle` is false. */
+async function world(store: WebhookStore & { putChannel(channel: unknown): unknown } = createMemoryStore(), { handle = true } = {}) {
   store.putChannel({ id: 'ops', ownerId: CALLERS['the channel owner'].userId, archived: false });
   store.putChannel({ id: 'old', ownerId: CALLERS['the channel owner'].userId, archived: true });
   const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock: createFakeClock() });
   const owner = CALLERS['the channel owner'];
-  const { webhook } = await manager.create(owner, { channelId: 'ops', name: 'CI' });
+  const { webhook, url } = await manager.create(owner, { channelId: 'ops', name: 'CI' });
   const revoked = (await manager.create(owner, { channelId: 'ops', name: 'Old' })).webhook;
   await manager.revoke(owner, revoked.id);
   await store.recordPosts?.([
     { webhookId: webhook.id, at: 1, status: 201, code: null, errors: [], idempotencyKey: null, messageId: 'm1', bodyBytes: 2, count: 1 },
   ]);
-  const api = createManagementApi({ manager, authenticate: (request) => actorOfCookie(request.headers.get('cookie')), basePath: BASE, onError: () => {} });
-  return { api, webhookId: webhook.id, revokedId: revoked.id };
+  const api = createManagementApi({
+    manager,
+    authenticate: (request) => actorOfCookie(request.headers.get('cookie')),
+    basePath: BASE,
+    onError: () => {},
+    ...(handle ? { handle: createWebhookHandler({ store }) } : {}),
+  });
+  return { api, webhookId: webhook.id, revokedId: revoked.id, url };
 }
 
 interface Call {
@@ -74,8 +81,16 @@ const routes = Object.entries(document.paths as Json).flatMap(([path, item]) =>
 const concrete = (path: string, ids: { webhookId: string }) => path.replace('{channelId}', 'ops').replace('{webhookId}', ids.webhookId);
 const isWrite = (method: string) => method !== 'GET';
 const creates = (route: (typeof routes)[number]) => route.method === 'POST' && route.path.endsWith('/webhooks');
-const goodBody = (route: (typeof routes)[number]) =>
-  route.method === 'PATCH' ? '{"description":"x"}' : creates(route) ? '{"name":"CI"}' : route.method === 'POST' ? '{}' : undefined;
+const goodBody = (route: (typeof routes)[number], setup: { url: string }) =>
+  route.method === 'PATCH'
+    ? '{"description":"x"}'
+    : creates(route)
+      ? '{"name":"CI"}'
+      : route.path.endsWith('/test')
+        ? JSON.stringify({ url: setup.url, text: 'hi' })
+        : route.method === 'POST'
+          ? '{}'
+          : undefined;
 /** A body of the route with one profile field set to `value`. */
 const withProfile = (route: (typeof routes)[number], field: string, value: string) =>
   JSON.stringify({ ...(creates(route) ? { name: 'CI' } : {}), [field]: value });
@@ -86,7 +101,7 @@ const withProfile = (route: (typeof routes)[number], field: string, value: strin
  */
 async function provoke(route: (typeof routes)[number], code: string) {
   const on = async (setup: Awaited<ReturnType<typeof world>>, change: Partial<Call> = {}) =>
-    call(setup.api, { method: route.method, path: concrete(route.path, setup), body: goodBody(route), ...change });
+    call(setup.api, { method: route.method, path: concrete(route.path, setup), body: goodBody(route, setup), ...change });
   switch (code) {
     case 'cross_site_request':
       return on(await world(), { headers: { 'sec-fetch-site': 'cross-site' } });
@@ -136,6 +151,8 @@ async function provoke(route: (typeof routes)[number], code: string) {
       const { recordPosts: _, listPosts: __, ...withoutHistory } = createMemoryStore();
       return on(await world(withoutHistory as never));
     }
+    case 'test_unavailable':
+      return on(await world(undefined, { handle: false }));
     default:
       throw new Error(`no way to provoke ${code}`);
   }
@@ -181,13 +198,14 @@ describe('the management OpenAPI document', () => {
       'POST /channels/{channelId}/webhooks',
       'POST /webhooks/{webhookId}/revoke',
       'POST /webhooks/{webhookId}/rotate',
+      'POST /webhooks/{webhookId}/test',
     ]);
   });
 
   describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_, route) => {
     it('its success answer validates against the document', async () => {
       const setup = await world();
-      const answer = await call(setup.api, { method: route.method, path: concrete(route.path, setup), body: goodBody(route) });
+      const answer = await call(setup.api, { method: route.method, path: concrete(route.path, setup), body: goodBody(route, setup) });
       expect(answer.status, JSON.stringify(answer.json)).toBe(Number(Object.keys(route.operation.responses)[0]));
       expectDocumented(route, answer, 'success');
     });

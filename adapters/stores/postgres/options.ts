@@ -46,12 +46,19 @@ export interface PostgresQueryable {
  * ```
  */
 export interface PostgresListenClient {
+  /** Runs `LISTEN` and the ping on this connection. */
   query(query: PostgresQuery): Promise<unknown>;
+  /** Hears each `NOTIFY` on a channel this connection listens on. */
   on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  /** Hears the connection failing: the store then connects again. */
   on(event: 'error', listener: (error: Error) => void): unknown;
+  /** Hears the connection ending: the store then connects again. */
   on(event: 'end', listener: () => void): unknown;
+  /** Stops hearing notifications (when nothing watches any more). */
   removeListener(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): unknown;
+  /** Stops hearing failures. */
   removeListener(event: 'error', listener: (error: Error) => void): unknown;
+  /** Stops hearing the end. */
   removeListener(event: 'end', listener: () => void): unknown;
   /** Gives the connection back, or with an error (or `true`) closes it. */
   release(destroy?: Error | boolean): void;

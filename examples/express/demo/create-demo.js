@@ -1,24 +1,26 @@
-// DEMO ONLY. The page `npm start` serves at `/`: a live view of one channel and the owner's webhook
-// controls. Its routes have no sign-in, so they are refused unless the request comes over loopback
-// to a loopback host name, and every API call must come from the page itself (same-origin JSON). A
-// real app puts webhook management behind its own sign-in and permission checks instead (see
-// examples/multi-instance).
+// DEMO ONLY. The page `npm start` serves at `/`: a live view of one channel beside the settings
+// element, <channel-webhooks-settings>, on the management API. The demo has no sign-in: its
+// `authenticate` lets in the page itself, over loopback, as the channel's owner. A real app signs its
+// users in instead (see docs/settings-element.md and examples/multi-instance).
 import { fileURLToPath } from 'node:url';
 import express from 'express';
-import { serveFeedEvents } from 'channel-webhooks/express';
+import { createExpressManagementMiddleware, serveFeedEvents } from 'channel-webhooks/express';
+import { createManagementApi } from 'channel-webhooks/manage';
 import { toHtml } from 'channel-webhooks/render';
 import { escapeForLog } from '../../shared/log-message.js';
 import { emojiByName } from './emoji.js';
 
 const PUBLIC = fileURLToPath(new URL('./public/', import.meta.url));
-const STATUS = { forbidden: 403, channel_not_found: 404, webhook_not_found: 404, webhook_revoked: 409, channel_archived: 409 };
+// The element as an app serves it: the package's built file, one module with no imports.
+const ELEMENT = fileURLToPath(import.meta.resolve('channel-webhooks/element'));
 
-// No inline script or style anywhere: the page's script and stylesheet are files of this origin.
+// No inline script or style anywhere: the page's script and stylesheet are files of this origin, and
+// the element's styles are a constructed stylesheet. Avatars of webhooks are https images.
 const CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self'",
+  "img-src 'self' https:",
   "connect-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
@@ -36,60 +38,37 @@ export function isLoopback(host) {
 }
 
 /**
- * The demo page and its management routes. The page gets the channel's messages from the store's
- * feed over Server-Sent Events: the history first, then each new message; after a disconnect or a
- * server restart its EventSource resumes after the last message it showed.
+ * The demo page, the management API it manages the channel's webhooks with (under
+ * `/demo/api/manage`) and the channel's messages. The page gets them from the store's feed over
+ * Server-Sent Events: the history first, then each new message; after a disconnect or a server
+ * restart its EventSource resumes after the last message it showed.
  *
  * @param {object} options
  * @param {import('channel-webhooks').WebhookStore & { putChannel(channel: any): unknown }} options.store
  * @param {import('channel-webhooks').WebhookManager} options.manager
+ * @param {import('channel-webhooks').WebhookHandler} options.handle - the endpoint, for the element's test message.
  * @param {import('channel-webhooks').Actor} options.actor - who the page acts as.
  * @param {string} options.channelId - the one channel the page shows.
  * @param {typeof toHtml} [options.render] - renders a message to HTML; `toHtml` unless a test swaps it.
  */
-export function createDemo({ store, manager, actor, channelId, render = toHtml }) {
+export function createDemo({ store, manager, handle, actor, channelId, render = toHtml }) {
   const router = express.Router();
   router.get('/', loopbackOnly, securityHeaders, (_req, res) => res.sendFile('index.html', { root: PUBLIC }));
   router.use('/demo', loopbackOnly, securityHeaders);
+  router.get('/demo/element.js', (_req, res) => res.type('text/javascript').sendFile(ELEMENT));
   router.use('/demo/assets', express.static(PUBLIC, { index: false, fallthrough: false }));
 
-  const api = express.Router();
-  api.use(fromThePage, express.json({ limit: '4kb' }));
-  api.get(
-    '/state',
-    answer(async () => state()),
-  );
-  api.post(
-    '/webhooks',
-    answer(async (req) => manager.create(actor, { channelId, name: String(req.body?.name ?? '') })),
-  );
-  api.post(
-    '/webhooks/:id/rotate',
-    answer(async (req) => manager.rotate(actor, req.params.id)),
-  );
-  api.post(
-    '/webhooks/:id/revoke',
-    answer(async (req) => ({ webhook: await manager.revoke(actor, req.params.id) })),
-  );
-  api.post(
-    '/channel',
-    answer(async (req) => {
-      const channel = await store.getChannel(channelId);
-      await store.putChannel({ ...channel, archived: req.body?.archived === true });
-      return state();
-    }),
-  );
+  // The demo's sign-in: the page, and nothing else, is the channel's owner. Anyone else is signed
+  // out (401); a page of another site is refused by the API itself (403).
+  const authenticate = (req) => (fromThePage(req) ? actor : null);
+  router.use('/demo/api/manage', createExpressManagementMiddleware(createManagementApi({ manager, authenticate, handle })));
   // Each event's id is the message's feed cursor: the browser sends the last one back when it
   // reconnects, and the stream goes on right after it.
-  api.get('/events', (req, res) => serveFeedEvents(req, res, { store, channelId, retryMs: 1_000, data: ({ message }) => toEvent(message, render) }));
-  router.use('/demo/api', api);
+  router.get('/demo/api/events', (req, res) => {
+    if (!fromThePage(req)) return res.status(403).json({ code: 'forbidden', message: 'The message stream is for the demo page only.' });
+    serveFeedEvents(req, res, { store, channelId, retryMs: 1_000, data: ({ message }) => toEvent(message, render) });
+  });
   router.use(answerWithoutInternals);
-
-  async function state() {
-    const channel = await store.getChannel(channelId);
-    return { channel: { id: channel.id, archived: channel.archived }, webhooks: await manager.list(actor, channelId) };
-  }
-
   return { router };
 }
 
@@ -108,17 +87,6 @@ function toEvent(message, render) {
     console.error(`demo: message ${message.id} could not be rendered: ${escapeForLog(error?.message ?? error)}`);
   }
   return { id: message.id, author: message.author, createdAt: message.createdAt, html };
-}
-
-function answer(work) {
-  return async (req, res) => {
-    try {
-      res.json(await work(req));
-    } catch (error) {
-      if (typeof error?.code !== 'string') throw error;
-      res.status(STATUS[error.code] ?? 400).json({ code: error.code, message: error.message });
-    }
-  };
 }
 
 // The server listens on loopback, but a browser can still be made to reach it: a page elsewhere
@@ -142,16 +110,14 @@ function hostnameOf(host) {
 }
 
 // A proxy on the same machine (nginx's default `Host $proxy_host`) makes both peer and Host
-// loopback for anyone who reaches the proxy. So an API call must also show that the page made it:
+// loopback for anyone who reaches the proxy. So a call must also show that the page made it:
 // browsers send `Sec-Fetch-Site: same-origin` on the page's own fetches and EventSource, and
 // `Origin` on its POSTs; a plain HTTP client sends neither. Either one present must say this origin.
-function fromThePage(req, res, next) {
+function fromThePage(req) {
   const origin = req.headers.origin;
   const site = req.headers['sec-fetch-site'];
   const sameOrigin = (origin === undefined || origin === `http://${req.headers.host}`) && (site === undefined || site === 'same-origin');
-  const json = req.method === 'GET' || req.is('application/json') === 'application/json';
-  if (sameOrigin && (origin !== undefined || site !== undefined) && json) return next();
-  res.status(403).json({ code: 'forbidden', message: 'The demo API answers its own page only: same-origin JSON requests from the browser.' });
+  return sameOrigin && (origin !== undefined || site !== undefined);
 }
 
 /**

@@ -66,6 +66,14 @@ export function registerFeedTests<S extends WebhookStore>({ options, test, t0 }:
     );
 
     feedTest("a read of every channel returns every channel's messages after a cursor, in order, at most limit", async (context, feed) => {
+      // A store sharded by channel (a Durable Object per channel) may read one channel at a time only.
+      const unavailable = await Promise.resolve()
+        .then(() => feed.readFeed({ limit: 1 }))
+        .then(
+          () => false,
+          (error: unknown) => isChannelWebhookError(error, 'feed_unavailable'),
+        );
+      if (unavailable) return context.skipHere('the store reads the feed one channel at a time (feed_unavailable without channelId)');
       const a = await channelOf(context);
       const b = await channelOf(context);
       const start = await post(context.store, a, t0);

@@ -41,11 +41,13 @@ describe.skipIf(databaseUrl === null || redisUrl === null)(title('the feed of tw
     await pool.query(`INSERT INTO ${tablePrefix}channels (id, owner_id, archived) VALUES ($1, 'u1', false)`, [channelId]);
     const paths: string[] = [];
     for (let i = 0; i < count; i++) {
-      const response = await fetch(`${a.origin}/admin/webhooks`, {
+      // Through the management API the example mounts at /admin.
+      const response = await fetch(`${a.origin}/admin/channels/${channelId}/webhooks`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ channelId, name: `Hook ${i}` }),
+        body: JSON.stringify({ name: `Hook ${i}` }),
       });
+      expect(response.status).toBe(201);
       paths.push(new URL(((await response.json()) as { url: string }).url).pathname);
     }
     return { channelId, paths };

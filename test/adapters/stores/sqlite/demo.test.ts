@@ -20,6 +20,7 @@ const postText = (url: string, text: string) => send(url, { body: { text } });
 describe('npm start on SQLite', () => {
   it('says where its data is first, and keeps its channel, webhooks and messages across a restart', async () => {
     const file = freshFile();
+    const before = Math.floor(Date.now() / 1_000) * 1_000;
     const first = await startDemo({ STORE_FILE: file });
     expect(first.stdout().split('\n')[0]).toBe(`Data: SQLite file ${file}, kept across restarts (STORE=memory keeps nothing).`);
     expect((await postText(first.url, 'before the restart')).status).toBe(201);
@@ -34,7 +35,18 @@ describe('npm start on SQLite', () => {
 
     const store = createSqliteStore({ database: new Database(file) });
     expect(store.listMessages('general').map((message) => message.body)).toEqual(['before the restart', 'after the restart']);
-    expect(store.listWebhooks('general')).toHaveLength(2);
+    // Each start made one webhook, named by the time of that start, so that the two are told apart.
+    const names = store.listWebhooks('general').map((webhook) => webhook.name);
+    expect(names).toHaveLength(2);
+    for (const name of names) {
+      const started = /^Demo, started (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d) UTC$/.exec(name);
+      expect(started, name).not.toBeNull();
+      const at = Date.parse(`${started![1]}T${started![2]}Z`);
+      expect(at).toBeGreaterThanOrEqual(before);
+      expect(at).toBeLessThanOrEqual(Date.now());
+    }
+    expect(first.stdout()).toContain(`URL of the webhook "${names[0]}" in #general`);
+    expect(second.stdout()).toContain(`URL of the webhook "${names[1]}" in #general`);
 
     // The demo makes its channel active at each start (it creates a webhook there); what the file
     // holds stays.
