@@ -207,9 +207,11 @@ describe('SQLite store: start-up and schema', () => {
     expect(database.pragma('user_version', { simple: true })).toBe(0);
     const tables = database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all();
     expect(tables).toEqual(
-      ['hooks_channels', 'hooks_feed', 'hooks_messages', 'hooks_migrations', 'hooks_post_heads', 'hooks_posts', 'hooks_rate_hits', 'hooks_webhooks'].map((name) => ({
-        name,
-      })),
+      ['hooks_channels', 'hooks_feed', 'hooks_messages', 'hooks_migrations', 'hooks_post_heads', 'hooks_posts', 'hooks_rate_hits', 'hooks_webhooks'].map(
+        (name) => ({
+          name,
+        }),
+      ),
     );
 
     database.prepare('INSERT INTO hooks_migrations (version) VALUES (?)').run(SQLITE_SCHEMA_VERSION + 1);
