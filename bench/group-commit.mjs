@@ -142,8 +142,7 @@ async function postCost(postgresUrl) {
   }
 }
 
-const span = (s, digits = 0) =>
-  s === undefined ? '' : `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+const span = (s, digits = 0) => (s === undefined ? '' : `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`);
 
 /** The part's table, in the shape of the report's. */
 function table(result) {
@@ -155,10 +154,19 @@ function table(result) {
     '|---|---|--:|--:|--:|',
   ];
   const names = { alone: '1 in flight', unwatched: '32 in flight, nobody listening', watched: '32 in flight, LISTEN open' };
-  const figures = { perSecond: ['posts/s', 0], nodeUs: ['Node CPU µs/post', 1], serverUs: ['PostgreSQL CPU µs/post', 1], statements: ['statements/post', 2], p50Ms: ['p50 ms', 2], p99Ms: ['p99 ms', 2] };
+  const figures = {
+    perSecond: ['posts/s', 0],
+    nodeUs: ['Node CPU µs/post', 1],
+    serverUs: ['PostgreSQL CPU µs/post', 1],
+    statements: ['statements/post', 2],
+    p50Ms: ['p50 ms', 2],
+    p99Ms: ['p99 ms', 2],
+  };
   for (const [run, name] of Object.entries(names)) {
     for (const [key, [label, digits]] of Object.entries(figures))
-      lines.push(`| ${name} | ${label} | ${span(result[run][key].before, digits)} | ${span(result[run][key].after, digits)} | ${span(result[run][key].ratio, 3)} |`);
+      lines.push(
+        `| ${name} | ${label} | ${span(result[run][key].before, digits)} | ${span(result[run][key].after, digits)} | ${span(result[run][key].ratio, 3)} |`,
+      );
   }
   lines.push('');
   return lines.join('\n');

@@ -72,9 +72,11 @@ const PROVEN_CREDENTIALS = 10_000;
 // twice the posts the benchmark keeps in flight, so batches there are never cut, while a
 // statement of 64 rows stays a few milliseconds of server time.
 const MAX_BATCH = 64;
-// Batches of one kind out at once, each on a connection of its own: two keep the server busy
-// while the next batch gathers, and leave the pool's other connections to everything else.
-const BATCHES_IN_FLIGHT = 2;
+// One batch of each kind out at a time gathers the most posts per statement (at 32 in flight, ten
+// or more); a batch out longer than 25 ms is waiting on a row lock (a revocation's, or a host
+// app's transaction), and then others may go beside it, four at most, so the posts of other
+// webhooks are not held up behind it and a batch takes at most four of the pool's connections.
+const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most: 4 };
 
 /**
  * A {@link WebhookStore} on PostgreSQL, shared by any number of instances. Every method is one
@@ -191,8 +193,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   // `createGroupCommit`): a batch of one is today's statement of one row, a larger one its
   // statement over arrays. The batch's outcome of each call is that call's own.
   const lookups = createGroupCommit<string, WebhookRecord | null>(
-    MAX_BATCH,
-    BATCHES_IN_FLIGHT,
+    GROUP_COMMIT,
     async (ids, deadline) => {
       if (ids.length === 1) return [readRows<WebhookRecord>(await send(sql.getWebhook, ids, deadline, timeoutMs))[0] ?? null];
       const found = new Map(readRows<WebhookRecord>(await send(sql.getWebhooks, [ids], deadline, timeoutMs)).map((webhook) => [webhook.id, webhook]));
@@ -201,15 +202,15 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     () => storeTimedOut('getWebhook', timeoutMs),
   );
   const inserts = createGroupCommit<InsertMessageInput, InsertMessageResult>(
-    MAX_BATCH,
-    BATCHES_IN_FLIGHT,
+    GROUP_COMMIT,
     async (posts, deadline) => {
-      const rows =
-        posts.length === 1
-          ? readRows<GuardedRow>(await send(sql.insertMessage, insertValues(posts[0]!), deadline, timeoutMs))
-          : readRows<GuardedRow>(await send(sql.insertMessages, batchValues(posts), deadline, timeoutMs));
+      const single = async (post: InsertMessageInput) => readRows<GuardedRow>(await send(sql.insertMessage, insertValues(post), deadline, timeoutMs))[0]!;
+      if (posts.length === 1) return [judge(posts[0]!, await single(posts[0]!), new Map())];
+      const rows = readRows<GuardedRow>(await send(sql.insertMessages, batchValues(posts), deadline, timeoutMs));
       const sent = new Map(posts.map((post) => [post.message.id, post.message]));
-      return posts.map((post, i) => judge(post, rows[i]!, sent));
+      // A post whose webhook or channel row another transaction held waits for it on its own, and
+      // the rest of its batch is answered at once.
+      return posts.map((post, i) => (rows[i]!.skipped ? single(post).then((row) => judge(post, row, sent)) : judge(post, rows[i]!, sent)));
     },
     () => storeTimedOut('insertMessage', timeoutMs),
   );
@@ -409,13 +410,17 @@ function poolConnect(pool: PostgresQueryable): (() => Promise<PostgresListenClie
   return typeof candidate.connect === 'function' && typeof candidate.idleCount === 'number' ? () => candidate.connect!() : null;
 }
 
-/** What the guarded insert answers for a post; `storedId` (batches only) is the id of the row its key or id met. */
+/**
+ * What the guarded insert answers for a post. Of a batch only: `storedId`, the id of the row its key
+ * or id met, and `skipped`, when its webhook's or channel's row was held by another transaction.
+ */
 interface GuardedRow {
   inserted: boolean | null;
   earlier: Message | null;
   active: boolean | null;
   archived: boolean | null;
   storedId?: string;
+  skipped?: boolean;
 }
 
 /** The parameters of the guarded insert of one post. */
@@ -493,11 +498,13 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
  * The guarded insert of a batch, one statement over arrays (`$1`…`$10` as in the single insert, one
  * element per post), answering one row per post in the batch's order. It keeps every guarantee of
  * the single insert (see `insertMessage`):
- * - `w` locks the batch's webhook rows FOR NO KEY UPDATE in the order of their ids, as every batch
- *   does, so two batches (of any instances) that share webhooks wait for each other and never
- *   deadlock; each post is then judged against its webhook's newest committed version, with its own
- *   secret hash. `c` locks the channels of the webhooks that a post still answers to, FOR SHARE, in
- *   id order too.
+ * - `w` locks the batch's webhook rows FOR NO KEY UPDATE, and `c` the channels of the webhooks that
+ *   a post still answers to FOR SHARE, each post then judged against the newest committed versions
+ *   with its own secret hash. Both skip rows that another transaction holds (SKIP LOCKED): a
+ *   batch never waits on a lock, so a revocation in progress, or a host app's transaction, holds
+ *   up only the posts of its own rows, which `skipped` marks (the row exists but was not locked)
+ *   and which are then sent again each in the single statement, which waits for the lock. So a
+ *   batch's posts never wait on each other's rows, and batches cannot deadlock.
  * - `chosen` keeps, of the posts of one webhook with one key, the first: an `ON CONFLICT DO UPDATE`
  *   may not meet one row twice in a statement, and the later ones are answered with the first's
  *   message, as racing posts are.
@@ -514,15 +521,19 @@ function guardedInsertsSql(p: string, c: ResolvedOptions['channels']): string {
    ), w AS MATERIALIZED (
      SELECT id, channel_id, revoked_at, secret_hash FROM ${p}webhooks WHERE id = ANY($3::text[])
      ORDER BY id
-     FOR NO KEY UPDATE
+     FOR NO KEY UPDATE SKIP LOCKED
    ), c AS MATERIALIZED (
      SELECT ch.${c.id}::text AS id, coalesce(ch.${c.archived}, false) AS archived
      FROM ${c.table} ch
      WHERE ch.${c.id} IN (SELECT w.channel_id FROM w JOIN batch b ON b.webhook_id = w.id AND b.secret_hash = w.secret_hash WHERE w.revoked_at IS NULL)
      ORDER BY ch.${c.id}
-     FOR SHARE OF ch
+     FOR SHARE OF ch SKIP LOCKED
    ), judged AS MATERIALIZED (
-     SELECT b.*, (w.revoked_at IS NULL AND w.secret_hash = b.secret_hash) AS active, c.archived
+     SELECT b.*, (w.revoked_at IS NULL AND w.secret_hash = b.secret_hash) AS active, c.archived,
+       CASE WHEN w.id IS NULL THEN EXISTS (SELECT 1 FROM ${p}webhooks s WHERE s.id = b.webhook_id)
+         WHEN w.revoked_at IS NULL AND w.secret_hash = b.secret_hash AND c.id IS NULL
+         THEN EXISTS (SELECT 1 FROM ${c.table} s WHERE s.${c.id} = w.channel_id)
+         ELSE false END AS skipped
      FROM batch b
      LEFT JOIN w ON w.id = b.webhook_id
      LEFT JOIN c ON c.id = w.channel_id AND w.revoked_at IS NULL AND w.secret_hash = b.secret_hash
@@ -543,7 +554,7 @@ function guardedInsertsSql(p: string, c: ResolvedOptions['channels']): string {
    ), announce AS (
      ${announceBatchSql(p)}
    )
-   SELECT ${asFields(`json_build_object('inserted', r.inserted, 'earlier', r.earlier, 'storedId', r.id, 'active', j.active, 'archived', j.archived)`)}
+   SELECT ${asFields(`json_build_object('inserted', r.inserted, 'earlier', r.earlier, 'storedId', r.id, 'active', j.active, 'archived', j.archived, 'skipped', j.skipped)`)}
    FROM judged j
    LEFT JOIN ins r ON r.webhook_id = j.webhook_id AND (r.idempotency_key = j.idempotency_key OR (j.idempotency_key IS NULL AND r.id = j.id))
    CROSS JOIN (SELECT count(*) FROM announce) announced

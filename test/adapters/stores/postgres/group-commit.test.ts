@@ -9,8 +9,8 @@ const { databaseUrl, title } = backends();
 const tablePrefix = 'cwtest_group_commit_';
 const t0 = Date.UTC(2026, 0, 1, 12);
 
-// Calls made in one synchronous run go out as: the first alone, the second alone (two batches may
-// be out at once), and every later one together in a third statement, once one of those returns.
+// Calls made in one synchronous run go out as: the first alone, and every later one together in a
+// second statement, once the first returns (or, when it waits on a lock, after 25 ms).
 describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a real server', 'postgres'), () => {
   let pool: pg.Pool;
   let peerPool: pg.Pool;
@@ -45,11 +45,11 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
   const batchesSince = (from: number) => sent.slice(from).filter((text) => text.includes('unnest(')).length;
   const post = (webhook: WebhookRecord, key: string | null, at = t0 + 1, fields = {}) => insertInput(webhook, makeMessage(webhook, at, fields), key);
   const warmUp = async (webhook: WebhookRecord) => {
-    // Two slow statements out, so that everything after them gathers into one batch.
+    // One statement out, held on a row lock, so that everything after it gathers into one batch.
     const holder = await holderPool.connect();
     await holder.query('BEGIN');
     await holder.query(`SELECT 1 FROM ${tablePrefix}webhooks WHERE id = $1 FOR UPDATE`, [webhook.id]);
-    const first = [store.insertMessage(post(webhook, null)), store.insertMessage(post(webhook, null))];
+    const first = [store.insertMessage(post(webhook, null))];
     return {
       release: async () => {
         await holder.query('COMMIT');
@@ -72,8 +72,8 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
     const stored = await store.insertMessage(earlier);
     const blocker = await seeded();
 
-    const from = sent.length;
     const gate = await warmUp(blocker);
+    const from = sent.length;
     const posts: InsertMessageInput[] = [
       post(live, null),
       post(revoked, null),
@@ -129,6 +129,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
     await createPostgresStore({ pool: holder, tablePrefix }).revokeWebhook(revoked.id, t0 + 5);
     const from = sent.length;
     const posts = [post(live, null), post(live, null), post(revoked, null), post(live, 'a'), post(revoked, 'b')];
+    // The first goes alone, the rest together, and wait on the revocation's lock.
     const answers = posts.map((input) => store.insertMessage(input));
     await new Promise((resolve) => setTimeout(resolve, 200));
     await holder.query('COMMIT');
@@ -162,6 +163,23 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
     expect(await store.listMessages(webhook.channelId)).toEqual([taken.message]);
     const again = post(webhook, 'x');
     await expect(store.insertMessage(again)).resolves.toEqual({ outcome: 'created', message: again.message });
+  });
+
+  it('a batch waiting on a row lock does not hold up the posts of other webhooks', async () => {
+    const held = await seeded();
+    const free = await seeded();
+    const gate = await warmUp(held);
+    const waiting = store.insertMessage(post(held, null));
+    const other = post(free, null);
+    // Both queued posts go together once the first batch stalls: the held webhook's row is skipped,
+    // and its post waits for it alone while the other is answered.
+    await expect(store.insertMessage(other)).resolves.toEqual({ outcome: 'created', message: other.message });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const alone = post(free, 'later');
+    await expect(store.insertMessage(alone)).resolves.toEqual({ outcome: 'created', message: alone.message });
+    const [first] = await gate.release();
+    expect(first).toMatchObject({ outcome: 'created' });
+    await expect(waiting).resolves.toMatchObject({ outcome: 'created' });
   });
 
   it('looks up the webhooks of a batch in one query, each caller getting its own', async () => {
@@ -221,7 +239,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
       expect(batchesSince(from)).toBe(1);
       await listener.query(`NOTIFY "${tablePrefix}feed", 'end'`);
       await expect.poll(() => heard.at(-1), { timeout: 5_000 }).toBe('end');
-      // The warm-up's two posts (its own channel, one notification each), then the batch's.
+      // The warm-up's post (its own channel), then the batch's.
       expect(heard.slice(-3, -1).sort()).toEqual([a.channelId, b.channelId].sort());
       expect(heard.filter((channel) => channel === a.channelId || channel === b.channelId)).toHaveLength(2);
     } finally {
