@@ -182,6 +182,33 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
     await expect(waiting).resolves.toMatchObject({ outcome: 'created' });
   });
 
+  it('through a host app view, a channel whose row an archival holds holds up only its own posts, which then see it', async () => {
+    await pool.query(`CREATE TABLE IF NOT EXISTS cwtest_gc_rooms (room_id text PRIMARY KEY, owner text NOT NULL, archived_at timestamptz)`);
+    await pool.query(
+      `CREATE OR REPLACE VIEW cwtest_gc_room_channels AS SELECT room_id AS id, owner AS owner_id, archived_at IS NOT NULL AS archived FROM cwtest_gc_rooms`,
+    );
+    const viewStore = createPostgresStore({ pool, tablePrefix, channels: { table: 'cwtest_gc_room_channels' } });
+    const [archived, open] = [makeWebhook(`room_${randomId()}`, t0), makeWebhook(`room_${randomId()}`, t0)];
+    for (const webhook of [archived, open]) {
+      await pool.query('INSERT INTO cwtest_gc_rooms (room_id, owner) VALUES ($1, $2)', [webhook.channelId, 'u9']);
+      await viewStore.insertWebhook(webhook);
+    }
+    const holder = await holderPool.connect();
+    await holder.query('BEGIN');
+    await holder.query('UPDATE cwtest_gc_rooms SET archived_at = now() WHERE room_id = $1', [archived.channelId]);
+    const posts = [post(archived, null), post(archived, 'k'), post(open, null), post(open, 'k')];
+    const answers = posts.map((input) => viewStore.insertMessage(input));
+    // The first waits on the held row alone; the others go together once it has waited 25 ms.
+    await expect(Promise.all(answers.slice(2))).resolves.toEqual([
+      { outcome: 'created', message: posts[2]!.message },
+      { outcome: 'created', message: posts[3]!.message },
+    ]);
+    await holder.query('COMMIT');
+    holder.release();
+    await expect(Promise.all(answers.slice(0, 2))).resolves.toEqual([{ outcome: 'channel_archived' }, { outcome: 'channel_archived' }]);
+    expect(await viewStore.listMessages(archived.channelId)).toEqual([]);
+  });
+
   it('looks up the webhooks of a batch in one query, each caller getting its own', async () => {
     const webhooks = await Promise.all([seeded(), seeded(), seeded()]);
     const from = sent.length;
