@@ -7,7 +7,8 @@
 //   BENCH_WARMUP    warm-up seconds before each HTTP run (default 1)
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
 //                   min(3, BENCH_ROUNDS) rounds
-//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,sqlite,instrumentation,history,feed
+//   BENCH_PARTS     comma-separated subset of core,memory,http,backends,sqlite,instrumentation,history,feed,
+//                   groupcommit
 //                   (default all)
 //   BENCH_PAIRS     comma-separated subset of the pairs in http.mjs (node-small, express, koa,
 //                   fastify, fetch, …, and with BENCH_BASELINE node-core-vs-baseline, …)
@@ -37,7 +38,7 @@ const options = {
   webhooks: Number(env('BENCH_WEBHOOKS', 10_000)),
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
-const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation,history,feed').split(',');
+const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation,history,feed,groupcommit').split(',');
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function machine() {
@@ -127,13 +128,20 @@ async function main() {
     results.feed = await child('./feed.mjs');
     if (results.feed.skipped) log(`  skipped: ${results.feed.skipped}`);
   }
+  if (parts.includes('groupcommit')) {
+    log(`PostgreSQL group commit against the baseline … (${elapsed()})`);
+    results.groupCommit = await child('./group-commit.mjs');
+    if (results.groupCommit.skipped) log(`  skipped: ${results.groupCommit.skipped}`);
+  }
   results.loadAverageAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
   results.seconds = Math.round((performance.now() - started) / 1000);
   results.targets = checkTargets(results);
 
   const m = results.machine;
   const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
-  const table = [markdown(results), results.sqlite?.table, results.history?.table, results.feed?.table].filter((part) => part !== undefined).join('\n');
+  const table = [markdown(results), results.sqlite?.table, results.history?.table, results.feed?.table, results.groupCommit?.table]
+    .filter((part) => part !== undefined)
+    .join('\n');
   console.log(
     `\nMachine: ${machineLine}; load average ${m.loadAverage.join(' ')} before, ${results.loadAverageAfter.join(' ')} after; ${results.seconds} s.\n`,
   );

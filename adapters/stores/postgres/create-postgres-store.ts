@@ -5,8 +5,9 @@ import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
 import { mergeRateLimited } from '../../../src/history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
-import { announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
+import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
 import { createFeedListener } from './feed-listener.js';
+import { createGroupCommit } from './group-commit.js';
 import type {
   Channel,
   FeedPage,
@@ -66,6 +67,16 @@ export interface PostgresStore extends WebhookStore {
 const MIGRATE_TIMEOUT_MS = 60_000;
 // Credentials remembered as proven (see `createProvenCredentials`): about 1.5 MB at most.
 const PROVEN_CREDENTIALS = 10_000;
+// The most posts (or lookups) one statement carries. A batch holds the row locks of its webhooks
+// until it commits, so its size bounds how long one post can wait behind others' rows; 64 is
+// twice the posts the benchmark keeps in flight, so batches there are never cut, while a
+// statement of 64 rows stays a few milliseconds of server time.
+const MAX_BATCH = 64;
+// One batch of each kind out at a time gathers the most posts per statement (at 32 in flight, ten
+// or more); a batch out longer than 25 ms is waiting on a row lock (a revocation's, or a host
+// app's transaction), and then others may go beside it, four at most, so the posts of other
+// webhooks are not held up behind it and a batch takes at most four of the pool's connections.
+const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most: 4 };
 
 /**
  * A {@link WebhookStore} on PostgreSQL, shared by any number of instances. Every method is one
@@ -147,6 +158,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
        WHERE id = $1 AND revoked_at IS NULL RETURNING ${asFields(WEBHOOK_FIELDS)}`,
     ),
     insertMessage: statement('insertMessage', guardedInsertSql(p, c)),
+    insertMessages: statement('insertMessage', guardedInsertsSql(p, c)),
+    getWebhooks: statement('getWebhook', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = ANY($1::text[])`),
     recordPosts: statement('recordPosts', recordPostsSql(p)),
     listPosts: statement('listPosts', `SELECT ${asFields(POST_FIELDS)} FROM ${p}posts WHERE webhook_id = $1 ORDER BY position DESC LIMIT $2`),
     readFeed: statement('readFeed', feedStatements(p).all),
@@ -154,28 +167,68 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   };
 
   /**
-   * The one way a statement runs: under the call's deadline, through the lookup gate when a `lane`
-   * is given, and as a named prepared statement unless that is off. What it reads back goes through
-   * `readRows`.
+   * Sends a statement once its caller's `deadline` allows, as a named prepared statement unless
+   * that is off; what is left of the deadline becomes the query's `query_timeout`.
    */
-  const run = (query: Statement, values: unknown[], lane?: { proven: boolean }, ms = timeoutMs): Promise<{ rows: unknown[] }> => {
-    const deadline = Date.now() + ms;
-    const send = (): Promise<{ rows: unknown[] }> => {
-      const left = deadline - Date.now();
-      // A lookup whose time ran out while it waited for a slot gives the slot back without querying.
-      if (left <= 0) return Promise.reject(storeTimedOut(query.what, ms));
-      const unnamed = { text: query.text, values, query_timeout: left };
-      if (!prepare || query.name === undefined) return pool.query(unnamed);
-      // The server refuses a lost or clashing prepared statement at its Parse or Bind step, before
-      // running anything, so it is sent again unnamed.
-      return pool.query({ name: query.name, ...unnamed }).catch((error: unknown) => {
-        if (!lostPreparedStatement(error)) throw error;
-        prepare = false;
-        return pool.query(unnamed);
-      });
-    };
-    const sent = lane === undefined ? send() : gate(lane.proven, send);
-    return withDeadline(sent, ms, query.what);
+  const send = (query: Statement, values: unknown[], deadline: number, ms: number): Promise<{ rows: unknown[] }> => {
+    const left = deadline - Date.now();
+    // A call whose time ran out while it waited (for a lookup slot) gives way without querying.
+    if (left <= 0) return Promise.reject(storeTimedOut(query.what, ms));
+    const unnamed = { text: query.text, values, query_timeout: left };
+    if (!prepare || query.name === undefined) return pool.query(unnamed);
+    // The server refuses a lost or clashing prepared statement at its Parse or Bind step, before
+    // running anything, so it is sent again unnamed.
+    return pool.query({ name: query.name, ...unnamed }).catch((error: unknown) => {
+      if (!lostPreparedStatement(error)) throw error;
+      prepare = false;
+      return pool.query(unnamed);
+    });
+  };
+
+  /** The one way a statement of a single call runs: under the call's deadline, through `send`. What it reads back goes through `readRows`. */
+  const run = (query: Statement, values: unknown[], ms = timeoutMs): Promise<{ rows: unknown[] }> =>
+    withDeadline(send(query, values, Date.now() + ms, ms), ms, query.what);
+
+  // Lookups and guarded inserts that arrive while others are out go together (see
+  // `createGroupCommit`): a batch of one is today's statement of one row, a larger one its
+  // statement over arrays. The batch's outcome of each call is that call's own.
+  const lookups = createGroupCommit<string, WebhookRecord | null>(
+    GROUP_COMMIT,
+    async (ids, deadline) => {
+      if (ids.length === 1) return [readRows<WebhookRecord>(await send(sql.getWebhook, ids, deadline, timeoutMs))[0] ?? null];
+      const found = new Map(readRows<WebhookRecord>(await send(sql.getWebhooks, [ids], deadline, timeoutMs)).map((webhook) => [webhook.id, webhook]));
+      return ids.map((id) => found.get(id) ?? null);
+    },
+    () => storeTimedOut('getWebhook', timeoutMs),
+  );
+  const inserts = createGroupCommit<InsertMessageInput, InsertMessageResult>(
+    GROUP_COMMIT,
+    async (posts, deadline) => {
+      const single = async (post: InsertMessageInput) => readRows<GuardedRow>(await send(sql.insertMessage, insertValues(post), deadline, timeoutMs))[0]!;
+      if (posts.length === 1) return [judge(posts[0]!, await single(posts[0]!), new Map())];
+      const rows = readRows<GuardedRow>(await send(sql.insertMessages, batchValues(posts), deadline, timeoutMs));
+      const sent = new Map(posts.map((post) => [post.message.id, post.message]));
+      // A post whose webhook or channel row another transaction held waits for it on its own, and
+      // the rest of its batch is answered at once.
+      return posts.map((post, i) => (rows[i]!.skipped ? single(post).then((row) => judge(post, row, sent)) : judge(post, rows[i]!, sent)));
+    },
+    () => storeTimedOut('insertMessage', timeoutMs),
+  );
+
+  /** A post's outcome from its row of the guarded insert; `sent` holds the batch's messages by id. */
+  const judge = ({ message, secretHash }: InsertMessageInput, row: GuardedRow, sent: Map<string, Message>): InsertMessageResult => {
+    const webhookId = message.author.id;
+    if (row.active !== true) {
+      proven.forget(webhookId, secretHash);
+      return { outcome: 'webhook_inactive' };
+    }
+    if (row.archived === null) return { outcome: 'channel_not_found' };
+    if (row.archived) return { outcome: 'channel_archived' };
+    proven.prove(webhookId, secretHash);
+    if (row.inserted !== true) return { outcome: 'duplicate', message: row.earlier! };
+    // A post of the batch with the same key as an earlier one of it is answered with that one's message.
+    if (row.storedId === undefined || row.storedId === message.id) return { outcome: 'created', message };
+    return { outcome: 'duplicate', message: sent.get(row.storedId)! };
   };
 
   const connect = options.listen ?? poolConnect(pool);
@@ -192,7 +245,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async migrate() {
       // One simple-protocol query runs as one transaction; the advisory lock keeps instances that
       // start together from racing on CREATE … IF NOT EXISTS, which is not safe concurrently.
-      await run(sql.migrate, [], undefined, MIGRATE_TIMEOUT_MS);
+      await run(sql.migrate, [], MIGRATE_TIMEOUT_MS);
     },
 
     async putChannel(channel) {
@@ -223,12 +276,18 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       if (webhook.revokedAt === null) proven.prove(webhook.id, webhook.secretHash);
     },
 
-    async getWebhook(webhookId, presentedSecretHash) {
-      // A slot is held until the query itself settles, so the gate bounds the connections lookups
-      // occupy. The lane is chosen by the whole presented credential: a wrong secret for a real id
-      // waits where an unknown id waits, so neither the answer nor its odds tell them apart.
-      const [webhook] = readRows<WebhookRecord>(await run(sql.getWebhook, [webhookId], { proven: proven.has(webhookId, presentedSecretHash) }));
-      return webhook ?? null;
+    getWebhook(webhookId, presentedSecretHash) {
+      // A slot is held until the lookup's batch settles, so the gate bounds the lookups out at once
+      // (and the group commit the connections they occupy). The lane is chosen by the whole
+      // presented credential: a wrong secret for a real id waits where an unknown id waits, so
+      // neither the answer nor its odds tell them apart. A lookup joins only a batch not yet sent,
+      // so it never reads a webhook as it was before the lookup was asked.
+      const deadline = Date.now() + timeoutMs;
+      return withDeadline(
+        gate(proven.has(webhookId, presentedSecretHash), () => lookups(webhookId, deadline)),
+        timeoutMs,
+        sql.getWebhook.what,
+      );
     },
 
     listWebhooks: async (channelId) => readRows<WebhookRecord>(await run(sql.listWebhooks, [channelId])),
@@ -259,8 +318,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       return webhook ?? null;
     },
 
-    async insertMessage({ message, idempotencyKey, secretHash, postedAt }): Promise<InsertMessageResult> {
-      // One statement, so the guard and the write are one atomic step:
+    insertMessage(input) {
+      // One statement, so the guard and the write are one atomic step (for a batch, one statement
+      // over its posts; see `guardedInsertsSql`):
       // - `w` locks the webhook row FOR NO KEY UPDATE, found by id alone: when a revocation or
       //   rotation holds the row, the lock waits for it to commit and then yields the row's newest
       //   version, so `active` is judged on what was committed last, never on this statement's older
@@ -280,29 +340,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       // - `announce` sends the feed's NOTIFY for a created message; PostgreSQL delivers it at
       //   commit, and only if the transaction commits. The row's `tx` (its transaction) is the
       //   column's default.
-      const [row] = readRows<{ inserted: boolean | null; earlier: Message | null; active: boolean | null; archived: boolean | null }>(
-        await run(sql.insertMessage, [
-          message.id,
-          message.channelId,
-          message.author.id,
-          message.author.name,
-          JSON.stringify(message.body),
-          JSON.stringify(message.blocks),
-          message.createdAt,
-          idempotencyKey === null ? null : JSON.stringify(idempotencyKey),
-          secretHash,
-          postedAt,
-        ]),
-      );
-      const webhookId = message.author.id;
-      if (row!.active !== true) {
-        proven.forget(webhookId, secretHash);
-        return { outcome: 'webhook_inactive' };
-      }
-      if (row!.archived === null) return { outcome: 'channel_not_found' };
-      if (row!.archived) return { outcome: 'channel_archived' };
-      proven.prove(webhookId, secretHash);
-      return row!.inserted === true ? { outcome: 'created', message } : { outcome: 'duplicate', message: row!.earlier! };
+      return withDeadline(inserts(input, Date.now() + timeoutMs), timeoutMs, sql.insertMessage.what);
     },
 
     async recordPosts(records) {
@@ -372,6 +410,45 @@ function poolConnect(pool: PostgresQueryable): (() => Promise<PostgresListenClie
   return typeof candidate.connect === 'function' && typeof candidate.idleCount === 'number' ? () => candidate.connect!() : null;
 }
 
+/**
+ * What the guarded insert answers for a post. Of a batch only: `storedId`, the id of the row its key
+ * or id met, and `skipped`, when its webhook's or channel's row was held by another transaction.
+ */
+interface GuardedRow {
+  inserted: boolean | null;
+  earlier: Message | null;
+  active: boolean | null;
+  archived: boolean | null;
+  storedId?: string;
+  skipped?: boolean;
+}
+
+/** The parameters of the guarded insert of one post. */
+function insertValues({ message, idempotencyKey, secretHash, postedAt }: InsertMessageInput): unknown[] {
+  return [
+    message.id,
+    message.channelId,
+    message.author.id,
+    message.author.name,
+    JSON.stringify(message.body),
+    JSON.stringify(message.blocks),
+    message.createdAt,
+    idempotencyKey === null ? null : JSON.stringify(idempotencyKey),
+    secretHash,
+    postedAt,
+  ];
+}
+
+/** The parameters of the guarded insert of a batch: one array per column, in the order of `insertValues`. */
+function batchValues(posts: InsertMessageInput[]): unknown[][] {
+  const columns: unknown[][] = Array.from({ length: 10 }, () => new Array<unknown>(posts.length));
+  for (let i = 0; i < posts.length; i++) {
+    const values = insertValues(posts[i]!);
+    for (let k = 0; k < values.length; k++) columns[k]![i] = values[k];
+  }
+  return columns;
+}
+
 /** A statement of the store, with the name it is prepared under (none for one that is never prepared). */
 interface Statement {
   what: string;
@@ -415,6 +492,73 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
    )
    SELECT ${asFields(`json_build_object('inserted', ins.inserted, 'earlier', ins.earlier, 'active', (SELECT active FROM w), 'archived', (SELECT bool_or(archived) FROM c))`)}
    FROM (VALUES (1)) one LEFT JOIN ins ON true CROSS JOIN (SELECT count(*) FROM announce) announced`;
+}
+
+/**
+ * The guarded insert of a batch, one statement over arrays (`$1`…`$10` as in the single insert, one
+ * element per post), answering one row per post in the batch's order. It keeps every guarantee of
+ * the single insert (see `insertMessage`):
+ * - `w` locks the batch's webhook rows FOR NO KEY UPDATE, and `c` the channels of the webhooks that
+ *   a post still answers to FOR SHARE, each post then judged against the newest committed versions
+ *   with its own secret hash. Both skip rows that another transaction holds (SKIP LOCKED): a
+ *   batch never waits on a lock, so a revocation in progress, or a host app's transaction, holds
+ *   up only the posts of its own rows, which `skipped` marks (the row exists but was not locked)
+ *   and which are then sent again each in the single statement, which waits for the lock. So a
+ *   batch's posts never wait on each other's rows, and batches cannot deadlock.
+ * - `chosen` keeps, of the posts of one webhook with one key, the first: an `ON CONFLICT DO UPDATE`
+ *   may not meet one row twice in a statement, and the later ones are answered with the first's
+ *   message, as racing posts are.
+ * - Each post finds its row of `ins` by key (a keyed post) or by its own id (one without a key);
+ *   `storedId` says whose message that row holds.
+ * - `touch` sets each webhook's last_post_at once, to its latest post created, and `announce` sends
+ *   one notification per channel that got a message, all delivered at the one commit.
+ */
+function guardedInsertsSql(p: string, c: ResolvedOptions['channels']): string {
+  return `WITH batch AS MATERIALIZED (
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[],
+       $9::text[], $10::bigint[]) WITH ORDINALITY
+       AS b(id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key, secret_hash, posted_at, i)
+   ), w AS MATERIALIZED (
+     SELECT id, channel_id, revoked_at, secret_hash FROM ${p}webhooks WHERE id = ANY($3::text[])
+     ORDER BY id
+     FOR NO KEY UPDATE SKIP LOCKED
+   ), c AS MATERIALIZED (
+     SELECT ch.${c.id}::text AS id, coalesce(ch.${c.archived}, false) AS archived
+     FROM ${c.table} ch
+     WHERE ch.${c.id} IN (SELECT w.channel_id FROM w JOIN batch b ON b.webhook_id = w.id AND b.secret_hash = w.secret_hash WHERE w.revoked_at IS NULL)
+     ORDER BY ch.${c.id}
+     FOR SHARE OF ch SKIP LOCKED
+   ), judged AS MATERIALIZED (
+     SELECT b.*, (w.revoked_at IS NULL AND w.secret_hash = b.secret_hash) AS active, c.archived,
+       CASE WHEN w.id IS NULL THEN EXISTS (SELECT 1 FROM ${p}webhooks s WHERE s.id = b.webhook_id)
+         WHEN w.revoked_at IS NULL AND w.secret_hash = b.secret_hash AND c.id IS NULL
+         THEN EXISTS (SELECT 1 FROM ${c.table} s WHERE s.${c.id} = w.channel_id)
+         ELSE false END AS skipped
+     FROM batch b
+     LEFT JOIN w ON w.id = b.webhook_id
+     LEFT JOIN c ON c.id = w.channel_id AND w.revoked_at IS NULL AND w.secret_hash = b.secret_hash
+   ), chosen AS (
+     SELECT * FROM (
+       SELECT j.*, row_number() OVER (PARTITION BY j.webhook_id, j.idempotency_key ORDER BY j.i) AS n
+       FROM judged j WHERE j.active AND j.archived IS FALSE
+     ) k WHERE k.idempotency_key IS NULL OR k.n = 1
+   ), ins AS (
+     INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
+     SELECT id, channel_id, webhook_id, author_name, body::json, blocks::json, created_at, idempotency_key FROM chosen ORDER BY i
+     ON CONFLICT (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
+     RETURNING id, channel_id, webhook_id, idempotency_key, (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_FIELDS} END AS earlier
+   ), touch AS (
+     UPDATE ${p}webhooks h SET last_post_at = t.at
+     FROM (SELECT b.webhook_id, max(b.posted_at) AS at FROM ins JOIN batch b ON b.id = ins.id WHERE ins.inserted GROUP BY b.webhook_id) t
+     WHERE h.id = t.webhook_id
+   ), announce AS (
+     ${announceBatchSql(p)}
+   )
+   SELECT ${asFields(`json_build_object('inserted', r.inserted, 'earlier', r.earlier, 'storedId', r.id, 'active', j.active, 'archived', j.archived, 'skipped', j.skipped)`)}
+   FROM judged j
+   LEFT JOIN ins r ON r.webhook_id = j.webhook_id AND (r.idempotency_key = j.idempotency_key OR (j.idempotency_key IS NULL AND r.id = j.id))
+   CROSS JOIN (SELECT count(*) FROM announce) announced
+   ORDER BY j.i`;
 }
 
 // FNV-1a of a statement's text, in base 36: part of its prepared statement's name.

@@ -89,8 +89,10 @@ export interface PostgresStoreOptions {
    */
   channels?: PostgresChannelSource;
   /**
-   * Webhook lookups (`getWebhook`, one per post) this store runs at once; keep it below the pool's
-   * size so that a flood of posts to unknown ids leaves connections for everything else. Default 8.
+   * Webhook lookups (`getWebhook`, one per post) this store has out at once. Lookups asked while
+   * others are out go together in one query (`WHERE id = ANY(…)`), so they take one connection (up
+   * to four while a query is slow), and a flood of posts to unknown ids leaves connections for
+   * everything else whatever this number. Default 32.
    */
   maxConcurrentLookups?: number;
   /**
@@ -201,7 +203,7 @@ export function resolveOptions(options: Omit<PostgresStoreOptions, 'pool'> & { p
       source === undefined
         ? { table: `${prefix}channels`, id: 'id', ownerId: 'owner_id', archived: 'archived' }
         : { table: source.table, id: source.id ?? 'id', ownerId: source.ownerId ?? 'owner_id', archived: source.archived ?? 'archived' },
-    maxConcurrentLookups: options.maxConcurrentLookups ?? 8,
+    maxConcurrentLookups: options.maxConcurrentLookups ?? 32,
     maxQueuedLookups: options.maxQueuedLookups ?? 64,
     preparedStatements: options.preparedStatements ?? true,
   };

@@ -23,6 +23,16 @@ export function announceSql(p: string): string {
 }
 
 /**
+ * What the guarded insert of a batch adds to announce its new messages: one `NOTIFY` per channel
+ * that got one, with the same payload as {@link announceSql}'s (PostgreSQL also folds equal ones of
+ * a transaction into one), all sent at the batch's one commit.
+ */
+export function announceBatchSql(p: string): string {
+  return `SELECT pg_notify('${feedChannel(p)}', CASE WHEN octet_length(n.channel_id) <= 1000 THEN n.channel_id ELSE '' END)
+     FROM (SELECT DISTINCT channel_id FROM ins WHERE inserted) n`;
+}
+
+/**
  * The read of the feed, one statement so that everything in it is of one snapshot. A message's
  * place is `(tx, seq)`: its transaction, then its number. The statement returns only messages of
  * transactions below the snapshot's `xmin`, the oldest transaction still open when it began:
