@@ -62,7 +62,8 @@ async function recovered(world: Target, probes: { next: number }): Promise<boole
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': key },
         body: '{"text":"probe"}',
-        signal: AbortSignal.timeout(2_000),
+        // Generous: on a busy machine a probe that is answered late is still an answer.
+        signal: AbortSignal.timeout(10_000),
       }).then(
         (response) => response.status,
         () => 0,
@@ -104,6 +105,10 @@ async function main(): Promise<boolean> {
   await mkdir(out, { recursive: true });
   console.log(`soak: ${target}, ${seconds} s at ${rate} requests/s over ${webhooks} webhooks; setting up`);
   const world = await startTarget(target, webhooks);
+  // Stopped early, the soak still stops what it started.
+  const interrupt = () => void world.stop().finally(() => process.exit(130));
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
   try {
     const faults = schedule(world.faults);
     console.log(
