@@ -34,5 +34,10 @@ export interface AnswerRecord {
 
 export type RequestKind = 'valid' | 'unkeyed' | 'duplicate' | 'over-limit' | 'invalid';
 
-/** Longest answer the deadlines allow (see the soak section of docs/scaling.md). */
-export const ANSWER_DEADLINE_MS = 12_000;
+/**
+ * Longest answer the deadlines allow: the handler's two store calls at 5 s each and the limiter's
+ * 1 s make 11 s, and the servers' request deadline is 15 s; the 4 s between them is queueing on a
+ * busy machine, where a post that meets two store time-outs in a row during an outage was seen to
+ * answer its 500 after 12.1 s.
+ */
+export const ANSWER_DEADLINE_MS = 15_000;
