@@ -26,6 +26,8 @@ export default defineConfig({
       'test/instrumentation/otel.test.ts',
       'test/adapters/stores/sqlite/{store,processes,multi-process,demo}.test.ts',
       'test/manage/stores.test.ts',
+      // The soak: SQLite, PostgreSQL and Redis of its own, and the built package
+      'test/soak/soak.test.ts',
       // Deno, on the packed package
       'test/adapters/stores/deno-kv/**',
     ],
