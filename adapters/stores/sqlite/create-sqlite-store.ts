@@ -40,8 +40,12 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
  * ```
  */
 export interface SqliteGroupCommitStore extends Omit<SqliteStore, 'insertMessage' | 'recordPosts'> {
+  /** The guarded insert (see `WebhookStore.insertMessage`), in the next transaction of the database's writer. */
   insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
+  /** The post history's batch (see `WebhookStore.recordPosts`), in the next transaction of the database's writer. */
   recordPosts(records: readonly PostRecord[]): Promise<void>;
+  /** Not offered: the manager makes a random id (see `WebhookStore.newWebhookId`). */
+  newWebhookId?(channelId: string): string;
 }
 
 /**
