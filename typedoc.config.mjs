@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 
 const tsup = readFileSync(new URL('./tsup.config.ts', import.meta.url), 'utf8');
 // Every `name: 'source.ts'` of the file: the shared build's entries and the element's build of its own.
-const sources = new Map([...tsup.matchAll(/['"]?([\w-]+)['"]?:\s*['"]([^'"]+\.ts)['"]/g)].map(([, name, path]) => [name, path]));
+const sources = new Map(
+  [...tsup.matchAll(/['"]?([\w-]+)['"]?:\s*['"]([^'"]+\.ts)['"]/g)].map(([, name, path]) => [name, path]),
+);
 const entries = [...sources].map(([name, path]) => ({
   name: name === 'index' ? 'channel-webhooks' : `channel-webhooks/${name}`,
   path: resolve(path),
@@ -43,7 +45,22 @@ export default {
   entryPoints: entries.filter(({ name }) => exported.includes(name)).map(({ path }) => path),
   plugin: [fileURLToPath(import.meta.url)],
   out: 'docs/api',
-  highlightLanguages: ['bash', 'console', 'css', 'html', 'http', 'javascript', 'json', 'jsonc', 'json5', 'sh', 'sql', 'tsx', 'typescript', 'yaml'],
+  highlightLanguages: [
+    'bash',
+    'console',
+    'css',
+    'html',
+    'http',
+    'javascript',
+    'json',
+    'jsonc',
+    'json5',
+    'sh',
+    'sql',
+    'tsx',
+    'typescript',
+    'yaml',
+  ],
   // The front page: what the library is, how to install it, where to start, and a line per entry.
   readme: 'docs/api-index.md',
   excludePrivate: true,
@@ -73,7 +90,13 @@ export default {
   ],
   // A type may name an internal one (`Static<typeof schema>`): the reference shows its name, which
   // is not a broken link, so only missing documentation and links that lead nowhere fail.
-  validation: { notExported: false, invalidLink: true, notDocumented: true, rewrittenLink: true, unusedMergeModuleWith: true },
+  validation: {
+    notExported: false,
+    invalidLink: true,
+    notDocumented: true,
+    rewrittenLink: true,
+    unusedMergeModuleWith: true,
+  },
   treatWarningsAsErrors: true,
   externalSymbolLinkMappings: { '@types/node': { '*': 'https://nodejs.org/api/' } },
   // tsc type-checks the project (npm run typecheck); this only documents it.

@@ -45,7 +45,9 @@ async function main() {
   const { createWebhookHandler, createWebhookManager } = await import('channel-webhooks');
   const { createPostgresStore } = await import('channel-webhooks/postgres');
   const { createRedisRateLimiter } = await import('channel-webhooks/redis');
-  const { SLIDING_WINDOW_SCRIPT } = await import(await bundle('redis-script.mjs', `export * from './adapters/stores/redis/sliding-window-script.ts';`));
+  const { SLIDING_WINDOW_SCRIPT } = await import(
+    await bundle('redis-script.mjs', `export * from './adapters/stores/redis/sliding-window-script.ts';`)
+  );
 
   const [postgres, redis] = await Promise.all([servers.startPostgres(), servers.startRedis()]);
   const pool = new pg.Pool({ connectionString: postgres.url, max: POOL_SIZE });
@@ -69,7 +71,10 @@ async function main() {
     const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com' });
     const paths = [];
     for (let i = 0; i < WEBHOOKS; i++) {
-      const { url } = await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` });
+      const { url } = await manager.create(
+        { userId: 'u1', role: 'owner' },
+        { channelId: 'general', name: `bench ${i}` },
+      );
       paths.push(new URL(url).pathname);
     }
     const handle = createWebhookHandler({ store, rateLimiter: createRedisRateLimiter({ client }) });
@@ -77,7 +82,8 @@ async function main() {
     const headers = { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) };
     const read = async () => bytes;
     let offset = 0;
-    const post = async (i) => (await handle({ method: 'POST', url: paths[(offset + i) % paths.length], headers, body: read })).status === 201;
+    const post = async (i) =>
+      (await handle({ method: 'POST', url: paths[(offset + i) % paths.length], headers, body: read })).status === 201;
     const message = JSON.parse(SMALL);
     // The script's SHA, from the server, for the hand-written post (loaded before the runs below).
     let SLIDING_WINDOW_SHA;
@@ -89,19 +95,32 @@ async function main() {
           text: `INSERT INTO channel_webhooks_messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
                  VALUES ($1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8)
                  ON CONFLICT (webhook_id, idempotency_key) DO NOTHING RETURNING id`,
-          values: [randomUUID(), 'general', 'wh_raw', 'raw', JSON.stringify(message.text), '[]', new Date().toISOString(), null],
+          values: [
+            randomUUID(),
+            'general',
+            'wh_raw',
+            'raw',
+            JSON.stringify(message.text),
+            '[]',
+            new Date().toISOString(),
+            null,
+          ],
         })
       ).rows.length === 1;
     // A whole post written by hand: look the webhook up, count it in Redis, insert the message.
     const webhookIds = paths.map((path) => path.split('/')[3]);
     const rawPost = async (i) => {
       const id = webhookIds[i % webhookIds.length];
-      const found = await query({ text: 'SELECT secret_hash, channel_id, name, revoked_at FROM channel_webhooks_webhooks WHERE id = $1', values: [id] });
+      const found = await query({
+        text: 'SELECT secret_hash, channel_id, name, revoked_at FROM channel_webhooks_webhooks WHERE id = $1',
+        values: [id],
+      });
       if (found.rows.length !== 1) return false;
       await evalsha(SLIDING_WINDOW_SHA, 1, `raw-post:${id}`, Date.now(), 60_000, 60, `${i}`);
       return rawInsert();
     };
-    const rawLimiter = async (i) => Array.isArray(await evalsha(SLIDING_WINDOW_SHA, 1, `raw:${i}`, Date.now(), 60_000, 60, `${i}`));
+    const rawLimiter = async (i) =>
+      Array.isArray(await evalsha(SLIDING_WINDOW_SHA, 1, `raw:${i}`, Date.now(), 60_000, 60, `${i}`));
     SLIDING_WINDOW_SHA = await client.script('LOAD', SLIDING_WINDOW_SCRIPT);
 
     const warm = await saturate(post, 0.5);

@@ -14,7 +14,11 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const external = [...Object.keys(manifest.peerDependencies ?? {}), ...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
+const external = [
+  ...Object.keys(manifest.peerDependencies ?? {}),
+  ...builtinModules,
+  ...builtinModules.map((name) => `node:${name}`),
+];
 
 // What the README says beside an entry whose figure would otherwise surprise.
 const NOTES = {
@@ -38,10 +42,17 @@ for (const [subpath, conditions] of Object.entries(manifest.exports)) {
   });
   const code = result.outputFiles[0].contents;
   const entry = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
-  entries.push({ entry, note: NOTES[entry] ?? null, minified: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength });
+  entries.push({
+    entry,
+    note: NOTES[entry] ?? null,
+    minified: code.byteLength,
+    gzip: gzipSync(code, { level: 9 }).byteLength,
+  });
 }
 
-const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root, encoding: 'utf8' }));
+const [packed] = JSON.parse(
+  execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root, encoding: 'utf8' }),
+);
 const pack = { size: packed.size, unpackedSize: packed.unpackedSize };
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -49,7 +60,9 @@ const kb = (bytes) => `${Math.round(bytes / 1000).toLocaleString('en-US')} kB`;
 const table = [
   '| Entry | Minified | Minified + gzip |',
   '|---|--:|--:|',
-  ...entries.map((row) => `| \`${row.entry}\`${row.note === null ? '' : ` ${row.note}`} | ${kib(row.minified)} | ${kib(row.gzip)} |`),
+  ...entries.map(
+    (row) => `| \`${row.entry}\`${row.note === null ? '' : ` ${row.note}`} | ${kib(row.minified)} | ${kib(row.gzip)} |`,
+  ),
 ].join('\n');
 const packLine = `The package itself (\`npm pack\`): ${kb(pack.size)}, ${kb(pack.unpackedSize)} unpacked.`;
 
@@ -67,6 +80,7 @@ if (process.argv.includes('--json')) {
   );
   console.log(`README.md: ${entries.length} entries; ${packLine}`);
 } else {
-  for (const row of entries) console.log(`${row.entry.padEnd(32)} ${kib(row.minified).padStart(10)} ${kib(row.gzip).padStart(10)} gzip`);
+  for (const row of entries)
+    console.log(`${row.entry.padEnd(32)} ${kib(row.minified).padStart(10)} ${kib(row.gzip).padStart(10)} gzip`);
   console.log(packLine);
 }

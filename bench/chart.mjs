@@ -20,7 +20,9 @@ export function ratioChart(pairs, { title, subtitle, note, footer }) {
   for (let t = 0; t <= max + 1e-9; t += 0.2) {
     const at = x(t).toFixed(1);
     ticks.push(`<line x1="${at}" y1="${top - 6}" x2="${at}" y2="${top + rowHeight * pairs.length}" stroke="#e5e7eb"/>`);
-    ticks.push(`<text x="${at}" y="${top + rowHeight * pairs.length + 16}" text-anchor="middle" class="axis">${t.toFixed(1)}</text>`);
+    ticks.push(
+      `<text x="${at}" y="${top + rowHeight * pairs.length + 16}" text-anchor="middle" class="axis">${t.toFixed(1)}</text>`,
+    );
   }
   const rows = pairs.map((pair, i) => {
     const y = top + i * rowHeight;

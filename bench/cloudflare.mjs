@@ -31,7 +31,9 @@ await build({
   outfile: scriptPath,
   logLevel: 'warning',
 });
-const { Miniflare } = await import(pathToFileURL(join(root, 'test/runtimes/node_modules/miniflare/dist/src/index.js')).href);
+const { Miniflare } = await import(
+  pathToFileURL(join(root, 'test/runtimes/node_modules/miniflare/dist/src/index.js')).href
+);
 const miniflare = new Miniflare({
   modules: true,
   scriptPath,
@@ -50,7 +52,11 @@ function post(path, body, headers = {}) {
     const started = performance.now();
     const req = request(
       `${base}${path}`,
-      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': payload.length, ...headers } },
+      {
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': payload.length, ...headers },
+      },
       (res) => {
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
@@ -93,7 +99,8 @@ async function webhooksOfOneChannel(channelId, count) {
   return paths;
 }
 
-const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))];
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))];
 
 async function measure(name, prefix, channelId) {
   const paths = await webhooksOfOneChannel(channelId, WEBHOOKS);
@@ -106,7 +113,9 @@ async function measure(name, prefix, channelId) {
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < POSTS) {
         const i = next++;
-        answers.push(await post(`${prefix}${paths[i % paths.length]}`, { text: `post ${i}` }, { 'idempotency-key': `k-${i}` }));
+        answers.push(
+          await post(`${prefix}${paths[i % paths.length]}`, { text: `post ${i}` }, { 'idempotency-key': `k-${i}` }),
+        );
       }
     }),
   );
@@ -145,6 +154,11 @@ rmSync(dir, { recursive: true, force: true });
 console.log(
   `${POSTS} posts a row, ${CONCURRENCY} at a time, to ${WEBHOOKS} webhooks of one channel (one object); Node ${process.version}, ${new Date().toISOString()}`,
 );
-console.log('| Way | Answers | Calls to objects a post | workerd CPU µs a post | Posts/s (one object) | p50 ms | p99 ms |');
+console.log(
+  '| Way | Answers | Calls to objects a post | workerd CPU µs a post | Posts/s (one object) | p50 ms | p99 ms |',
+);
 console.log('|---|---|--:|--:|--:|--:|--:|');
-for (const row of rows) console.log(`| ${row.name} | ${row.statuses} | ${row.calls} | ${row.cpuUsPerPost} | ${row.postsPerSecond} | ${row.p50} | ${row.p99} |`);
+for (const row of rows)
+  console.log(
+    `| ${row.name} | ${row.statuses} | ${row.calls} | ${row.cpuUsPerPost} | ${row.postsPerSecond} | ${row.p50} | ${row.p99} |`,
+  );

@@ -11,7 +11,10 @@ export async function makeWebhooks() {
   const records = [];
   const paths = [];
   for (let i = 0; i < WEBHOOKS; i++) {
-    const { webhook, url } = await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` });
+    const { webhook, url } = await manager.create(
+      { userId: 'u1', role: 'owner' },
+      { channelId: 'general', name: `bench ${i}` },
+    );
     records.push(await store.getWebhook(webhook.id));
     paths.push(new URL(url).pathname);
   }
@@ -38,7 +41,10 @@ export async function postLoop({ records, paths }, body, seconds, options = {}) 
 // The headers and the body reader of every post of a loop.
 function requestParts(body) {
   const bytes = new TextEncoder().encode(body);
-  return { headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) }, read: async () => bytes };
+  return {
+    headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) },
+    read: async () => bytes,
+  };
 }
 
 // Calls `post(i)` for i = 0, 1, … one at a time for `seconds`, counting 201s.

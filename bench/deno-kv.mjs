@@ -5,7 +5,13 @@
 //   test/runtimes/node_modules/@deno/linux-x64-glibc/deno run --unstable-kv -A bench/deno-kv.mjs
 // Every post is a new message without a key to one webhook, on a clock that moves two seconds a post,
 // so that the limiter holds about half a window's worth of times and allows every post.
-import { createFakeClock, createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } from '../dist/index.js';
+import {
+  createFakeClock,
+  createMemoryRateLimiter,
+  createMemoryStore,
+  createWebhookHandler,
+  createWebhookManager,
+} from '../dist/index.js';
 import { createDenoKvRateLimiter, createDenoKvStore } from '../dist/deno-kv.js';
 
 const ROUNDS = 3;
@@ -23,7 +29,12 @@ async function poster(store, rateLimiter) {
   const handle = createWebhookHandler({ store, rateLimiter, clock });
   return async () => {
     clock.advance(2_000);
-    const { status } = await handle({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body: '{"text":"Deploy 42 finished"}' });
+    const { status } = await handle({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      body: '{"text":"Deploy 42 finished"}',
+    });
     if (status !== 201) throw new Error(`a post was answered ${status}`);
   };
 }
@@ -46,7 +57,8 @@ async function rate(post, inFlight) {
 /** The bytes of keys and values an accepted post commits, through a KV that counts them. */
 async function bytesPerPost(kv) {
   let bytes = 0;
-  const size = (value) => (value instanceof Uint8Array ? value.length : new TextEncoder().encode(JSON.stringify(value ?? null)).length);
+  const size = (value) =>
+    value instanceof Uint8Array ? value.length : new TextEncoder().encode(JSON.stringify(value ?? null)).length;
   const counting = {
     get: (...args) => kv.get(...args),
     getMany: (...args) => kv.getMany(...args),
@@ -57,7 +69,11 @@ async function bytesPerPost(kv) {
       const operation = kv.atomic();
       const set = operation.set.bind(operation);
       operation.set = (key, value, options) => {
-        bytes += key.reduce((sum, part) => sum + (typeof part === 'string' ? part.length : typeof part === 'symbol' ? 10 : 8), 0) + size(value);
+        bytes +=
+          key.reduce(
+            (sum, part) => sum + (typeof part === 'string' ? part.length : typeof part === 'symbol' ? 10 : 8),
+            0,
+          ) + size(value);
         return set(key, value, options);
       };
       return operation;
@@ -77,7 +93,13 @@ for (const inFlight of [1, 32]) {
     const kv = await Deno.openKv(`${dir}/one-${inFlight}-${round}.kv`);
     const onKv = await rate(await poster(createDenoKvStore({ kv }), createDenoKvRateLimiter({ kv })), inFlight);
     kv.close();
-    results.push({ inFlight, round, memory: Math.round(memory), denoKv: Math.round(onKv), ratio: +(onKv / memory).toFixed(3) });
+    results.push({
+      inFlight,
+      round,
+      memory: Math.round(memory),
+      denoKv: Math.round(onKv),
+      ratio: +(onKv / memory).toFixed(3),
+    });
   }
 }
 const kv = await Deno.openKv(`${dir}/bytes.kv`);

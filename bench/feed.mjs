@@ -31,14 +31,18 @@ const baseline = process.env.BENCH_BASELINE || null;
 const WEBHOOKS = 300;
 const CONCURRENCY = 32;
 const INSTANCE = fileURLToPath(new URL('./servers/feed-instance.mjs', import.meta.url));
-const allowAll = { hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }) };
+const allowAll = {
+  hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }),
+};
 const body = new TextEncoder().encode(SMALL);
 const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
 
 /** A build's entries: this one's through the package name, the baseline's from its dist/. */
 async function build(root) {
   const at = (entry) =>
-    root === null ? import(`channel-webhooks${entry === 'index' ? '' : `/${entry}`}`) : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
+    root === null
+      ? import(`channel-webhooks${entry === 'index' ? '' : `/${entry}`}`)
+      : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
   const [core, sqlite, postgres] = await Promise.all([at('index'), at('sqlite'), at('postgres')]);
   return { core, sqlite, postgres };
 }
@@ -49,7 +53,10 @@ async function world({ core }, store) {
   const manager = core.createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
   const paths = [];
   for (let i = 0; i < WEBHOOKS; i++)
-    paths.push(new URL((await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` })).url).pathname);
+    paths.push(
+      new URL((await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` })).url)
+        .pathname,
+    );
   const handle = core.createWebhookHandler({ store, rateLimiter: allowAll });
   let next = 0;
   return async () => {
@@ -91,39 +98,66 @@ async function compare(before, after, concurrency, server) {
   const figure = (which, key, digits = 1) => summarize(runs[which].map((run) => round(run[key], digits)));
   const ratio = (key) => summarize(runs.after.map((run, i) => round(run[key] / runs.before[i][key], 3)));
   return {
-    perSecond: { before: figure('before', 'perSecond', 0), after: figure('after', 'perSecond', 0), ratio: ratio('perSecond') },
+    perSecond: {
+      before: figure('before', 'perSecond', 0),
+      after: figure('after', 'perSecond', 0),
+      ratio: ratio('perSecond'),
+    },
     nodeUs: { before: figure('before', 'nodeUs'), after: figure('after', 'nodeUs'), ratio: ratio('nodeUs') },
     ...(server === undefined
       ? {}
-      : { serverUs: { before: figure('before', 'serverUs'), after: figure('after', 'serverUs'), ratio: ratio('serverUs') }, totalUs: totalRatio(runs) }),
+      : {
+          serverUs: {
+            before: figure('before', 'serverUs'),
+            after: figure('after', 'serverUs'),
+            ratio: ratio('serverUs'),
+          },
+          totalUs: totalRatio(runs),
+        }),
   };
 }
 
 /** After ÷ before of Node and PostgreSQL CPU per post together, per round. */
 function totalRatio(runs) {
-  return summarize(runs.after.map((run, i) => round((run.nodeUs + run.serverUs) / (runs.before[i].nodeUs + runs.before[i].serverUs), 3)));
+  return summarize(
+    runs.after.map((run, i) =>
+      round((run.nodeUs + run.serverUs) / (runs.before[i].nodeUs + runs.before[i].serverUs), 3),
+    ),
+  );
 }
 
 async function postCost(postgresUrl) {
-  if (baseline === null) return { skipped: 'BENCH_BASELINE is not set: no build of the code before the feed to compare with' };
+  if (baseline === null)
+    return { skipped: 'BENCH_BASELINE is not set: no build of the code before the feed to compare with' };
   if (!existsSync(join(baseline, 'dist', 'index.js'))) return { skipped: `BENCH_BASELINE has no dist/: ${baseline}` };
   const [before, after] = await Promise.all([build(baseline), build(null)]);
   const result = { baseline };
 
-  result.memory = await compare(await world(before, before.core.createMemoryStore()), await world(after, after.core.createMemoryStore()), 1);
+  result.memory = await compare(
+    await world(before, before.core.createMemoryStore()),
+    await world(after, after.core.createMemoryStore()),
+    1,
+  );
 
   const { default: Database } = await import('better-sqlite3');
   const dir = mkdtempSync(join(tmpdir(), 'cw-bench-feed-'));
   try {
     const open = (which, name) => which.sqlite.createSqliteStore({ database: new Database(join(dir, name)) });
-    result.sqlite = await compare(await world(before, open(before, 'before.sqlite')), await world(after, open(after, 'after.sqlite')), 1);
+    result.sqlite = await compare(
+      await world(before, open(before, 'before.sqlite')),
+      await world(after, open(after, 'after.sqlite')),
+      1,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 
   const { default: pg } = await import('pg');
   const port = Number(new URL(postgresUrl).port);
-  const pools = [new pg.Pool({ connectionString: postgresUrl, max: 10 }), new pg.Pool({ connectionString: postgresUrl, max: 11 })];
+  const pools = [
+    new pg.Pool({ connectionString: postgresUrl, max: 10 }),
+    new pg.Pool({ connectionString: postgresUrl, max: 11 }),
+  ];
   let stop = () => {};
   try {
     const stores = [
@@ -152,7 +186,11 @@ function instance(databaseUrl, onStored) {
   return new Promise((resolve, reject) => {
     child.on('message', (message) => {
       if (message.type === 'stored') onStored(message.id, message.at);
-      else resolve({ origin: `http://127.0.0.1:${message.port}`, stop: () => new Promise((done) => (child.once('exit', done), child.disconnect())) });
+      else
+        resolve({
+          origin: `http://127.0.0.1:${message.port}`,
+          stop: () => new Promise((done) => (child.once('exit', done), child.disconnect())),
+        });
     });
     child.once('exit', (code) => reject(new Error(`feed-instance exited with ${code}`)));
   });
@@ -195,7 +233,11 @@ async function latency(postgresUrl) {
   const manager = createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
   const paths = [];
   for (let i = 0; i < 50; i++)
-    paths.push(new URL((await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `latency ${i}` })).url).pathname);
+    paths.push(
+      new URL(
+        (await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `latency ${i}` })).url,
+      ).pathname,
+    );
   let stored = new Map();
   const onStored = (id, at) => stored.set(id, at);
   const instances = [await instance(postgresUrl, onStored), await instance(postgresUrl, onStored)];
@@ -211,7 +253,11 @@ async function latency(postgresUrl) {
       const after = entries.at(-1)?.cursor;
       await Promise.all(
         instances.map((each, i) =>
-          follow(`${each.origin}/events${after === undefined ? '' : `?after=${encodeURIComponent(after)}`}`, (id, at) => arrived[i].set(id, at), stop.signal),
+          follow(
+            `${each.origin}/events${after === undefined ? '' : `?after=${encodeURIComponent(after)}`}`,
+            (id, at) => arrived[i].set(id, at),
+            stop.signal,
+          ),
         ),
       );
       const count = Math.round(rate * seconds * 2);
@@ -223,18 +269,21 @@ async function latency(postgresUrl) {
         const wait = due - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         sent.push(
-          fetch(`${instances[i % 2].origin}${paths[i % paths.length]}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: SMALL }).then(
-            async (response) => {
-              const answer = await response.json();
-              if (response.status === 201) answered.set(answer.message.id, i % 2);
-              else failed++;
-            },
-          ),
+          fetch(`${instances[i % 2].origin}${paths[i % paths.length]}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: SMALL,
+          }).then(async (response) => {
+            const answer = await response.json();
+            if (response.status === 201) answered.set(answer.message.id, i % 2);
+            else failed++;
+          }),
         );
       }
       await Promise.all(sent);
       const until = performance.now() + 10_000;
-      while (arrived.some((map) => map.size < answered.size) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (arrived.some((map) => map.size < answered.size) && performance.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       stop.abort();
       const same = [];
       const other = [];
@@ -297,7 +346,11 @@ function table(result) {
       const server =
         run.serverUs === undefined
           ? ['', '', '']
-          : [`${span(run.serverUs.before, 1)} → ${span(run.serverUs.after, 1)}`, span(run.serverUs.ratio, 3), span(run.totalUs, 3)];
+          : [
+              `${span(run.serverUs.before, 1)} → ${span(run.serverUs.after, 1)}`,
+              span(run.serverUs.ratio, 3),
+              span(run.totalUs, 3),
+            ];
       lines.push(
         `| ${name} | ${span(run.perSecond.before)} | ${span(run.perSecond.after)} | ${span(run.perSecond.ratio, 3)} | ${span(run.nodeUs.before, 1)} → ${span(run.nodeUs.after, 1)} | ${span(run.nodeUs.ratio, 3)} | ${server.join(' | ')} |`,
       );

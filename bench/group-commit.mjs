@@ -23,14 +23,18 @@ const seconds = Number(process.env.BENCH_GROUP_SECONDS ?? 2);
 const rounds = Math.max(2, Number(process.env.BENCH_ROUNDS ?? 3));
 const baseline = process.env.BENCH_BASELINE || null;
 const WEBHOOKS = 300;
-const allowAll = { hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }) };
+const allowAll = {
+  hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }),
+};
 const body = new TextEncoder().encode(SMALL);
 const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
 
 /** A build's entries: this one's through the package name, the baseline's from its dist/. */
 async function build(root) {
   const at = (entry) =>
-    root === null ? import(`channel-webhooks${entry === 'index' ? '' : `/${entry}`}`) : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
+    root === null
+      ? import(`channel-webhooks${entry === 'index' ? '' : `/${entry}`}`)
+      : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
   const [core, postgres] = await Promise.all([at('index'), at('postgres')]);
   return { core, postgres };
 }
@@ -51,7 +55,10 @@ async function world({ core }, store) {
   const manager = core.createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
   const paths = [];
   for (let i = 0; i < WEBHOOKS; i++)
-    paths.push(new URL((await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` })).url).pathname);
+    paths.push(
+      new URL((await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` })).url)
+        .pathname,
+    );
   const handle = core.createWebhookHandler({ store, rateLimiter: allowAll });
   let next = 0;
   return async () => {
@@ -112,7 +119,8 @@ async function compare(before, after, concurrency, port) {
 }
 
 async function postCost(postgresUrl) {
-  if (baseline === null) return { skipped: 'BENCH_BASELINE is not set: no build of the code before group commit to compare with' };
+  if (baseline === null)
+    return { skipped: 'BENCH_BASELINE is not set: no build of the code before group commit to compare with' };
   if (!existsSync(join(baseline, 'dist', 'index.js'))) return { skipped: `BENCH_BASELINE has no dist/: ${baseline}` };
   const [before, after] = await Promise.all([build(baseline), build(null)]);
   const { default: pg } = await import('pg');
@@ -142,7 +150,8 @@ async function postCost(postgresUrl) {
   }
 }
 
-const span = (s, digits = 0) => (s === undefined ? '' : `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`);
+const span = (s, digits = 0) =>
+  s === undefined ? '' : `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 
 /** The part's table, in the shape of the report's. */
 function table(result) {
@@ -153,7 +162,11 @@ function table(result) {
     '| Run | Figure | Before | After | After ÷ before |',
     '|---|---|--:|--:|--:|',
   ];
-  const names = { alone: '1 in flight', unwatched: '32 in flight, nobody listening', watched: '32 in flight, LISTEN open' };
+  const names = {
+    alone: '1 in flight',
+    unwatched: '32 in flight, nobody listening',
+    watched: '32 in flight, LISTEN open',
+  };
   const figures = {
     perSecond: ['posts/s', 0],
     nodeUs: ['Node CPU µs/post', 1],

@@ -41,7 +41,8 @@ let files = 0;
 const newFile = () => join(dir, `history-${files++}.sqlite`);
 
 const load = async (root) => {
-  const from = (entry, name) => (root === null ? import(name) : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href));
+  const from = (entry, name) =>
+    root === null ? import(name) : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
   return {
     core: await from('index', 'channel-webhooks'),
     sqlite: await from('sqlite', 'channel-webhooks/sqlite'),
@@ -65,7 +66,11 @@ const withoutHistory = (store) => ({ ...store, recordPosts: undefined, listPosts
 
 /** A handler over `store` and the paths it posts to; the limiter allows every post unless `limit` says otherwise. */
 function variant(core, store, paths, limit = LIMIT) {
-  const handle = core.createWebhookHandler({ store, rateLimiter: core.createMemoryRateLimiter({ limit }), onError: () => {} });
+  const handle = core.createWebhookHandler({
+    store,
+    rateLimiter: core.createMemoryRateLimiter({ limit }),
+    onError: () => {},
+  });
   return { handle, paths, next: 0 };
 }
 
@@ -118,12 +123,15 @@ async function compare(variants, run) {
   const names = Object.keys(variants);
   const samples = Object.fromEntries(names.map((name) => [name, []]));
   for (let r = 0; r < rounds; r++) {
-    for (const name of r % 2 === 0 ? names : [...names].reverse()) samples[name].push(await run(variants[name], seconds));
+    for (const name of r % 2 === 0 ? names : [...names].reverse())
+      samples[name].push(await run(variants[name], seconds));
   }
   return {
     rates: Object.fromEntries(names.map((name) => [name, summarize(samples[name].map((x) => round(x)))])),
     ratios: Object.fromEntries(
-      names.filter((name) => name !== 'on').map((name) => [`on/${name}`, summarize(samples.on.map((x, i) => round(x / samples[name][i], 3)))]),
+      names
+        .filter((name) => name !== 'on')
+        .map((name) => [`on/${name}`, summarize(samples.on.map((x, i) => round(x / samples[name][i], 3)))]),
     ),
   };
 }
@@ -139,7 +147,10 @@ async function kept(store, paths) {
 async function inProcess(name, open, run) {
   const store = await open.store(open.current);
   const paths = await seed(open.current.core, store);
-  const variants = { off: variant(open.current.core, withoutHistory(store), paths), on: variant(open.current.core, store, paths) };
+  const variants = {
+    off: variant(open.current.core, withoutHistory(store), paths),
+    on: variant(open.current.core, store, paths),
+  };
   if (open.baseline !== null) {
     const before = await open.store(open.baseline);
     variants.before = variant(open.baseline.core, before, await seed(open.baseline.core, before));
@@ -166,13 +177,18 @@ async function inProcess(name, open, run) {
 /** Part 2: one server process per variant over node:http; the server's CPU µs per post. */
 async function overHttp(kind) {
   const launch = (history) => {
-    const child = fork(SERVER, [kind, kind === 'sqlite' ? newFile() : '', String(WEBHOOKS), history], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(SERVER, [kind, kind === 'sqlite' ? newFile() : '', String(WEBHOOKS), history], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     return new Promise((resolve, reject) => {
       child.once('message', ({ port, paths }) =>
         resolve({
           port,
           paths,
-          cpu: () => new Promise((done) => (child.once('message', (message) => done(message.micros)), child.send({ type: 'cpu' }))),
+          cpu: () =>
+            new Promise(
+              (done) => (child.once('message', (message) => done(message.micros)), child.send({ type: 'cpu' })),
+            ),
           stop: () => new Promise((done) => (child.once('exit', done), child.disconnect())),
         }),
       );
@@ -215,13 +231,24 @@ async function main() {
   const { default: Database } = await import('better-sqlite3');
   const results = { inProcess: [], http: [] };
 
-  results.inProcess.push(await inProcess('memory', { current, baseline, store: async ({ core }) => core.createMemoryStore() }, oneAtATime));
   results.inProcess.push(
-    await inProcess('SQLite', { current, baseline, store: async ({ sqlite }) => sqlite.createSqliteStore({ database: new Database(newFile()) }) }, oneAtATime),
+    await inProcess('memory', { current, baseline, store: async ({ core }) => core.createMemoryStore() }, oneAtATime),
+  );
+  results.inProcess.push(
+    await inProcess(
+      'SQLite',
+      {
+        current,
+        baseline,
+        store: async ({ sqlite }) => sqlite.createSqliteStore({ database: new Database(newFile()) }),
+      },
+      oneAtATime,
+    ),
   );
   const servers = await import(await bundle('servers.mjs', `export * from './test/support/servers.ts';`));
   const { missing } = servers.serverBinaries();
-  if (missing.length > 0) results.inProcess.push({ store: 'PostgreSQL', skipped: `no ephemeral server: ${missing.join('; ')}` });
+  if (missing.length > 0)
+    results.inProcess.push({ store: 'PostgreSQL', skipped: `no ephemeral server: ${missing.join('; ')}` });
   else {
     const { default: pg } = await import('pg');
     const postgres = await servers.startPostgres();

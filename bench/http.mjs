@@ -8,35 +8,107 @@ import { launchServer } from './servers/launch.mjs';
 import { round, summarize } from './stats.mjs';
 
 export const PAIRS = [
-  { id: 'node-small', label: 'core on node:http, ~200 B', a: 'node-core', b: 'node-bare', payload: 'small', target: 0.9 },
+  {
+    id: 'node-small',
+    label: 'core on node:http, ~200 B',
+    a: 'node-core',
+    b: 'node-bare',
+    payload: 'small',
+    target: 0.9,
+  },
   // The contract floor (servers/floor.mjs, no library) against the same hand-written route, and the
   // library against the floor: how much of a stack's gap is the contract's own work. No target.
-  { id: 'node-floor', label: 'contract floor on node:http', a: 'node-floor', b: 'node-bare', payload: 'small', target: null },
-  { id: 'node-vs-floor', label: 'node:http: core vs the floor', a: 'node-core', b: 'node-floor', payload: 'small', target: null },
-  { id: 'node-large', label: 'core on node:http, 60 KiB', a: 'node-core', b: 'node-bare', payload: 'large', target: 0.85 },
-  { id: 'express', label: 'Express 5 vs res.json route', a: 'express-adapter', b: 'express-raw', payload: 'small', target: 1.1 },
-  { id: 'express-writehead', label: 'Express 5 vs writeHead route', a: 'express-adapter', b: 'express-raw-writehead', payload: 'small', target: 0.95 },
-  { id: 'express-floor', label: 'contract floor on Express', a: 'express-floor', b: 'express-raw-writehead', payload: 'small', target: null },
+  {
+    id: 'node-floor',
+    label: 'contract floor on node:http',
+    a: 'node-floor',
+    b: 'node-bare',
+    payload: 'small',
+    target: null,
+  },
+  {
+    id: 'node-vs-floor',
+    label: 'node:http: core vs the floor',
+    a: 'node-core',
+    b: 'node-floor',
+    payload: 'small',
+    target: null,
+  },
+  {
+    id: 'node-large',
+    label: 'core on node:http, 60 KiB',
+    a: 'node-core',
+    b: 'node-bare',
+    payload: 'large',
+    target: 0.85,
+  },
+  {
+    id: 'express',
+    label: 'Express 5 vs res.json route',
+    a: 'express-adapter',
+    b: 'express-raw',
+    payload: 'small',
+    target: 1.1,
+  },
+  {
+    id: 'express-writehead',
+    label: 'Express 5 vs writeHead route',
+    a: 'express-adapter',
+    b: 'express-raw-writehead',
+    payload: 'small',
+    target: 0.95,
+  },
+  {
+    id: 'express-floor',
+    label: 'contract floor on Express',
+    a: 'express-floor',
+    b: 'express-raw-writehead',
+    payload: 'small',
+    target: null,
+  },
   { id: 'koa', label: 'Koa 3 adapter', a: 'koa-adapter', b: 'koa-raw', payload: 'small', target: 0.9 },
   { id: 'koa-floor', label: 'contract floor on Koa', a: 'koa-floor', b: 'koa-raw', payload: 'small', target: null },
   { id: 'fastify', label: 'Fastify 5 plugin', a: 'fastify-plugin', b: 'fastify-raw', payload: 'small', target: 0.85 },
-  { id: 'fastify-floor', label: 'contract floor on Fastify', a: 'fastify-floor', b: 'fastify-raw', payload: 'small', target: null },
-  { id: 'fastify-vs-floor', label: 'Fastify: plugin vs the floor', a: 'fastify-plugin', b: 'fastify-floor', payload: 'small', target: null },
+  {
+    id: 'fastify-floor',
+    label: 'contract floor on Fastify',
+    a: 'fastify-floor',
+    b: 'fastify-raw',
+    payload: 'small',
+    target: null,
+  },
+  {
+    id: 'fastify-vs-floor',
+    label: 'Fastify: plugin vs the floor',
+    a: 'fastify-plugin',
+    b: 'fastify-floor',
+    payload: 'small',
+    target: null,
+  },
   { id: 'fetch', label: 'Fetch adapter on Hono', a: 'hono-fetch', b: 'hono-raw', payload: 'small', target: 0.9 },
   { id: 'hono-floor', label: 'contract floor on Hono', a: 'hono-floor', b: 'hono-raw', payload: 'small', target: null },
-  { id: 'fetch-vs-floor', label: 'Hono: Fetch adapter vs the floor', a: 'hono-fetch', b: 'hono-floor', payload: 'small', target: null },
+  {
+    id: 'fetch-vs-floor',
+    label: 'Hono: Fetch adapter vs the floor',
+    a: 'hono-fetch',
+    b: 'hono-floor',
+    payload: 'small',
+    target: null,
+  },
 ];
 
 // With BENCH_BASELINE (the root of another built package, e.g. the main branch's), each adapter
 // also meets itself from that build: the ratio is this build's speed over the baseline's.
-export const BASELINE_PAIRS = ['node-core', 'express-adapter', 'koa-adapter', 'fastify-plugin', 'hono-fetch'].map((variant) => ({
-  id: `${variant}-vs-baseline`,
-  label: `${variant}: this build vs the baseline`,
-  a: variant,
-  b: `${variant}@baseline`,
-  payload: 'small',
-  target: null,
-}));
+export const BASELINE_PAIRS = ['node-core', 'express-adapter', 'koa-adapter', 'fastify-plugin', 'hono-fetch'].map(
+  (variant) => ({
+    id: `${variant}-vs-baseline`,
+    label: `${variant}: this build vs the baseline`,
+    a: variant,
+    b: `${variant}@baseline`,
+    payload: 'small',
+    target: null,
+  }),
+);
 
 /** A server under test with its load generator: every request goes to the next webhook. */
 async function start(variant, payload, options) {
@@ -111,7 +183,8 @@ export async function runHttp(options, log) {
     const runs = { a: [], b: [] };
     try {
       for (let r = 0; r < options.rounds; r++) {
-        for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) runs[side].push(await servers[side].measure(options.seconds));
+        for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a'])
+          runs[side].push(await servers[side].measure(options.seconds));
         const [a, b] = [runs.a[r], runs.b[r]];
         log(
           `  ${pair.id.padEnd(10)} round ${r + 1}/${options.rounds}  A ${String(Math.round(a.rps)).padStart(6)} req/s ${a.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${a.systemUsPerRequest.toFixed(0)} sys)  B ${String(Math.round(b.rps)).padStart(6)} req/s ${b.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${b.systemUsPerRequest.toFixed(0)} sys)  A/B ${(a.rps / b.rps).toFixed(2)}  load generator ${Math.round(100 * a.loadGeneratorCpu)}% / ${Math.round(100 * b.loadGeneratorCpu)}% of a core`,

@@ -34,7 +34,11 @@ const variants = {
 };
 
 // A limit no round reaches, so that every post is stored and answered 201.
-const run = (webhooks, wrap) => postLoop(webhooks, '{"text":"deploy finished"}', seconds, { wrap, rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) });
+const run = (webhooks, wrap) =>
+  postLoop(webhooks, '{"text":"deploy finished"}', seconds, {
+    wrap,
+    rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }),
+  });
 
 const webhooks = await makeWebhooks();
 const names = Object.keys(variants);
@@ -60,7 +64,11 @@ const bare = rows[0];
 const result = {
   rounds,
   seconds,
-  variants: rows.map((row) => ({ ...row, wallToBare: round(row.wall / bare.wall, 3), cpuToBare: round(row.cpu / bare.cpu, 3) })),
+  variants: rows.map((row) => ({
+    ...row,
+    wallToBare: round(row.wall / bare.wall, 3),
+    cpuToBare: round(row.cpu / bare.cpu, 3),
+  })),
 };
 if (process.send) {
   process.send({ type: 'result', result });

@@ -1,6 +1,11 @@
 // Part 4: memory. Run with --expose-gc. Heap sizes are taken after full collections.
 
-import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } from 'channel-webhooks';
+import {
+  createMemoryRateLimiter,
+  createMemoryStore,
+  createWebhookHandler,
+  createWebhookManager,
+} from 'channel-webhooks';
 import { SMALL } from './payloads.mjs';
 import { round } from './stats.mjs';
 
@@ -70,7 +75,9 @@ async function storeBytes(count) {
   const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com' });
   const { url } = await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: 'bench' });
   // A limiter that keeps no state, so that only the store grows.
-  const rateLimiter = { hit: async () => ({ allowed: true, limit: 60, windowMs: 60_000, remaining: 59, resetMs: 60_000 }) };
+  const rateLimiter = {
+    hit: async () => ({ allowed: true, limit: 60, windowMs: 60_000, remaining: 59, resetMs: 60_000 }),
+  };
   const handle = createWebhookHandler({ store, rateLimiter });
   const path = new URL(url).pathname;
   const bytes = new TextEncoder().encode(SMALL);
@@ -82,7 +89,11 @@ async function storeBytes(count) {
     if (res.status !== 201) throw new Error(`post answered ${res.status}`);
   }
   const after = heap();
-  return { messages: count, textChars: JSON.parse(SMALL).text.length, bytesPerMessage: round((after - before) / count) };
+  return {
+    messages: count,
+    textChars: JSON.parse(SMALL).text.length,
+    bytesPerMessage: round((after - before) / count),
+  };
 }
 
 const result = {

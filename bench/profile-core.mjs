@@ -10,4 +10,6 @@ const kind = process.argv[2] ?? 'small';
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const webhooks = await makeWebhooks();
 const { postsPerSecond, postsPerCpuSecond, failures } = await postLoop(webhooks, PAYLOADS[kind], seconds);
-console.log(`${kind}: ${Math.round(postsPerSecond)} posts/s (${Math.round(postsPerCpuSecond)} per CPU-second), ${failures} failures`);
+console.log(
+  `${kind}: ${Math.round(postsPerSecond)} posts/s (${Math.round(postsPerCpuSecond)} per CPU-second), ${failures} failures`,
+);

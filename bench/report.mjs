@@ -19,16 +19,28 @@ export function checkTargets(results) {
   }
   if (results.core) {
     const rate = results.core.posts.small.postsPerSecond.median;
-    targets.push({ what: 'in-process core ≥ 300,000 small posts/s on one core (GC on the same thread)', value: rate, met: rate >= 300_000 });
+    targets.push({
+      what: 'in-process core ≥ 300,000 small posts/s on one core (GC on the same thread)',
+      value: rate,
+      met: rate >= 300_000,
+    });
   }
   if (results.backends && !results.backends.skipped) {
     const trips = results.backends.roundTripsPerAcceptedPost;
-    targets.push({ what: 'PostgreSQL ≤ 2 round trips per accepted post', value: trips.postgres, met: trips.postgres <= 2 });
+    targets.push({
+      what: 'PostgreSQL ≤ 2 round trips per accepted post',
+      value: trips.postgres,
+      met: trips.postgres <= 2,
+    });
     targets.push({ what: 'Redis 1 round trip per accepted post', value: trips.redis, met: trips.redis <= 1 });
   }
   if (results.instrumentation) {
     const noop = results.instrumentation.variants.find((variant) => variant.name === 'noop').wallToBare;
-    targets.push({ what: 'instrumentHandler with the no-op API (no SDK): posts/s ≥ 0.95 of the bare handler', value: noop, met: noop >= 0.95 });
+    targets.push({
+      what: 'instrumentHandler with the no-op API (no SDK): posts/s ≥ 0.95 of the bare handler',
+      value: noop,
+      met: noop >= 0.95,
+    });
   }
   if (results.memory) {
     const full = results.memory.limiterBytesPerWebhook.fullWindow;
@@ -87,9 +99,15 @@ export function markdown(results) {
       );
     }
     out.push('', '| Step alone | µs per call |', '|---|--:|');
-    out.push(`| validate ~200 B text (JSON.parse of it: ${fixed(validation.small.jsonParseUs)}) | ${fixed(validation.small.validateUs)} |`);
-    out.push(`| validate 5 blocks of 5 types (JSON.parse: ${fixed(validation.fiveBlocks.jsonParseUs)}) | ${fixed(validation.fiveBlocks.validateUs)} |`);
-    out.push(`| validate 60 KiB, 18 sections (JSON.parse: ${fixed(validation.large.jsonParseUs)}) | ${fixed(validation.large.validateUs)} |`);
+    out.push(
+      `| validate ~200 B text (JSON.parse of it: ${fixed(validation.small.jsonParseUs)}) | ${fixed(validation.small.validateUs)} |`,
+    );
+    out.push(
+      `| validate 5 blocks of 5 types (JSON.parse: ${fixed(validation.fiveBlocks.jsonParseUs)}) | ${fixed(validation.fiveBlocks.validateUs)} |`,
+    );
+    out.push(
+      `| validate 60 KiB, 18 sections (JSON.parse: ${fixed(validation.large.jsonParseUs)}) | ${fixed(validation.large.validateUs)} |`,
+    );
     out.push(
       `| secret: SHA-256 + constant-time compare (node:crypto for comparison: ${fixed(secrets.nodeCryptoHashAndCompareUs)}) | ${fixed(secrets.coreHashAndCompareUs)} |`,
     );
@@ -146,13 +164,19 @@ export function markdown(results) {
       '| Variant | Posts/s (wall) | Of bare (wall) | Of bare (CPU) |',
       '|---|--:|--:|--:|',
     );
-    for (const v of i.variants) out.push(`| ${label[v.name] ?? v.name} | ${int(v.wall)} | ${fixed(v.wallToBare, 3)} | ${fixed(v.cpuToBare, 3)} |`);
+    for (const v of i.variants)
+      out.push(
+        `| ${label[v.name] ?? v.name} | ${int(v.wall)} | ${fixed(v.wallToBare, 3)} | ${fixed(v.cpuToBare, 3)} |`,
+      );
     out.push('');
   }
   const targets = checkTargets(results);
   if (targets.length > 0) {
     out.push('| Target | Measured | Met |', '|---|--:|:-:|');
-    for (const t of targets) out.push(`| ${t.what} | ${Number.isInteger(t.value) || t.value > 100 ? int(t.value) : fixed(t.value)} | ${yes(t.met)} |`);
+    for (const t of targets)
+      out.push(
+        `| ${t.what} | ${Number.isInteger(t.value) || t.value > 100 ? int(t.value) : fixed(t.value)} | ${yes(t.met)} |`,
+      );
     out.push('');
   }
   return out.join('\n');

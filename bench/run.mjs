@@ -29,7 +29,8 @@ import { checkTargets, markdown } from './report.mjs';
 
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 
-const env = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
+const env = (name, fallback) =>
+  process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name];
 const options = {
   seconds: Number(env('BENCH_SECONDS', 1.5)),
   warmup: Number(env('BENCH_WARMUP', 1)),
@@ -38,7 +39,9 @@ const options = {
   webhooks: Number(env('BENCH_WEBHOOKS', 10_000)),
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
-const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation,history,feed,groupcommit').split(',');
+const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation,history,feed,groupcommit').split(
+  ',',
+);
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function machine() {
@@ -84,7 +87,9 @@ function child(script, execArgv = [], env = {}) {
       if (message?.type === 'result') result = message.result;
     });
     proc.once('error', reject);
-    proc.once('exit', (code) => (result === undefined ? reject(new Error(`${script} exited with code ${code}`)) : resolve(result)));
+    proc.once('exit', (code) =>
+      result === undefined ? reject(new Error(`${script} exited with code ${code}`)) : resolve(result),
+    );
   });
 }
 
@@ -117,7 +122,9 @@ async function main() {
   }
   if (parts.includes('instrumentation')) {
     log(`instrumentation … (${elapsed()})`);
-    results.instrumentation = await child('./instrumentation.mjs', [], { BENCH_INSTRUMENTATION_ROUNDS: String(Math.max(options.rounds, 7)) });
+    results.instrumentation = await child('./instrumentation.mjs', [], {
+      BENCH_INSTRUMENTATION_ROUNDS: String(Math.max(options.rounds, 7)),
+    });
   }
   if (parts.includes('history')) {
     log(`post history on and off … (${elapsed()})`);
@@ -139,7 +146,13 @@ async function main() {
 
   const m = results.machine;
   const machineLine = `${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
-  const table = [markdown(results), results.sqlite?.table, results.history?.table, results.feed?.table, results.groupCommit?.table]
+  const table = [
+    markdown(results),
+    results.sqlite?.table,
+    results.history?.table,
+    results.feed?.table,
+    results.groupCommit?.table,
+  ]
     .filter((part) => part !== undefined)
     .join('\n');
   console.log(
@@ -150,7 +163,10 @@ async function main() {
   const dir = process.env.BENCH_SAVE === '1' ? 'bench' : join('bench', '.tmp');
   mkdirSync(join(ROOT, dir), { recursive: true });
   writeFileSync(join(ROOT, dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(ROOT, dir, 'results.md'), `Measured ${results.date.slice(0, 10)} at ${results.revision} on ${machineLine}.\n\n${table}`);
+  writeFileSync(
+    join(ROOT, dir, 'results.md'),
+    `Measured ${results.date.slice(0, 10)} at ${results.revision} on ${machineLine}.\n\n${table}`,
+  );
   if (results.http?.length) writeFileSync(join(ROOT, dir, 'ratios.svg'), chartOf(results));
   log(`wrote ${dir}/results.json, results.md${results.http?.length ? ', ratios.svg' : ''} (${elapsed()})`);
 }

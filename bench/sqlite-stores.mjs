@@ -38,7 +38,10 @@ export async function openBenchStore(kind, file, webhooks) {
     store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
     const manager = core.createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
     for (let i = 0; i < webhooks; i++) {
-      const { url } = await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` });
+      const { url } = await manager.create(
+        { userId: 'u1', role: 'owner' },
+        { channelId: 'general', name: `bench ${i}` },
+      );
       paths.push(new URL(url).pathname);
     }
   }

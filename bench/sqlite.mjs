@@ -57,7 +57,9 @@ const KINDS = ['memory', 'sqlite', 'sqlite-before'];
 function launch(kind, file) {
   const child = fork(SERVER, [kind, file, String(WEBHOOKS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve({ ...message, stop: () => new Promise((done) => (child.once('exit', done), child.disconnect())) }));
+    child.once('message', (message) =>
+      resolve({ ...message, stop: () => new Promise((done) => (child.once('exit', done), child.disconnect())) }),
+    );
     child.once('exit', (code) => reject(new Error(`sqlite-server ${kind} exited with ${code}`)));
   });
 }
@@ -91,13 +93,16 @@ async function load(servers, paths, seconds, connections) {
 async function main() {
   // In process, the three alternating, on one handler each: one post at a time, then 32 in flight.
   const open = Object.fromEntries(
-    await Promise.all(KINDS.map(async (kind) => [kind, await openBenchStore(kind, kind === 'memory' ? null : newFile(), WEBHOOKS)])),
+    await Promise.all(
+      KINDS.map(async (kind) => [kind, await openBenchStore(kind, kind === 'memory' ? null : newFile(), WEBHOOKS)]),
+    ),
   );
   const runs = { one: byKind(), inFlight: byKind() };
   for (const kind of KINDS) await inProcess(open[kind].handle, open[kind].paths, 0.5);
   for (let r = 0; r < rounds; r++) {
     for (const kind of KINDS) runs.one[kind].push(await inProcess(open[kind].handle, open[kind].paths, seconds));
-    for (const kind of KINDS) runs.inFlight[kind].push(await inProcess(open[kind].handle, open[kind].paths, seconds, IN_FLIGHT));
+    for (const kind of KINDS)
+      runs.inFlight[kind].push(await inProcess(open[kind].handle, open[kind].paths, seconds, IN_FLIGHT));
   }
 
   // Over node:http: one server of each, then two SQLite (group commit) servers on one file.
@@ -119,7 +124,9 @@ async function main() {
     await load([servers.sqlite, servers.secondOnFile], seeded.paths, 1, CONNECTIONS / 2);
     for (let r = 0; r < rounds; r++) {
       for (const kind of KINDS) http[kind].push(await load([servers[kind]], pathsOf[kind], seconds, CONNECTIONS));
-      http.twoProcesses.push(await load([servers.sqlite, servers.secondOnFile], seeded.paths, seconds, CONNECTIONS / 2));
+      http.twoProcesses.push(
+        await load([servers.sqlite, servers.secondOnFile], seeded.paths, seconds, CONNECTIONS / 2),
+      );
     }
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
@@ -146,7 +153,11 @@ async function main() {
     settings: 'better-sqlite3, one file in the temporary directory, WAL, synchronous NORMAL; limiters allow every post',
     inProcess: compare(runs.one),
     inProcessInFlight: compare(runs.inFlight),
-    http: { ...compare(http), twoProcessesOneFile: rate(http.twoProcesses), twoProcessesToOne: ratio(http.twoProcesses, http.sqlite) },
+    http: {
+      ...compare(http),
+      twoProcessesOneFile: rate(http.twoProcesses),
+      twoProcessesToOne: ratio(http.twoProcesses, http.sqlite),
+    },
     target: { httpRatio: 0.6, inProcessRatio: 0.6 },
   };
   result.table = tableOf(result);

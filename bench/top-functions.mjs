@@ -22,4 +22,7 @@ for (const [id, micros] of hits) {
 }
 const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(count));
 console.log(`total ${(total / 1000).toFixed(0)} ms sampled`);
-for (const [key, micros] of rows) console.log(`${((100 * micros) / total).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}`);
+for (const [key, micros] of rows)
+  console.log(
+    `${((100 * micros) / total).toFixed(1).padStart(5)}%  ${(micros / 1000).toFixed(0).padStart(6)} ms  ${key}`,
+  );

@@ -53,12 +53,19 @@ async function main(argv: string[], io: Io): Promise<number> {
   return command(args, io);
 }
 
-main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+main(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+}).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
-    writer(process.stderr, process.env).line(`channel-webhooks: ${printable((error as Error)?.stack ?? String(error), { lines: true })}`);
+    writer(process.stderr, process.env).line(
+      `channel-webhooks: ${printable((error as Error)?.stack ?? String(error), { lines: true })}`,
+    );
     process.exitCode = 70;
   },
 );

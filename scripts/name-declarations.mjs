@@ -21,12 +21,17 @@ for (const { file, name, cjs } of chunks) {
   if ([...renamed.values()].some((other) => other.to === to)) {
     throw new Error(`two declaration chunks would be named types/${to}: give one of their source files another name`);
   }
-  renamed.set(file, { to, specifier: `./${file.replace(/\.d\.(c?)ts$/, '.$1js')}`, target: `${name}.${cjs ? 'c' : ''}js` });
+  renamed.set(file, {
+    to,
+    specifier: `./${file.replace(/\.d\.(c?)ts$/, '.$1js')}`,
+    target: `${name}.${cjs ? 'c' : ''}js`,
+  });
 }
 
 const rewrite = (text, prefix) => {
   let out = text;
-  for (const { specifier, target } of renamed.values()) out = out.split(`'${specifier}'`).join(`'./${prefix}${target}'`);
+  for (const { specifier, target } of renamed.values())
+    out = out.split(`'${specifier}'`).join(`'./${prefix}${target}'`);
   return out;
 };
 

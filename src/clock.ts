@@ -45,7 +45,10 @@ export function createFakeClock(start: number = Date.UTC(2026, 0, 1)): FakeClock
   let current = start;
   const set = (ms: number): number => {
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < current) {
-      throw new ChannelWebhookError('invalid_argument', `a fake clock cannot move to ${String(ms)}: it is at ${current} and never goes backwards`);
+      throw new ChannelWebhookError(
+        'invalid_argument',
+        `a fake clock cannot move to ${String(ms)}: it is at ${current} and never goes backwards`,
+      );
     }
     current = ms;
     return current;

@@ -1,5 +1,11 @@
 export { createWebhookHandler } from './handler/create-webhook-handler.js';
-export type { ErrorContext, ErrorStage, FastPath, WebhookHandler, WebhookHandlerOptions } from './handler/handler-types.js';
+export type {
+  ErrorContext,
+  ErrorStage,
+  FastPath,
+  WebhookHandler,
+  WebhookHandlerOptions,
+} from './handler/handler-types.js';
 export { createWebhookAdapter } from './adapter-kit/index.js';
 export type { BodyLimits, WebhookAdapter, WebhookAdapterBinding, WebhookAdapterOptions } from './adapter-kit/index.js';
 export { createWebhookManager } from './lifecycle/create-webhook-manager.js';

@@ -25,13 +25,18 @@ export async function drive(post, { seconds, concurrency, until = Number.POSITIV
   await Promise.all(Array.from({ length: concurrency }, loop));
   const elapsed = (performance.now() - start) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
-  return { ...summary(latencies, elapsed), statuses, cpuUsPerPost: round((cpu.user + cpu.system) / latencies.length, 1) };
+  return {
+    ...summary(latencies, elapsed),
+    statuses,
+    cpuUsPerPost: round((cpu.user + cpu.system) / latencies.length, 1),
+  };
 }
 
 /** Posts per second and the latency percentiles of a run. */
 export function summary(latencies, elapsed) {
   const sorted = Float64Array.from(latencies).sort();
-  const at = (q) => (sorted.length === 0 ? null : round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))], 3));
+  const at = (q) =>
+    sorted.length === 0 ? null : round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))], 3);
   return { posts: sorted.length, perSecond: Math.round(sorted.length / elapsed), p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 

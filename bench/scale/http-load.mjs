@@ -26,7 +26,10 @@ export async function httpLoad({ port, seconds, connections, next, onAnswer }) {
           const { path, key } = post;
           context.post = post;
           request.path = path;
-          request.headers = key === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'idempotency-key': key };
+          request.headers =
+            key === undefined
+              ? { 'content-type': 'application/json' }
+              : { 'content-type': 'application/json', 'idempotency-key': key };
           return request;
         },
         // Only when asked: reading every answer costs the load generator a third of its rate.

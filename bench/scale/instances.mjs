@@ -31,7 +31,12 @@ if (cluster.isPrimary) {
     const reports = await Promise.all(workers.map(ask));
     const own = process.cpuUsage();
     const sum = (field) => reports.reduce((total, report) => total + report[field], 0);
-    process.send({ cpuUs: sum('cpuUs') + own.user + own.system, primaryCpuUs: own.user + own.system, queries: sum('queries'), redisCalls: sum('redisCalls') });
+    process.send({
+      cpuUs: sum('cpuUs') + own.user + own.system,
+      primaryCpuUs: own.user + own.system,
+      queries: sum('queries'),
+      redisCalls: sum('redisCalls'),
+    });
   });
   process.on('disconnect', () => {
     for (const worker of workers) worker.kill();
@@ -49,7 +54,11 @@ if (cluster.isPrimary) {
   pool.on('error', () => {});
   const query = pool.query.bind(pool);
   pool.query = (...args) => (counts.queries++, query(...args));
-  const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2_000 });
+  const redis = new Redis(options.redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 2_000,
+  });
   redis.on('error', () => {});
   const call = redis.call.bind(redis);
   redis.call = (...args) => (counts.redisCalls++, call(...args));

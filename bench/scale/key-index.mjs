@@ -16,7 +16,9 @@ const servers = await import(await bundle('servers.mjs', `export * from './test/
 const postgres = await servers.startPostgres();
 const pool = new pg.Pool({ connectionString: postgres.url, max: 8 });
 const port = Number(new URL(postgres.url).port);
-const text = JSON.stringify('deploy finished on production cluster eu-west with zero errors and all health checks green '.repeat(3).slice(0, 200));
+const text = JSON.stringify(
+  'deploy finished on production cluster eu-west with zero errors and all health checks green '.repeat(3).slice(0, 200),
+);
 const variants = {
   full: { index: '(webhook_id, idempotency_key)', conflict: '(webhook_id, idempotency_key)' },
   partial: {
@@ -50,7 +52,11 @@ try {
     for (const [name, { conflict }] of Object.entries(variants)) {
       const table = `m_${name}`;
       const reads = async () =>
-        (await pool.query('SELECT sum(idx_blks_read)::bigint AS read FROM pg_statio_user_indexes WHERE relname = $1', [table])).rows[0].read;
+        (
+          await pool.query('SELECT sum(idx_blks_read)::bigint AS read FROM pg_statio_user_indexes WHERE relname = $1', [
+            table,
+          ])
+        ).rows[0].read;
       const [readBefore, cpuBefore, started] = [await reads(), postgresCpuUs(port), performance.now()];
       let keyed = 0;
       await Promise.all(

@@ -11,8 +11,10 @@ async function serverStats(nodes) {
   for (const node of nodes) {
     const info = await node.info('all');
     stats.memory += Number(/^used_memory:(\d+)/m.exec(info)[1]);
-    stats.cpuUs += (Number(/^used_cpu_sys:([\d.]+)/m.exec(info)[1]) + Number(/^used_cpu_user:([\d.]+)/m.exec(info)[1])) * 1e6;
-    for (const [, name, calls] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) stats.calls[name] = (stats.calls[name] ?? 0) + Number(calls);
+    stats.cpuUs +=
+      (Number(/^used_cpu_sys:([\d.]+)/m.exec(info)[1]) + Number(/^used_cpu_user:([\d.]+)/m.exec(info)[1])) * 1e6;
+    for (const [, name, calls] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+      stats.calls[name] = (stats.calls[name] ?? 0) + Number(calls);
   }
   return stats;
 }
@@ -38,18 +40,24 @@ export async function measureLimiter({ name, limiter, nodes, actives, seconds, c
     await limiter.hit(`${prefix}warm`, Date.now());
     const keyOf = (i) => `${prefix}${active}:${i % active}`;
     const fill = (from, perKey) =>
-      drive(async (i) => (i < active * perKey ? ((await limiter.hit(keyOf(from + i), Date.now())).allowed ? 1 : 0) : 2), {
-        seconds: 3600,
-        concurrency,
-        until: active * perKey,
-      });
+      drive(
+        async (i) => (i < active * perKey ? ((await limiter.hit(keyOf(from + i), Date.now())).allowed ? 1 : 0) : 2),
+        {
+          seconds: 3600,
+          concurrency,
+          until: active * perKey,
+        },
+      );
     const empty = await serverStats(nodes);
     await fill(0, 1);
     const one = await serverStats(nodes);
     await fill(0, 4);
     const five = await serverStats(nodes);
     const before = await serverStats(nodes);
-    const run = await drive(async (i) => ((await limiter.hit(keyOf(i * 7919), Date.now())).allowed ? 200 : 429), { seconds, concurrency });
+    const run = await drive(async (i) => ((await limiter.hit(keyOf(i * 7919), Date.now())).allowed ? 200 : 429), {
+      seconds,
+      concurrency,
+    });
     const after = await serverStats(nodes);
     const used = delta(after, before);
     const ops = Object.values(used.calls).reduce((a, b) => a + b, 0);
@@ -62,9 +70,14 @@ export async function measureLimiter({ name, limiter, nodes, actives, seconds, c
       p50Ms: run.p50Ms,
       p99Ms: run.p99Ms,
       redisCommandsPerDecision: round(ops / run.posts, 2),
-      roundTripsPerDecision: round(((used.calls.evalsha ?? 0) + (used.calls.eval ?? 0) + (used.calls.script ?? 0)) / run.posts, 3),
+      roundTripsPerDecision: round(
+        ((used.calls.evalsha ?? 0) + (used.calls.eval ?? 0) + (used.calls.script ?? 0)) / run.posts,
+        3,
+      ),
       redisCpuUsPerDecision: round(used.cpuUs / run.posts, 1),
-      commands: Object.fromEntries(Object.entries(used.calls).map(([command, calls]) => [command, round(calls / run.posts, 3)])),
+      commands: Object.fromEntries(
+        Object.entries(used.calls).map(([command, calls]) => [command, round(calls / run.posts, 3)]),
+      ),
       refused: run.statuses[429] ?? 0,
     });
   }

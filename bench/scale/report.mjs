@@ -1,6 +1,11 @@
 // The tables `npm run bench:scale` prints, from its results.
 
-const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+const table = (head, rows) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
 const n = (x) => (x === null || x === undefined ? '–' : typeof x === 'number' ? x.toLocaleString('en-US') : String(x));
 const ratio = (small, large) => (small && large ? (small / large).toFixed(2) : '–');
 
@@ -72,7 +77,16 @@ export function printReport(results) {
       '',
       'PostgreSQL per post (in-process runs) and the message table per stored message',
       table(
-        ['world', 'size', 'PostgreSQL CPU µs/post', 'WAL B/post', 'blocks read/post', 'blocks hit/post', 'heap B/message', 'index B/message'],
+        [
+          'world',
+          'size',
+          'PostgreSQL CPU µs/post',
+          'WAL B/post',
+          'blocks read/post',
+          'blocks hit/post',
+          'heap B/message',
+          'index B/message',
+        ],
         results.postgresWorlds.map((r) => [
           r.dimension,
           n(r.size),

@@ -28,8 +28,18 @@ const quick = 'quick' in args;
 const seconds = Number(args.seconds ?? (quick ? 1.5 : 2));
 const parts = (args.parts ?? 'memory,postgres-webhooks,postgres-messages,sqlite,redis,instances').split(',');
 const sizes = quick
-  ? { webhooks: [1_000, 10_000, 100_000], messages: [0, 100_000, 1_000_000], actives: [1_000, 10_000], instances: [2, 4] }
-  : { webhooks: [1_000, 100_000, 1_000_000], messages: [0, 1_000_000, 10_000_000], actives: [10_000, 100_000], instances: [2, 4] };
+  ? {
+      webhooks: [1_000, 10_000, 100_000],
+      messages: [0, 100_000, 1_000_000],
+      actives: [1_000, 10_000],
+      instances: [2, 4],
+    }
+  : {
+      webhooks: [1_000, 100_000, 1_000_000],
+      messages: [0, 1_000_000, 10_000_000],
+      actives: [10_000, 100_000],
+      instances: [2, 4],
+    };
 const CONCURRENCY = 32;
 const ROUNDS = Number(args.rounds ?? 3);
 const KEY_SHARE = 0.1;
@@ -58,7 +68,8 @@ async function startWorld(world) {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`world server exited with ${code}`)));
   });
-  const ask = (command) => new Promise((resolve) => (child.once('message', (answer) => resolve(answer.result)), child.send(command)));
+  const ask = (command) =>
+    new Promise((resolve) => (child.once('message', (answer) => resolve(answer.result)), child.send(command)));
   return { ...ready, ask, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.disconnect())) };
 }
 
@@ -74,13 +85,25 @@ async function measureWorlds(worlds, observe = async (_world, run) => run()) {
     const runs = worlds.map(() => ({ inproc: [], http: [] }));
     const loads = worlds.map((world) => {
       let keyed = 0;
-      return () => ({ path: webhookPath(Math.floor(Math.random() * world.webhooks)), key: Math.random() < KEY_SHARE ? `h-${keyed++}` : undefined });
+      return () => ({
+        path: webhookPath(Math.floor(Math.random() * world.webhooks)),
+        key: Math.random() < KEY_SHARE ? `h-${keyed++}` : undefined,
+      });
     });
     const http = async (i, length) => {
       const before = await servers[i].ask({ run: 'cpu' });
-      const result = await httpLoad({ port: servers[i].port, seconds: length, connections: CONCURRENCY, next: loads[i] });
+      const result = await httpLoad({
+        port: servers[i].port,
+        seconds: length,
+        connections: CONCURRENCY,
+        next: loads[i],
+      });
       const after = await servers[i].ask({ run: 'cpu' });
-      return { ...result, serverCpuUsPerPost: round((after.cpuUs - before.cpuUs) / result.posts, 1), rssMiB: Math.round(after.rssBytes / 2 ** 20) };
+      return {
+        ...result,
+        serverCpuUsPerPost: round((after.cpuUs - before.cpuUs) / result.posts, 1),
+        rssMiB: Math.round(after.rssBytes / 2 ** 20),
+      };
     };
     for (let i = 0; i < worlds.length; i++) {
       await servers[i].ask({ run: 'inproc', seconds: 1, concurrency: CONCURRENCY });
@@ -88,10 +111,16 @@ async function measureWorlds(worlds, observe = async (_world, run) => run()) {
     }
     for (let round_ = 0; round_ < ROUNDS; round_++) {
       for (let i = 0; i < worlds.length; i++)
-        runs[i].inproc.push(await observe(worlds[i], () => servers[i].ask({ run: 'inproc', seconds, concurrency: CONCURRENCY })));
+        runs[i].inproc.push(
+          await observe(worlds[i], () => servers[i].ask({ run: 'inproc', seconds, concurrency: CONCURRENCY })),
+        );
       for (let i = 0; i < worlds.length; i++) runs[i].http.push(await http(i, seconds));
     }
-    return runs.map((run, i) => ({ heapPerWebhook: servers[i].heapPerWebhook, inproc: medians(run.inproc), http: medians(run.http) }));
+    return runs.map((run, i) => ({
+      heapPerWebhook: servers[i].heapPerWebhook,
+      inproc: medians(run.inproc),
+      http: medians(run.http),
+    }));
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
@@ -149,7 +178,8 @@ function pgObserver(admin, port) {
     const before = await snapshot(world.prefix);
     const result = await run();
     const after = await snapshot(world.prefix);
-    const wal = (await admin.query('SELECT pg_wal_lsn_diff($1, $2)::bigint AS bytes', [after.lsn, before.lsn])).rows[0].bytes;
+    const wal = (await admin.query('SELECT pg_wal_lsn_diff($1, $2)::bigint AS bytes', [after.lsn, before.lsn])).rows[0]
+      .bytes;
     const posts = result.posts;
     return {
       ...result,
@@ -168,7 +198,11 @@ async function relationSizes(admin, prefix, messages) {
     [`${prefix}messages`],
   );
   const per = (bytes) => (messages === 0 ? null : round(Number(bytes) / messages, 1));
-  return { heapBytesPerMessage: per(rows[0].heap), indexBytesPerMessage: per(rows[0].indexes), indexBytes: rows[0].each };
+  return {
+    heapBytesPerMessage: per(rows[0].heap),
+    indexBytesPerMessage: per(rows[0].indexes),
+    indexBytes: rows[0].each,
+  };
 }
 
 async function main() {
@@ -177,7 +211,8 @@ async function main() {
   coreInternals = await bundle('scale-core.mjs', `export { hashSecret } from './src/secret/secret.ts';`);
   const { missing } = servers.serverBinaries();
   const needsServers = parts.some((part) => part !== 'memory' && part !== 'sqlite');
-  if (needsServers && missing.length > 0) throw new Error(`bench:scale needs PostgreSQL and Redis: ${missing.join('; ')}`);
+  if (needsServers && missing.length > 0)
+    throw new Error(`bench:scale needs PostgreSQL and Redis: ${missing.join('; ')}`);
   const { createPostgresStore } = await import('channel-webhooks/postgres');
   const { createRedisRateLimiter } = await import('channel-webhooks/redis');
 
@@ -199,10 +234,17 @@ async function main() {
       log(`memory store: ${sizes.webhooks.join(', ')} webhooks`);
       const worlds = sizes.webhooks.map((webhooks) => ({ store: 'memory', webhooks, keyShare: KEY_SHARE }));
       const measured = await measureWorlds(worlds);
-      for (const [i, m] of measured.entries()) results.growth.push(growthRow('memory', 'webhooks', worlds[i].webhooks, m));
+      for (const [i, m] of measured.entries())
+        results.growth.push(growthRow('memory', 'webhooks', worlds[i].webhooks, m));
     }
 
-    const pgWorld = (prefix, webhooks) => ({ store: 'postgres', webhooks, keyShare: KEY_SHARE, databaseUrl: postgres.url, prefix });
+    const pgWorld = (prefix, webhooks) => ({
+      store: 'postgres',
+      webhooks,
+      keyShare: KEY_SHARE,
+      databaseUrl: postgres.url,
+      prefix,
+    });
     const pgRows = async (dimension, worlds, sizesOf) => {
       const measured = await measureWorlds(worlds, pgObserver(admin, Number(new URL(postgres.url).port)));
       for (const [i, m] of measured.entries()) {
@@ -268,11 +310,13 @@ async function main() {
       });
       const byWebhooks = sizes.webhooks.map((webhooks) => sqliteWorld(`w${webhooks}`, webhooks, 0));
       log(`SQLite store${groupCommit ? ', group commit' : ''}: ${sizes.webhooks.join(', ')} webhooks`);
-      for (const [i, m] of (await measureWorlds(byWebhooks)).entries()) results.growth.push(growthRow('sqlite', 'webhooks', sizes.webhooks[i], m));
+      for (const [i, m] of (await measureWorlds(byWebhooks)).entries())
+        results.growth.push(growthRow('sqlite', 'webhooks', sizes.webhooks[i], m));
       const messageSizes = sizes.messages.slice(0, 2);
       log(`SQLite store: ${messageSizes.join(', ')} messages`);
       const byMessages = messageSizes.map((messages) => sqliteWorld(`m${messages}`, 10_000, messages));
-      for (const [i, m] of (await measureWorlds(byMessages)).entries()) results.growth.push(growthRow('sqlite', 'messages', messageSizes[i], m));
+      for (const [i, m] of (await measureWorlds(byMessages)).entries())
+        results.growth.push(growthRow('sqlite', 'messages', messageSizes[i], m));
       rmSync(dir, { recursive: true, force: true });
     }
 
@@ -280,13 +324,24 @@ async function main() {
       const node = new Redis(redis.url, { maxRetriesPerRequest: 1 });
       const limiter = createRedisRateLimiter({ client: node, keyPrefix: 'scale:' });
       results.redis.push(
-        ...(await measureLimiter({ name: 'Redis', limiter, nodes: [node], actives: sizes.actives, seconds, concurrency: CONCURRENCY, prefix: 'r:' })),
+        ...(await measureLimiter({
+          name: 'Redis',
+          limiter,
+          nodes: [node],
+          actives: sizes.actives,
+          seconds,
+          concurrency: CONCURRENCY,
+          prefix: 'r:',
+        })),
       );
       node.disconnect();
       log('Redis Cluster (3 masters)');
       const cluster = await servers.startRedisCluster();
       running.push(cluster);
-      const client = new Cluster(cluster.nodes, { enableOfflineQueue: false, redisOptions: { maxRetriesPerRequest: 1 } });
+      const client = new Cluster(cluster.nodes, {
+        enableOfflineQueue: false,
+        redisOptions: { maxRetriesPerRequest: 1 },
+      });
       await new Promise((resolve) => client.once('ready', resolve));
       const masters = cluster.nodes.map(({ host, port }) => new Redis(port, host, { maxRetriesPerRequest: 1 }));
       const clusterLimiter = createRedisRateLimiter({ client, keyPrefix: 'scale:' });
@@ -310,7 +365,8 @@ async function main() {
       const webhooks = 2_100;
       await createPostgresStore({ pool: admin, tablePrefix: prefix }).migrate();
       await seedWebhooks(admin, prefix, 0, webhooks);
-      for (const count of sizes.instances) results.instances.push(await measureInstances({ count, prefix, webhooks, postgres, redis, admin }));
+      for (const count of sizes.instances)
+        results.instances.push(await measureInstances({ count, prefix, webhooks, postgres, redis, admin }));
       await admin.query(`DROP TABLE ${prefix}messages, ${prefix}webhooks, ${prefix}channels`);
     }
   } finally {
@@ -332,7 +388,9 @@ async function bulkSeed(admin, prefix, count, webhooks) {
   await admin.query(`DROP INDEX ${prefix}messages_key_idx, ${prefix}messages_channel_idx`);
   await seedMessages(admin, prefix, 0, count, { webhooks, onSlice: (done) => log(`  … ${done} messages`) });
   await admin.query(`ALTER TABLE ${prefix}messages ADD CONSTRAINT ${prefix}messages_id_key UNIQUE (id)`);
-  await admin.query(`CREATE UNIQUE INDEX ${prefix}messages_key_idx ON ${prefix}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL`);
+  await admin.query(
+    `CREATE UNIQUE INDEX ${prefix}messages_key_idx ON ${prefix}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+  );
   await admin.query(`CREATE INDEX ${prefix}messages_channel_idx ON ${prefix}messages (channel_id, seq)`);
   await admin.query(`VACUUM ANALYZE ${prefix}messages`);
 }
@@ -340,8 +398,10 @@ async function bulkSeed(admin, prefix, count, webhooks) {
 async function redisCounters(client) {
   const info = await client.info('all');
   let calls = 0;
-  for (const [, name, count] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) if (name !== 'info') calls += Number(count);
-  const cpu = (Number(/^used_cpu_sys:([\d.]+)/m.exec(info)[1]) + Number(/^used_cpu_user:([\d.]+)/m.exec(info)[1])) * 1e6;
+  for (const [, name, count] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    if (name !== 'info') calls += Number(count);
+  const cpu =
+    (Number(/^used_cpu_sys:([\d.]+)/m.exec(info)[1]) + Number(/^used_cpu_user:([\d.]+)/m.exec(info)[1])) * 1e6;
   return { calls, cpu };
 }
 
@@ -360,7 +420,14 @@ async function measureInstances({ count, prefix, webhooks, postgres, redis, admi
   const child = fork(here('instances.mjs'), [], {
     env: {
       ...process.env,
-      INSTANCES: JSON.stringify({ count, databaseUrl: postgres.url, redisUrl: redis.url, prefix, keyPrefix: `scale:${run}:`, poolSize: 8 }),
+      INSTANCES: JSON.stringify({
+        count,
+        databaseUrl: postgres.url,
+        redisUrl: redis.url,
+        prefix,
+        keyPrefix: `scale:${run}:`,
+        poolSize: 8,
+      }),
     },
   });
   const { port: httpPort } = await new Promise((resolve) => child.once('message', resolve));
@@ -413,7 +480,9 @@ async function measureInstances({ count, prefix, webhooks, postgres, redis, admi
       redis: await redisCounters(redisClient),
       wal: (await admin.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn,
     };
-    const wal = Number((await admin.query('SELECT pg_wal_lsn_diff($1, $2)::bigint AS bytes', [after.wal, before.wal])).rows[0].bytes);
+    const wal = Number(
+      (await admin.query('SELECT pg_wal_lsn_diff($1, $2)::bigint AS bytes', [after.wal, before.wal])).rows[0].bytes,
+    );
 
     // The checks, against what PostgreSQL holds. Up to `connections` posts were unanswered when
     // the load stopped, so rows may exceed the 201 answers by that much, never fall short of them.
@@ -423,9 +492,10 @@ async function measureInstances({ count, prefix, webhooks, postgres, redis, admi
     );
     const stored = new Map(keyRows.map((row) => [row.key, row.n]));
     const createdKeyed = [...keysAnswered.values()].reduce((a, b) => a + b, 0);
-    const { rows: hotRows } = await admin.query(`SELECT webhook_id, count(*)::int AS n FROM ${prefix}messages WHERE webhook_id = ANY($1) GROUP BY webhook_id`, [
-      hotIds,
-    ]);
+    const { rows: hotRows } = await admin.query(
+      `SELECT webhook_id, count(*)::int AS n FROM ${prefix}messages WHERE webhook_id = ANY($1) GROUP BY webhook_id`,
+      [hotIds],
+    );
     const hotStored = new Map(hotRows.map((row) => [row.webhook_id, row.n]));
     const checks = {
       // One row per key, a row for every key that was answered, and no key answered 201 twice.
@@ -440,13 +510,20 @@ async function measureInstances({ count, prefix, webhooks, postgres, redis, admi
       // Within the minute no hot webhook stores more than 60, and one answered more than 60 times
       // stores exactly 60; null when the run was too short for any hot webhook to pass 60.
       sixtyPerMinute: hotIds.some(
-        (id) => hotStored.get(id) > 60 || hotAnswers.get(id).created > 60 || (hotAnswers.get(id).sent > 60 && hotStored.get(id) !== 60),
+        (id) =>
+          hotStored.get(id) > 60 ||
+          hotAnswers.get(id).created > 60 ||
+          (hotAnswers.get(id).sent > 60 && hotStored.get(id) !== 60),
       )
         ? false
         : hotIds.every((id) => hotAnswers.get(id).sent > 60)
           ? true
           : null,
-      hot: hotIds.map((id) => ({ sent: hotAnswers.get(id).sent, created: hotAnswers.get(id).created, stored: hotStored.get(id) ?? 0 })),
+      hot: hotIds.map((id) => ({
+        sent: hotAnswers.get(id).sent,
+        created: hotAnswers.get(id).created,
+        stored: hotStored.get(id) ?? 0,
+      })),
     };
     const answered = load.posts;
     const created = Object.values(statuses).reduce((n, counts) => n + (counts[201] ?? 0), 0);
@@ -472,7 +549,17 @@ async function measureInstances({ count, prefix, webhooks, postgres, redis, admi
         redisRoundTrips: round((after.node.redisCalls - before.node.redisCalls) / answered, 2),
         redisCommands: round((after.redis.calls - before.redis.calls) / answered, 2),
       },
-      coresUsed: round((after.node.cpuUs - before.node.cpuUs + after.pg - before.pg + after.redis.cpu - before.redis.cpu + generatorUs) / (elapsed * 1e6), 2),
+      coresUsed: round(
+        (after.node.cpuUs -
+          before.node.cpuUs +
+          after.pg -
+          before.pg +
+          after.redis.cpu -
+          before.redis.cpu +
+          generatorUs) /
+          (elapsed * 1e6),
+        2,
+      ),
     };
   } finally {
     redisClient.disconnect();

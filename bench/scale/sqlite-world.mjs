@@ -5,8 +5,14 @@
 import { CHANNELS, webhookId, webhookSecret } from './world.mjs';
 
 /** Opens `file`, migrates it with the store and seeds it; returns the store. `cacheMiB` sets SQLite's page cache; `groupCommit` the store's option. */
-export async function openSqliteWorld({ file, webhooks, messages, cacheMiB, groupCommit = false, prefix = 'channel_webhooks_' }, hashSecret) {
-  const [{ default: Database }, { createSqliteStore }] = await Promise.all([import('better-sqlite3'), import('channel-webhooks/sqlite')]);
+export async function openSqliteWorld(
+  { file, webhooks, messages, cacheMiB, groupCommit = false, prefix = 'channel_webhooks_' },
+  hashSecret,
+) {
+  const [{ default: Database }, { createSqliteStore }] = await Promise.all([
+    import('better-sqlite3'),
+    import('channel-webhooks/sqlite'),
+  ]);
   const database = new Database(file);
   const store = createSqliteStore({ database, tablePrefix: prefix, groupCommit });
   store.migrate();
@@ -14,11 +20,18 @@ export async function openSqliteWorld({ file, webhooks, messages, cacheMiB, grou
   if (cacheMiB !== undefined) database.pragma(`cache_size = -${cacheMiB * 1024}`);
   for (let c = 0; c < CHANNELS; c++) store.putChannel({ id: `ch-${c}`, ownerId: 'u1', archived: false });
   database.transaction(() => {
-    const insert = database.prepare(`INSERT INTO ${prefix}webhooks (id, channel_id, name, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, 'u1', ?)`);
-    for (let i = 0; i < webhooks; i++) insert.run(webhookId(i), `ch-${i % CHANNELS}`, `bench ${i}`, hashSecret(webhookSecret(i)), 1764000000000 + i);
+    const insert = database.prepare(
+      `INSERT INTO ${prefix}webhooks (id, channel_id, name, secret_hash, created_by, created_at) VALUES (?, ?, ?, ?, 'u1', ?)`,
+    );
+    for (let i = 0; i < webhooks; i++)
+      insert.run(webhookId(i), `ch-${i % CHANNELS}`, `bench ${i}`, hashSecret(webhookSecret(i)), 1764000000000 + i);
   })();
   if (messages > 0) {
-    const text = JSON.stringify('deploy finished on production cluster eu-west with zero errors and all health checks green '.repeat(3).slice(0, 200));
+    const text = JSON.stringify(
+      'deploy finished on production cluster eu-west with zero errors and all health checks green '
+        .repeat(3)
+        .slice(0, 200),
+    );
     database.exec(
       `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${messages - 1})
        INSERT INTO ${prefix}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)

@@ -21,7 +21,9 @@ const body = new TextEncoder().encode(SMALL);
 const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
 // The active webhooks are spread evenly over the stored ones, so they are not neighbours in memory.
 const paths = Array.from({ length: active }, (_, i) => webhookPath(Math.floor((i * stored) / active)));
-const post = async () => (await handle({ method: 'POST', url: paths[Math.floor(Math.random() * active)], headers, body: async () => body })).status;
+const post = async () =>
+  (await handle({ method: 'POST', url: paths[Math.floor(Math.random() * active)], headers, body: async () => body }))
+    .status;
 
 await drive(post, { seconds: 1, concurrency: 32 });
 const kinds = {
@@ -41,4 +43,12 @@ const run = await drive(post, { seconds: 4, concurrency: 32 });
 await new Promise((resolve) => setTimeout(resolve, 100));
 observer.disconnect();
 const perThousand = Object.fromEntries(Object.entries(gc).map(([kind, ms]) => [kind, round((ms / run.posts) * 1000)]));
-console.log(JSON.stringify({ stored, active, postsPerSecond: run.perSecond, cpuUsPerPost: run.cpuUsPerPost, gcMsPer1000Posts: perThousand }));
+console.log(
+  JSON.stringify({
+    stored,
+    active,
+    postsPerSecond: run.perSecond,
+    cpuUsPerPost: run.cpuUsPerPost,
+    gcMsPer1000Posts: perThousand,
+  }),
+);

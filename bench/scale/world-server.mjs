@@ -44,9 +44,17 @@ const body = new TextEncoder().encode(SMALL);
 const plain = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
 let keyed = 0;
 // A share of posts carries a fresh idempotency key, so the key index is written as in production.
-const headersOf = () => (Math.random() < world.keyShare ? { ...plain, 'idempotency-key': `k-${process.pid}-${keyed++}` } : plain);
+const headersOf = () =>
+  Math.random() < world.keyShare ? { ...plain, 'idempotency-key': `k-${process.pid}-${keyed++}` } : plain;
 const post = async () =>
-  (await handle({ method: 'POST', url: webhookPath(Math.floor(Math.random() * world.webhooks)), headers: headersOf(), body: async () => body })).status;
+  (
+    await handle({
+      method: 'POST',
+      url: webhookPath(Math.floor(Math.random() * world.webhooks)),
+      headers: headersOf(),
+      body: async () => body,
+    })
+  ).status;
 
 const server = createServer(createNodeListener(handle));
 server.keepAliveTimeout = 60_000;

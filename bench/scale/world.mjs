@@ -37,8 +37,18 @@ export async function seedWebhooks(pool, prefix, from, to) {
  * `webhooks` webhooks and their channels, every `keyEvery`-th with an idempotency key, times one
  * second apart ending now. Sent in slices of `slice` rows so each transaction stays small.
  */
-export async function seedMessages(pool, prefix, from, to, { webhooks, keyEvery = 10, slice = 1_000_000, onSlice = () => {} }) {
-  const text = JSON.stringify('deploy finished on production cluster eu-west with zero errors and all health checks green '.repeat(3).slice(0, 200));
+export async function seedMessages(
+  pool,
+  prefix,
+  from,
+  to,
+  { webhooks, keyEvery = 10, slice = 1_000_000, onSlice = () => {} },
+) {
+  const text = JSON.stringify(
+    'deploy finished on production cluster eu-west with zero errors and all health checks green '
+      .repeat(3)
+      .slice(0, 200),
+  );
   for (let start = from; start < to; start += slice) {
     const end = Math.min(to, start + slice);
     await pool.query(

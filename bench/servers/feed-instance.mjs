@@ -14,9 +14,12 @@ const { createPostgresStore } = await import('channel-webhooks/postgres');
 
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
 const store = createPostgresStore({ pool, tablePrefix: 'bench_latency_' });
-const allowAll = { hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }) };
+const allowAll = {
+  hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }),
+};
 // When each message was stored, just before its 201, on a clock every process of the machine shares.
-const onMessage = (message) => process.send({ type: 'stored', id: message.id, at: performance.timeOrigin + performance.now() });
+const onMessage = (message) =>
+  process.send({ type: 'stored', id: message.id, at: performance.timeOrigin + performance.now() });
 const handle = createWebhookHandler({ store, rateLimiter: allowAll, onMessage });
 const server = createServer(
   createNodeListener(handle, {

@@ -17,7 +17,9 @@ const FIELDS = new Set(['text', 'blocks', 'eventId']);
 const decoder = new TextDecoder('utf-8', { fatal: true });
 // Node's one-shot digest where it has one (20.12+), else a Hash object.
 const sha256 =
-  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'buffer') : (text) => crypto.createHash('sha256').update(text).digest();
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'buffer')
+    : (text) => crypto.createHash('sha256').update(text).digest();
 
 // 1 to `max` characters once trimmed.
 const trimmedWithin = (text, max) => {
@@ -25,7 +27,11 @@ const trimmedWithin = (text, max) => {
   return length >= 1 && length <= max;
 };
 
-const refused = (status, code) => ({ status, headers: { 'content-type': 'application/problem+json' }, body: { status, code } });
+const refused = (status, code) => ({
+  status,
+  headers: { 'content-type': 'application/problem+json' },
+  body: { status, code },
+});
 
 /**
  * `count` webhooks in one channel, and `post(method, path, headers, read)` where `read(max)` gives
@@ -39,7 +45,14 @@ export function createFloor(count) {
   for (let i = 0; i < count; i++) {
     const id = `wh_${crypto.randomBytes(16).toString('base64url').slice(0, 22)}`;
     const secret = crypto.randomBytes(32).toString('base64url');
-    webhooks.set(id, { id, name: `bench ${i}`, secretHash: sha256(secret), revokedAt: null, times: [], keys: new Map() });
+    webhooks.set(id, {
+      id,
+      name: `bench ${i}`,
+      secretHash: sha256(secret),
+      revokedAt: null,
+      times: [],
+      keys: new Map(),
+    });
     paths.push(`/hooks/channels/${id}/${secret}`);
   }
 
@@ -47,11 +60,16 @@ export function createFloor(count) {
     if (method !== 'POST') return refused(405, 'method_not_allowed');
     const match = ROUTE.exec(path);
     const webhook = match === null ? undefined : webhooks.get(match[1]);
-    if (webhook === undefined || !crypto.timingSafeEqual(sha256(match[2]), webhook.secretHash) || webhook.revokedAt !== null) {
+    if (
+      webhook === undefined ||
+      !crypto.timingSafeEqual(sha256(match[2]), webhook.secretHash) ||
+      webhook.revokedAt !== null
+    ) {
       return refused(404, 'not_found');
     }
     const type = headers['content-type'];
-    if (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type)) return refused(415, 'unsupported_media_type');
+    if (typeof type !== 'string' || !/^application\/json\s*(;|$)/i.test(type))
+      return refused(415, 'unsupported_media_type');
     const now = Date.now();
     const { times } = webhook;
     while (times.length > 0 && times[0] <= now - WINDOW_MS) times.shift();
@@ -82,14 +100,20 @@ export function createFloor(count) {
     if (value.blocks !== undefined || typeof text !== 'string') return refused(400, 'invalid_payload');
     if (!trimmedWithin(text, 10_000)) return refused(400, 'invalid_payload');
     const header = headers['idempotency-key'];
-    if (eventId !== undefined && (typeof eventId !== 'string' || !trimmedWithin(eventId, 200))) return refused(400, 'invalid_payload');
+    if (eventId !== undefined && (typeof eventId !== 'string' || !trimmedWithin(eventId, 200)))
+      return refused(400, 'invalid_payload');
     if (header !== undefined && !trimmedWithin(header, 200)) return refused(400, 'invalid_payload');
-    if (eventId !== undefined && header !== undefined && eventId !== header) return refused(400, 'idempotency_key_mismatch');
+    if (eventId !== undefined && header !== undefined && eventId !== header)
+      return refused(400, 'idempotency_key_mismatch');
     if (channel.archived) return refused(409, 'channel_archived');
     const key = eventId ?? header;
     const earlier = key === undefined ? undefined : webhook.keys.get(key);
     if (earlier !== undefined)
-      return { status: 200, headers: { 'content-type': 'application/json', ...rateHeaders }, body: { message: earlier, duplicate: true } };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', ...rateHeaders },
+        body: { message: earlier, duplicate: true },
+      };
     const message = {
       id: crypto.randomUUID(),
       channelId: channel.id,
@@ -100,7 +124,11 @@ export function createFloor(count) {
     };
     channel.messages.push(message);
     if (key !== undefined) webhook.keys.set(key, message);
-    return { status: 201, headers: { 'content-type': 'application/json', ...rateHeaders }, body: { message, duplicate: false } };
+    return {
+      status: 201,
+      headers: { 'content-type': 'application/json', ...rateHeaders },
+      body: { message, duplicate: false },
+    };
   }
 
   return { paths, post, stored: () => channel.messages.length };

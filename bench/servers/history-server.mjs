@@ -7,12 +7,17 @@
 import { createServer } from 'node:http';
 
 const [kind, file, webhooks, history] = process.argv.slice(2);
-const { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } = await import('channel-webhooks');
+const { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } = await import(
+  'channel-webhooks'
+);
 const { createNodeListener } = await import('channel-webhooks/node');
 let store;
 if (kind === 'memory') store = createMemoryStore();
 else {
-  const [{ default: Database }, { createSqliteStore }] = await Promise.all([import('better-sqlite3'), import('channel-webhooks/sqlite')]);
+  const [{ default: Database }, { createSqliteStore }] = await Promise.all([
+    import('better-sqlite3'),
+    import('channel-webhooks/sqlite'),
+  ]);
   store = createSqliteStore({ database: new Database(file) });
 }
 store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
@@ -23,7 +28,11 @@ for (let i = 0; i < Number(webhooks); i++) {
   paths.push(new URL(url).pathname);
 }
 const handled = history === 'on' ? store : { ...store, recordPosts: undefined, listPosts: undefined };
-const handle = createWebhookHandler({ store: handled, rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }), onError: () => {} });
+const handle = createWebhookHandler({
+  store: handled,
+  rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }),
+  onError: () => {},
+});
 const server = createServer(createNodeListener(handle));
 server.listen(0, '127.0.0.1', () => process.send({ type: 'ready', port: server.address().port, paths }));
 let mark = process.cpuUsage();

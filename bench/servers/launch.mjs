@@ -33,7 +33,10 @@ export async function launchServer(variant, webhooks) {
 
 function nextMessage(child, type, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`server did not answer "${type}" within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`server did not answer "${type}" within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onMessage = (message) => message?.type === type && finish(null, message);
     const onExit = (code) => finish(new Error(`server exited with code ${code} before "${type}"`));
     function finish(error, message) {

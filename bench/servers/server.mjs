@@ -15,7 +15,11 @@ const count = Number(webhookCount);
 
 const json = (res, status, headers, body) => {
   const payload = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-type': headers['content-type'] ?? 'application/json', 'content-length': Buffer.byteLength(payload) });
+  res.writeHead(status, {
+    ...headers,
+    'content-type': headers['content-type'] ?? 'application/json',
+    'content-length': Buffer.byteLength(payload),
+  });
   res.end(payload);
 };
 
@@ -76,7 +80,8 @@ const variants = {
   async 'node-bare'() {
     const server = createServer((req, res) => {
       readCapped(req, MAX_BYTES).then((bytes) => {
-        const { status, body } = bytes.length > MAX_BYTES ? TOO_LARGE : acceptPost(bytes.toString('utf8'), webhookIdOf(req.url));
+        const { status, body } =
+          bytes.length > MAX_BYTES ? TOO_LARGE : acceptPost(bytes.toString('utf8'), webhookIdOf(req.url));
         json(res, status, {}, body);
       });
     });
@@ -144,7 +149,8 @@ const variants = {
     app.use(async (ctx) => {
       if (ctx.method !== 'POST' || !ctx.path.startsWith('/hooks/channels/')) return;
       const bytes = await readCapped(ctx.req, MAX_BYTES);
-      const { status, body } = bytes.length > MAX_BYTES ? TOO_LARGE : acceptPost(bytes.toString('utf8'), webhookIdOf(ctx.path));
+      const { status, body } =
+        bytes.length > MAX_BYTES ? TOO_LARGE : acceptPost(bytes.toString('utf8'), webhookIdOf(ctx.path));
       ctx.status = status;
       ctx.body = body;
     });
@@ -157,7 +163,9 @@ const variants = {
     const floor = createFloor(count);
     const app = new Koa();
     app.use(async (ctx) => {
-      const { status, headers, body } = await floor.post(ctx.method, ctx.path, ctx.req.headers, (max) => readCapped(ctx.req, max));
+      const { status, headers, body } = await floor.post(ctx.method, ctx.path, ctx.req.headers, (max) =>
+        readCapped(ctx.req, max),
+      );
       ctx.status = status;
       ctx.set(headers);
       ctx.body = body;
@@ -179,7 +187,9 @@ const variants = {
   async 'fastify-raw'() {
     const { default: Fastify } = await import('fastify');
     const app = Fastify();
-    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BYTES }, (_request, text, done) => done(null, text));
+    app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: MAX_BYTES }, (_request, text, done) =>
+      done(null, text),
+    );
     app.post('/hooks/channels/:id/:secret', async (request, reply) => {
       const { status, body } = acceptPost(request.body, request.params.id);
       return reply.code(status).send(body);
@@ -196,7 +206,9 @@ const variants = {
     const app = Fastify();
     const asIs = (text) => text;
     const onRequest = (request, reply) =>
-      answerWithFloor(floor, request.raw, ({ status, headers, body }) => reply.code(status).headers(headers).serializer(asIs).send(JSON.stringify(body)));
+      answerWithFloor(floor, request.raw, ({ status, headers, body }) =>
+        reply.code(status).headers(headers).serializer(asIs).send(JSON.stringify(body)),
+      );
     app.all('/hooks/channels/:id/:secret', { onRequest }, (_request, reply) => reply.send());
     await app.ready();
     return { server: app.server, paths: floor.paths };
@@ -239,7 +251,9 @@ const variants = {
         status,
         headers: answerHeaders,
         body,
-      } = await floor.post(c.req.method, c.req.path, headers, () => c.req.arrayBuffer().then((buffer) => new Uint8Array(buffer)));
+      } = await floor.post(c.req.method, c.req.path, headers, () =>
+        c.req.arrayBuffer().then((buffer) => new Uint8Array(buffer)),
+      );
       // A Response of a string and a plain headers object: Hono's Node server writes it directly,
       // where `c.json` with headers would build a Fetch `Headers`.
       return new Response(JSON.stringify(body), { status, headers: answerHeaders });

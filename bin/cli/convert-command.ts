@@ -31,13 +31,16 @@ export async function convertCommand(args: string[], io: Io): Promise<number> {
   if (extra.length > 0) return usageError(io, 'give one file: convert takes one payload', CONVERT_HELP);
   const json = await readJson(source, io);
   if (json.kind === 'unreadable') return usageError(io, json.message, CONVERT_HELP);
-  if (json.kind === 'not_json') return usageError(io, `${sourceName(source)} is not valid JSON (${json.message})`, CONVERT_HELP);
+  if (json.kind === 'not_json')
+    return usageError(io, `${sourceName(source)} is not valid JSON (${json.message})`, CONVERT_HELP);
 
   const err = writer(io.stderr, io.env);
   const { payload, changes } = fromSlackPayload(json.value);
   for (const change of changes) err.line(describe(err, change));
   if (payload === null) {
-    err.line(`${err.paint('red', 'nothing usable is left')}: ${sourceName(source)} has no text, and no block that shows any, that this endpoint can take`);
+    err.line(
+      `${err.paint('red', 'nothing usable is left')}: ${sourceName(source)} has no text, and no block that shows any, that this endpoint can take`,
+    );
     return EXIT.refused;
   }
   // The payload is data for a pipe, written as it is (never redacted), as JSON that cannot drive a
@@ -46,21 +49,29 @@ export async function convertCommand(args: string[], io: Io): Promise<number> {
 
   const bytes = new TextEncoder().encode(JSON.stringify(payload)).byteLength;
   const check = validatePayload(payload);
-  const verdict = changes.length === 0 ? 'no change needed' : `${changes.length} change${changes.length === 1 ? '' : 's'}`;
+  const verdict =
+    changes.length === 0 ? 'no change needed' : `${changes.length} change${changes.length === 1 ? '' : 's'}`;
   if (check.ok && bytes <= MAX_BODY_BYTES) {
-    err.line(`${err.paint('green', verdict)}: the payload is valid (${count(bytes)} of ${count(MAX_BODY_BYTES)} bytes)`);
+    err.line(
+      `${err.paint('green', verdict)}: the payload is valid (${count(bytes)} of ${count(MAX_BODY_BYTES)} bytes)`,
+    );
     return EXIT.ok;
   }
   err.line(
     `${err.paint('red', `${verdict}, still refused`)}: ${
-      check.ok ? `the payload is ${count(bytes)} bytes; at most ${count(MAX_BODY_BYTES)} are accepted` : `${check.code}: ${check.detail}`
+      check.ok
+        ? `the payload is ${count(bytes)} bytes; at most ${count(MAX_BODY_BYTES)} are accepted`
+        : `${check.code}: ${check.detail}`
     }`,
   );
-  if (!check.ok) for (const error of check.errors) err.line(`  ${err.paint('bold', printable(error.pointer ?? ''))} ${printable(error.message)}`);
+  if (!check.ok)
+    for (const error of check.errors)
+      err.line(`  ${err.paint('bold', printable(error.pointer ?? ''))} ${printable(error.message)}`);
   return EXIT.refused;
 }
 
-const parse = (args: string[]) => parseArgs({ args, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } });
+const parse = (args: string[]) =>
+  parseArgs({ args, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } });
 
 // C0 controls are escaped by JSON.stringify itself; these are the others a terminal or a reader acts
 // on: DEL and C1, the bidirectional controls, and the line and paragraph separators.

@@ -11,7 +11,11 @@ const PLAIN_EVERY_S = 10;
  * countdown rewritten in place on one line and cleared at the end; elsewhere (a CI log) a plain line
  * every ten seconds left. Like the client's own, it rejects at once when `signal` aborts.
  */
-export function countdownSleep(stream: Io['stderr'], err: Out, now: () => number = () => Date.now()): (ms: number, signal?: AbortSignal) => Promise<void> {
+export function countdownSleep(
+  stream: Io['stderr'],
+  err: Out,
+  now: () => number = () => Date.now(),
+): (ms: number, signal?: AbortSignal) => Promise<void> {
   const terminal = stream.isTTY === true;
   return (ms, signal) =>
     new Promise((resolve, reject) => {

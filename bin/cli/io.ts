@@ -50,7 +50,8 @@ export function writer(stream: Io['stdout'], env: NodeJS.ProcessEnv): Out {
 // separators, and the bidirectional marks, embeddings, overrides and isolates, which reorder what
 // is shown. Newline and tab are kept only in text printed as lines of its own.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_BUT_LINES =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * `text`, which came from outside, made safe to print: every control, separator and bidirectional
@@ -59,11 +60,15 @@ const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\
  * and tab stay (a message's text).
  */
 export function printable(text: string, { lines = false }: { lines?: boolean } = {}): string {
-  return text.replace(lines ? CONTROL_BUT_LINES : CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    lines ? CONTROL_BUT_LINES : CONTROL,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The command a help text is for, as its first line names it: `channel-webhooks send`. */
-const commandOf = (help: string): string => /^Usage: (channel-webhooks(?: [a-z][a-z-]*)?)/.exec(help)?.[1] ?? 'channel-webhooks';
+const commandOf = (help: string): string =>
+  /^Usage: (channel-webhooks(?: [a-z][a-z-]*)?)/.exec(help)?.[1] ?? 'channel-webhooks';
 
 /**
  * A usage error: the one line that says what is wrong (escaped: it may quote an argument or a
@@ -81,7 +86,11 @@ export function usageError(io: Io, message: string, help: string): number {
  * exit code once a usage error or the `--help` text has been printed. An unknown option is named
  * with the option of `help`'s list it is closest to, by the rule the library's own option checks use.
  */
-export function parseCommand<T extends { values: { help?: boolean } }>(io: Io, help: string, parse: () => T): T | number {
+export function parseCommand<T extends { values: { help?: boolean } }>(
+  io: Io,
+  help: string,
+  parse: () => T,
+): T | number {
   let parsed: T;
   try {
     parsed = parse();
@@ -112,7 +121,9 @@ function argumentsError(error: Error & { code?: string }, help: string): string 
     return `unknown option '${option}'; ${suggestion}`;
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    return /argument missing/.test(error.message) ? `option '${option}' needs a value` : `option '${option}' takes no value`;
+    return /argument missing/.test(error.message)
+      ? `option '${option}' needs a value`
+      : `option '${option}' takes no value`;
   }
   return error.message;
 }

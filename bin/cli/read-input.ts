@@ -13,7 +13,10 @@ async function readSource(source: string, io: Io): Promise<string> {
 export const sourceName = (source: string): string => (source === '-' ? 'stdin' : source);
 
 /** What reading a source as JSON came to: its value, text that is not JSON, or no text at all. */
-export type Loaded = { kind: 'json'; value: unknown } | { kind: 'not_json'; message: string } | { kind: 'unreadable'; message: string };
+export type Loaded =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'not_json'; message: string }
+  | { kind: 'unreadable'; message: string };
 
 /** Reads `source` and parses it as JSON; a leading byte-order mark is allowed, as the endpoint allows it. */
 export async function readJson(source: string, io: Io): Promise<Loaded> {

@@ -1,6 +1,11 @@
 import { parseArgs } from 'node:util';
 import { MAX_TIMEOUT_MS } from '../../src/waiting/deadline.js';
-import { createWebhookSender, type SendAttempt, type SendFailureCode, type WebhookPayload } from '../../src/send/index.js';
+import {
+  createWebhookSender,
+  type SendAttempt,
+  type SendFailureCode,
+  type WebhookPayload,
+} from '../../src/send/index.js';
 import { WEBHOOK_URL } from '../../src/send/webhook-url.js';
 import { countdownSleep } from './countdown.js';
 import { EXIT, type Io, parseCommand, printable, printFieldErrors, usageError, writer } from './io.js';
@@ -46,21 +51,28 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
   const urls = positionals.filter((positional) => positional !== '-');
   if (urls.length > 1) return usageError(io, 'give at most one URL', SEND_HELP);
   const url = urls[0] ?? io.env.CHANNEL_WEBHOOK_URL;
-  if (url === undefined || url === '') return usageError(io, 'give the webhook URL, or set CHANNEL_WEBHOOK_URL', SEND_HELP);
+  if (url === undefined || url === '')
+    return usageError(io, 'give the webhook URL, or set CHANNEL_WEBHOOK_URL', SEND_HELP);
   const urlProblem = WEBHOOK_URL.problem(url);
   if (urlProblem !== undefined) {
     // Never the URL itself: it may be a secret one, mistyped.
     const named = urls[0] === undefined ? 'CHANNEL_WEBHOOK_URL' : 'the webhook URL';
-    const file = urls[0] !== undefined && urlProblem === 'it is not a URL' ? ' (to send a file, give --file <path>)' : '';
+    const file =
+      urls[0] !== undefined && urlProblem === 'it is not a URL' ? ' (to send a file, give --file <path>)' : '';
     return usageError(io, `${named} is not an absolute http(s) URL: ${urlProblem}${file}`, SEND_HELP);
   }
   const sources = [values.text !== undefined, values.file !== undefined, stdin].filter(Boolean).length;
   if (sources !== 1) return usageError(io, 'give exactly one of --text, --file or -', SEND_HELP);
   const attempts = values.attempts === undefined ? undefined : Number(values.attempts);
   const timeoutMs = values.timeout === undefined ? undefined : Math.round(Number(values.timeout) * 1000);
-  if (attempts !== undefined && !(Number.isSafeInteger(attempts) && attempts >= 1)) return usageError(io, '--attempts must be a whole number ≥ 1', SEND_HELP);
+  if (attempts !== undefined && !(Number.isSafeInteger(attempts) && attempts >= 1))
+    return usageError(io, '--attempts must be a whole number ≥ 1', SEND_HELP);
   if (timeoutMs !== undefined && !(timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS))
-    return usageError(io, `--timeout must be a number of seconds from 0.001 to ${Math.floor(MAX_TIMEOUT_MS / 1000)}`, SEND_HELP);
+    return usageError(
+      io,
+      `--timeout must be a number of seconds from 0.001 to ${Math.floor(MAX_TIMEOUT_MS / 1000)}`,
+      SEND_HELP,
+    );
 
   let payload: unknown = { text: values.text };
   if (values.text === undefined) {
@@ -68,7 +80,9 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     const json = await readJson(source, io);
     if (json.kind === 'unreadable') return usageError(io, json.message, SEND_HELP);
     if (json.kind === 'not_json') {
-      err.line(`${err.paint('red', 'not sent')}: ${printable(sourceName(source))} is not valid JSON (${printable(json.message)})`);
+      err.line(
+        `${err.paint('red', 'not sent')}: ${printable(sourceName(source))} is not valid JSON (${printable(json.message)})`,
+      );
       return EXIT.refused;
     }
     payload = json.value;
@@ -84,7 +98,11 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
   const stop = () => interrupt.abort();
   process.once('SIGINT', stop);
   const result = await sender
-    .send(payload as WebhookPayload, { idempotencyKey: values.key, signal: interrupt.signal, onAttempt: (attempt) => logAttempt(err, attempt) })
+    .send(payload as WebhookPayload, {
+      idempotencyKey: values.key,
+      signal: interrupt.signal,
+      onAttempt: (attempt) => logAttempt(err, attempt),
+    })
     .finally(() => process.off('SIGINT', stop));
 
   const key = shellWord(result.idempotencyKey);
@@ -97,7 +115,9 @@ export async function sendCommand(args: string[], io: Io): Promise<number> {
     );
     return EXIT.ok;
   }
-  err.line(`${err.paint('red', LABELS[result.code])}: ${printable(result.code === 'aborted' ? interrupted(result.attempts) : result.message)}`);
+  err.line(
+    `${err.paint('red', LABELS[result.code])}: ${printable(result.code === 'aborted' ? interrupted(result.attempts) : result.message)}`,
+  );
   printFieldErrors(err, result.problem?.errors ?? []);
   if (result.code === 'refused' || result.code === 'not_sent') return EXIT.refused;
   err.line(
@@ -117,10 +137,12 @@ const LABELS: Record<SendFailureCode, string> = {
   aborted: 'interrupted',
 };
 
-const interrupted = (attempts: number): string => (attempts === 0 ? 'before the first attempt' : `after ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+const interrupted = (attempts: number): string =>
+  attempts === 0 ? 'before the first attempt' : `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
 
 /** `key` as it can be pasted after `--key` in a shell: quoted when it holds anything but plain characters. */
-const shellWord = (key: string): string => printable(/^[\w.:@%+=,/-]+$/.test(key) ? key : `'${key.replaceAll("'", "'\\''")}'`);
+const shellWord = (key: string): string =>
+  printable(/^[\w.:@%+=,/-]+$/.test(key) ? key : `'${key.replaceAll("'", "'\\''")}'`);
 
 const parse = (args: string[]) =>
   parseArgs({
@@ -147,5 +169,10 @@ const FAILED: Record<NonNullable<SendAttempt['error']>, string> = {
 function logAttempt(err: ReturnType<typeof writer>, attempt: SendAttempt): void {
   if (attempt.outcome !== 'retry') return;
   const what = attempt.status !== null ? `answered ${attempt.status}` : FAILED[attempt.error ?? 'network'];
-  err.line(err.paint('dim', `attempt ${attempt.attempt} ${what}; retrying in ${(attempt.retryInMs! / 1000).toFixed(1)} s with the same key`));
+  err.line(
+    err.paint(
+      'dim',
+      `attempt ${attempt.attempt} ${what}; retrying in ${(attempt.retryInMs! / 1000).toFixed(1)} s with the same key`,
+    ),
+  );
 }

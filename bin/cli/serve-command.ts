@@ -2,7 +2,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createNodeListener } from '../../adapters/frameworks/node/index.js';
-import { createMemoryStore, createWebhookHandler, createWebhookManager, type Message, type ProblemBody, type WebhookHandler } from '../../src/index.js';
+import {
+  createMemoryStore,
+  createWebhookHandler,
+  createWebhookManager,
+  type Message,
+  type ProblemBody,
+  type WebhookHandler,
+} from '../../src/index.js';
 import { toPlainText } from '../../src/render/index.js';
 import { EXIT, type Io, parseCommand, printable, printFieldErrors, usageError, writer } from './io.js';
 
@@ -33,10 +40,12 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
   const { values } = parsed;
   const out = writer(io.stdout, io.env);
   const err = writer(io.stderr, io.env);
-  if (parsed.positionals.length > 0) return usageError(io, `unexpected argument '${parsed.positionals[0]}'`, SERVE_HELP);
+  if (parsed.positionals.length > 0)
+    return usageError(io, `unexpected argument '${parsed.positionals[0]}'`, SERVE_HELP);
   const port = Number(values.port ?? '0');
   const wanted = values.count === undefined ? Number.POSITIVE_INFINITY : Number(values.count);
-  if (!(Number.isInteger(port) && port >= 0 && port <= 65_535)) return usageError(io, '--port must be a whole number from 0 to 65535', SERVE_HELP);
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65_535))
+    return usageError(io, '--port must be a whole number from 0 to 65535', SERVE_HELP);
   if (!(wanted === Number.POSITIVE_INFINITY || (Number.isInteger(wanted) && wanted >= 1)))
     return usageError(io, '--count must be a whole number ≥ 1', SERVE_HELP);
   const name = values.name ?? 'local';
@@ -58,7 +67,12 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
     } else if (response.status === 200) {
       tally.duplicates++;
       const { message } = response.body as { message: Message };
-      err.line(err.paint('yellow', `duplicate: answered with ${printable(message.id)}, stored earlier under the same key (200)`));
+      err.line(
+        err.paint(
+          'yellow',
+          `duplicate: answered with ${printable(message.id)}, stored earlier under the same key (200)`,
+        ),
+      );
     } else {
       const problem = response.body as ProblemBody;
       const refused = response.status >= 400 && response.status < 500 && response.status !== 429;
@@ -73,7 +87,12 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
   };
 
   const showMessage = (message: Message) => {
-    out.line(out.paint('bold', `── ${printable(message.author.name)} · ${printable(message.id)} · ${printable(message.createdAt)}`));
+    out.line(
+      out.paint(
+        'bold',
+        `── ${printable(message.author.name)} · ${printable(message.id)} · ${printable(message.createdAt)}`,
+      ),
+    );
     out.line(printable(toPlainText(message), { lines: true }));
     out.line();
   };
@@ -114,7 +133,17 @@ export async function serveCommand(args: string[], io: Io): Promise<number> {
 }
 
 /** The run in one line: `stopped: 5 posts received, 2 stored, 1 duplicate, 2 refused (invalid_payload 1, not_found 1)`. */
-function summary({ received, stored, duplicates, refused }: { received: number; stored: number; duplicates: number; refused: Map<string, number> }): string {
+function summary({
+  received,
+  stored,
+  duplicates,
+  refused,
+}: {
+  received: number;
+  stored: number;
+  duplicates: number;
+  refused: Map<string, number>;
+}): string {
   const refusals = [...refused.values()].reduce((sum, n) => sum + n, 0);
   const byCode = [...refused].map(([code, n]) => `${printable(code)} ${n}`).join(', ');
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -26,7 +26,8 @@ export async function validateCommand(args: string[], io: Io): Promise<number> {
   const parsed = parseCommand(io, VALIDATE_HELP, () => parse(args));
   if (typeof parsed === 'number') return parsed;
   const out = writer(io.stdout, io.env);
-  if (parsed.positionals.length === 0) return usageError(io, 'give a file to validate, or - for standard input', VALIDATE_HELP);
+  if (parsed.positionals.length === 0)
+    return usageError(io, 'give a file to validate, or - for standard input', VALIDATE_HELP);
 
   let total = 0;
   let refused = 0;
@@ -37,7 +38,12 @@ export async function validateCommand(args: string[], io: Io): Promise<number> {
     if (json.kind === 'not_json') {
       total++;
       refused++;
-      report(out, printable(sourceName(source)), [{ pointer: '', message: `must be valid JSON (${json.message})` }], 'invalid_json');
+      report(
+        out,
+        printable(sourceName(source)),
+        [{ pointer: '', message: `must be valid JSON (${json.message})` }],
+        'invalid_json',
+      );
       continue;
     }
     const payloads = Array.isArray(json.value) ? json.value : [json.value];
@@ -58,7 +64,8 @@ export async function validateCommand(args: string[], io: Io): Promise<number> {
   return refused === 0 ? EXIT.ok : EXIT.refused;
 }
 
-const parse = (args: string[]) => parseArgs({ args, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } });
+const parse = (args: string[]) =>
+  parseArgs({ args, allowPositionals: true, strict: true, options: { help: { type: 'boolean', short: 'h' } } });
 
 /** Prints the verdict on one payload: valid, refused, or refused with hints about Slack constructs. */
 function check(out: Out, name: string, payload: unknown): 'valid' | 'refused' | 'slack' {
@@ -67,7 +74,12 @@ function check(out: Out, name: string, payload: unknown): 'valid' | 'refused' | 
   const facts = `${count(bytes)} of ${count(MAX_BODY_BYTES)} bytes, markdown ${count(markdown)} of ${count(MAX_MARKDOWN_TOTAL)} characters`;
   if (bytes > MAX_BODY_BYTES) {
     // The endpoint answers 413 before it reads a field: the size is the one problem it reports.
-    report(out, name, [{ pointer: '', message: `is ${count(bytes)} bytes; at most ${count(MAX_BODY_BYTES)} are accepted` }], 'payload_too_large');
+    report(
+      out,
+      name,
+      [{ pointer: '', message: `is ${count(bytes)} bytes; at most ${count(MAX_BODY_BYTES)} are accepted` }],
+      'payload_too_large',
+    );
     return 'refused';
   }
   const result = validatePayload(payload);
@@ -80,7 +92,9 @@ function check(out: Out, name: string, payload: unknown): 'valid' | 'refused' | 
 }
 
 function report(out: Out, name: string, errors: FieldError[], why: string, facts?: string): void {
-  out.line(`${out.paint('red', 'refused')}  ${name}: ${printable(why)}${facts === undefined ? '' : ` ${out.paint('dim', `(${facts})`)}`}`);
+  out.line(
+    `${out.paint('red', 'refused')}  ${name}: ${printable(why)}${facts === undefined ? '' : ` ${out.paint('dim', `(${facts})`)}`}`,
+  );
   printFieldErrors(out, errors);
 }
 

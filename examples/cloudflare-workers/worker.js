@@ -5,7 +5,11 @@
 // in its own SQLite database. A post goes, as it is, to the object its webhook id names, which runs
 // the whole check there: one call a post, exact and durable however many isolates Cloudflare runs.
 import { createWebhookManager } from 'channel-webhooks';
-import { ChannelWebhooksObject, createDurableObjectFetchHandler, createDurableObjectStore } from 'channel-webhooks/cloudflare';
+import {
+  ChannelWebhooksObject,
+  createDurableObjectFetchHandler,
+  createDurableObjectStore,
+} from 'channel-webhooks/cloudflare';
 
 // The class wrangler.toml binds: a worker exports the Durable Object classes it declares.
 export { ChannelWebhooksObject };
@@ -19,7 +23,10 @@ export default {
       const store = createDurableObjectStore({ namespace: env.CHANNEL_WEBHOOKS });
       await store.putChannel({ id: 'general', ownerId: 'u-demo', archived: false });
       const manager = createWebhookManager({ store, baseUrl: origin });
-      const { url } = await manager.create({ userId: 'u-demo', role: 'member' }, { channelId: 'general', name: 'Demo' });
+      const { url } = await manager.create(
+        { userId: 'u-demo', role: 'member' },
+        { channelId: 'general', name: 'Demo' },
+      );
       return Response.json({ url }, { headers: { 'cache-control': 'no-store' } });
     }
     return createDurableObjectFetchHandler({ namespace: env.CHANNEL_WEBHOOKS })(request);

@@ -111,7 +111,8 @@ export function createMapStore() {
     // back. A null key always stores. A new message sets the webhook's lastPostAt.
     async insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
       const webhook = webhooks.get(message.author.id);
-      if (webhook === undefined || webhook.revokedAt !== null || webhook.secretHash !== secretHash) return { outcome: 'webhook_inactive' };
+      if (webhook === undefined || webhook.revokedAt !== null || webhook.secretHash !== secretHash)
+        return { outcome: 'webhook_inactive' };
       const channel = channels.get(webhook.channelId);
       if (channel === undefined) return { outcome: 'channel_not_found' };
       if (channel.archived) return { outcome: 'channel_archived' };

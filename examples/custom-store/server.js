@@ -48,7 +48,9 @@ export async function start({ port = Number(process.env.PORT ?? 3000), host = pr
   const server = createServer(SERVER_OPTIONS, app);
   server.on('error', (error) => {
     if (error.code !== 'EADDRINUSE') throw error;
-    console.error(`Port ${port} is already in use. Choose another one, e.g. PORT=3001 node examples/custom-store/server.js`);
+    console.error(
+      `Port ${port} is already in use. Choose another one, e.g. PORT=3001 node examples/custom-store/server.js`,
+    );
     process.exit(1);
   });
   await new Promise((resolve) => server.listen(port, host, resolve));

@@ -95,7 +95,9 @@ export async function start({ port = Number(process.env.PORT ?? 3000), host = pr
   if (demo) console.log(`Demo page (loopback only): ${origin}/`);
   else if (process.env.DEMO !== 'off') console.log(`Demo page off: it is served only on a loopback HOST.`);
   console.log(`URL of the webhook "${name}" in #${DEMO_CHANNEL_ID} (shown only once; keep it secret):\n  ${url}\n`);
-  console.log(`Try it:\n  curl -i -X POST -H 'Content-Type: application/json' -d '{"text":"Hello from curl"}' ${url}\n`);
+  console.log(
+    `Try it:\n  curl -i -X POST -H 'Content-Type: application/json' -d '{"text":"Hello from curl"}' ${url}\n`,
+  );
   return server;
 }
 

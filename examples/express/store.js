@@ -15,9 +15,16 @@ export const DEMO_DATABASE = fileURLToPath(new URL('../../.data/demo.sqlite', im
  * @param {string} [options.kind] - `sqlite` or `memory`; default STORE, else `sqlite`.
  * @param {string} [options.file] - the SQLite file; default STORE_FILE, else {@link DEMO_DATABASE}.
  */
-export async function openStore({ kind = process.env.STORE || 'sqlite', file = process.env.STORE_FILE || DEMO_DATABASE } = {}) {
+export async function openStore({
+  kind = process.env.STORE || 'sqlite',
+  file = process.env.STORE_FILE || DEMO_DATABASE,
+} = {}) {
   if (kind === 'memory') {
-    return { store: createMemoryStore(), rateLimiter: createMemoryRateLimiter(), where: 'Data: in memory (STORE=memory), gone when the process stops.' };
+    return {
+      store: createMemoryStore(),
+      rateLimiter: createMemoryRateLimiter(),
+      where: 'Data: in memory (STORE=memory), gone when the process stops.',
+    };
   }
   if (kind !== 'sqlite') throw new Error(`STORE must be "sqlite" or "memory", got ${JSON.stringify(kind)}`);
   // Loaded only here, so that STORE=memory runs without the SQLite driver.

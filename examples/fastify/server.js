@@ -19,7 +19,11 @@ export const DEMO_CHANNEL_ID = 'general';
  * @param {(message: import('channel-webhooks').Message) => void} [options.onMessage] - called for every new message.
  * @param {boolean | object} [options.logger] - Fastify's `logger` option; webhook URLs are logged with the secret redacted.
  */
-export async function createApp({ baseUrl = 'http://127.0.0.1:3000/api', onMessage = logMessage, logger = false } = {}) {
+export async function createApp({
+  baseUrl = 'http://127.0.0.1:3000/api',
+  onMessage = logMessage,
+  logger = false,
+} = {}) {
   const store = createMemoryStore();
   await store.putChannel({ id: DEMO_CHANNEL_ID, ownerId: DEMO_ACTOR.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl });
@@ -49,7 +53,9 @@ async function main() {
   }
   const { url } = await manager.create(DEMO_ACTOR, { channelId: DEMO_CHANNEL_ID, name: 'Demo' });
   console.log(`Webhook URL for #${DEMO_CHANNEL_ID} (shown only once; keep it secret):\n  ${url}\n`);
-  console.log(`Try it:\n  curl -i -X POST -H 'Content-Type: application/json' -d '{"text":"Hello from curl"}' ${url}\n`);
+  console.log(
+    `Try it:\n  curl -i -X POST -H 'Content-Type: application/json' -d '{"text":"Hello from curl"}' ${url}\n`,
+  );
   console.log(`Messages: ${origin}/channels/${DEMO_CHANNEL_ID}/messages`);
 }
 

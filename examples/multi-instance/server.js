@@ -39,7 +39,12 @@ export async function createApp(options) {
   pool.on('error', (error) => console.error('PostgreSQL: an idle connection failed:', error.message));
   // Fail fast while Redis is unreachable instead of queueing commands; the handler then lets posts
   // through unthrottled (or answers 500 with onRateLimiterError: 'reject') and tells onError.
-  const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, lazyConnect: true });
+  const redis = new Redis(options.redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 500,
+    lazyConnect: true,
+  });
   redis.on('error', () => {});
   await redis.connect();
 
@@ -51,12 +56,14 @@ export async function createApp(options) {
     store,
     rateLimiter,
     onRateLimiterError: options.onRateLimiterError ?? 'allow',
-    onError: (error, context) => console.error(`webhook ${context.webhookId ?? '-'} (${context.stage}):`, error.code ?? error.message),
+    onError: (error, context) =>
+      console.error(`webhook ${context.webhookId ?? '-'} (${context.stage}):`, error.code ?? error.message),
   });
   const manager = createWebhookManager({ store, baseUrl: options.baseUrl });
 
   // A stand-in for your app's own sign-in: the bearer token is an organization admin's.
-  const signedIn = (req) => (req.get('authorization') === `Bearer ${options.adminToken}` ? { userId: 'u-admin', role: 'admin' } : null);
+  const signedIn = (req) =>
+    req.get('authorization') === `Bearer ${options.adminToken}` ? { userId: 'u-admin', role: 'admin' } : null;
 
   const app = express();
   app.use(createExpressMiddleware(handle));

@@ -26,7 +26,10 @@ if (cluster.isPrimary) {
   const { database, store } = open();
   store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
   const baseUrl = process.env.BASE_URL ?? `http://${HOST}:${PORT}`;
-  const { url } = await createWebhookManager({ store, baseUrl }).create({ userId: 'u1', role: 'member' }, { channelId: 'general', name: 'Deploys' });
+  const { url } = await createWebhookManager({ store, baseUrl }).create(
+    { userId: 'u1', role: 'member' },
+    { channelId: 'general', name: 'Deploys' },
+  );
   database.close();
 
   for (let i = 0; i < WORKERS; i++) cluster.fork();

@@ -29,5 +29,7 @@ export function escapeForLog(text) {
  * createWebhookHandler({ store, onMessage: logMessage });
  */
 export function logMessage(message) {
-  console.log(`#${message.channelId} ${escapeForLog(message.author.name)}: ${message.body === '' ? '(blocks only)' : escapeForLog(message.body)}`);
+  console.log(
+    `#${message.channelId} ${escapeForLog(message.author.name)}: ${message.body === '' ? '(blocks only)' : escapeForLog(message.body)}`,
+  );
 }

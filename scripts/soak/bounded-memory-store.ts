@@ -9,13 +9,17 @@ const KEPT_KEYS = 10_000;
  * guarded like any store's: the webhook active under the secret hash the post matched, in a channel
  * that exists and is not archived.
  */
-export function createBoundedMemoryStore(seed: ReturnType<typeof createMemoryStore>, stored: (message: Message) => void): WebhookStore {
+export function createBoundedMemoryStore(
+  seed: ReturnType<typeof createMemoryStore>,
+  stored: (message: Message) => void,
+): WebhookStore {
   const byKey = new Map<string, Message>();
   return {
     ...seed,
     insertMessage({ message, idempotencyKey, secretHash }) {
       const webhook = seed.getWebhook(message.author.id);
-      if (webhook === null || webhook.revokedAt !== null || webhook.secretHash !== secretHash) return { outcome: 'webhook_inactive' };
+      if (webhook === null || webhook.revokedAt !== null || webhook.secretHash !== secretHash)
+        return { outcome: 'webhook_inactive' };
       const channel = seed.getChannel(webhook.channelId);
       if (channel === null) return { outcome: 'channel_not_found' };
       if (channel.archived) return { outcome: 'channel_archived' };

@@ -39,9 +39,11 @@ const EXPECTED: Record<AnswerRecord['kind'], number[]> = {
   invalid: [400, 404, 405, 415],
 };
 
-const overlaps = (answer: AnswerRecord, windows: FaultWindow[]) => windows.some((w) => answer.sent <= w.end && answer.answered >= w.start);
+const overlaps = (answer: AnswerRecord, windows: FaultWindow[]) =>
+  windows.some((w) => answer.sent <= w.end && answer.answered >= w.start);
 const lost = (answer: AnswerRecord) => answer.status === 0 || answer.status >= 500;
-const list = (items: string[]) => (items.length <= 5 ? items.join('; ') : `${items.slice(0, 5).join('; ')}; … ${items.length - 5} more`);
+const list = (items: string[]) =>
+  items.length <= 5 ? items.join('; ') : `${items.slice(0, 5).join('; ')}; … ${items.length - 5} more`;
 const verdict = (name: string, failures: string[], okDetail: string): Check => ({
   name,
   ok: failures.length === 0,
@@ -66,29 +68,39 @@ export function checkExactlyOnce(answers: AnswerRecord[], messages: Message[], w
     else bySeq.set(seq, [...(bySeq.get(seq) ?? []), message]);
   }
   const byOf = new Map<number, AnswerRecord[]>();
-  for (const answer of answers) if (answer.kind !== 'invalid') byOf.set(answer.of, [...(byOf.get(answer.of) ?? []), answer]);
+  for (const answer of answers)
+    if (answer.kind !== 'invalid') byOf.set(answer.of, [...(byOf.get(answer.of) ?? []), answer]);
 
   for (const answer of answers) {
     if (answer.status !== 201 && answer.status !== 200) continue;
     const stored = answer.id === null ? [] : (byId.get(answer.id) ?? []);
-    if (answer.status === 201 && stored.length !== 1) failures.push(`request ${answer.seq} answered 201 with ${answer.id}, stored ${stored.length} times`);
-    if (answer.status === 200 && stored.length === 0) failures.push(`request ${answer.seq} answered 200 with ${answer.id}, which is not stored`);
+    if (answer.status === 201 && stored.length !== 1)
+      failures.push(`request ${answer.seq} answered 201 with ${answer.id}, stored ${stored.length} times`);
+    if (answer.status === 200 && stored.length === 0)
+      failures.push(`request ${answer.seq} answered 200 with ${answer.id}, which is not stored`);
     const named = stored[0];
     if (named !== undefined && seqOf(named.body) !== answer.of)
       failures.push(`request ${answer.seq} was answered with ${answer.id}, the message of another request`);
   }
   for (const [seq, stored] of bySeq) {
-    if (stored.length > 1) failures.push(`request ${seq} stored ${stored.length} times (${stored.map((m) => m.id).join(', ')})`);
+    if (stored.length > 1)
+      failures.push(`request ${seq} stored ${stored.length} times (${stored.map((m) => m.id).join(', ')})`);
     const sends = byOf.get(seq) ?? [];
     for (const message of stored) {
       const answered = sends.some((send) => (send.status === 201 || send.status === 200) && send.id === message.id);
       const lostInFault = sends.some((send) => lost(send) && overlaps(send, windows));
       if (!answered && !lostInFault)
-        failures.push(`message ${message.id} of request ${seq} was stored, but no 201 or 200 named it and no send of it lost its answer in a fault`);
+        failures.push(
+          `message ${message.id} of request ${seq} was stored, but no 201 or 200 named it and no send of it lost its answer in a fault`,
+        );
     }
   }
   const answered201 = answers.filter((answer) => answer.status === 201).length;
-  return verdict('every 201 stored exactly once, nothing stored unanswered', failures, `${answered201} answers 201, ${messages.length} messages stored`);
+  return verdict(
+    'every 201 stored exactly once, nothing stored unanswered',
+    failures,
+    `${answered201} answers 201, ${messages.length} messages stored`,
+  );
 }
 
 export function checkNoFailureOutsideFaults(answers: AnswerRecord[], windows: FaultWindow[]): Check[] {
@@ -108,14 +120,20 @@ export function checkNoFailureOutsideFaults(answers: AnswerRecord[], windows: Fa
     ),
     verdict(
       'every status as expected outside fault windows',
-      outside.filter((answer) => answer.status !== 0 && answer.status < 500 && !EXPECTED[answer.kind].includes(answer.status)).map(describe),
+      outside
+        .filter(
+          (answer) => answer.status !== 0 && answer.status < 500 && !EXPECTED[answer.kind].includes(answer.status),
+        )
+        .map(describe),
       'valid 201, resends 200 or 201, over the limit 201 or 429, refused 400/404/405/415',
     ),
   ];
 }
 
 export function checkDeadlines(answers: AnswerRecord[]): Check {
-  const late = answers.filter((answer) => answer.answered - answer.sent > ANSWER_DEADLINE_MS || answer.error === 'client timeout');
+  const late = answers.filter(
+    (answer) => answer.answered - answer.sent > ANSWER_DEADLINE_MS || answer.error === 'client timeout',
+  );
   const slowest = answers.reduce((most, answer) => Math.max(most, answer.answered - answer.sent), 0);
   return verdict(
     `no answer slower than ${ANSWER_DEADLINE_MS / 1_000} s`,
@@ -171,13 +189,22 @@ export function checkFlat(trend: Trend, minSeconds: number): Check {
   const name = `RSS, heap and p99 flat (≤ ${FLAT.rssMiBPerHour} MiB/h, ≤ ${FLAT.heapMiBPerHour} MiB/h, ≤ ${FLAT.p99ShareOfMedianPerHour * 100}% of the median p99 per hour)`;
   const figures = `RSS ${fmt(trend.rssMiBPerHour)} MiB/h, heap ${fmt(trend.heapMiBPerHour)} MiB/h, p99 ${fmt(trend.p99MsPerHour)} ms/h (median p99 ${fmt(trend.medianP99Ms)} ms), over ${Math.round(trend.seconds)} s from ${Math.round(trend.fromSecond)} s`;
   if (trend.seconds < minSeconds)
-    return { name, ok: true, detail: `not judged: ${Math.round(trend.seconds)} s of steady samples, under ${minSeconds} s; ${figures}` };
+    return {
+      name,
+      ok: true,
+      detail: `not judged: ${Math.round(trend.seconds)} s of steady samples, under ${minSeconds} s; ${figures}`,
+    };
   const failures: string[] = [];
-  if (trend.rssMiBPerHour === null || trend.rssMiBPerHour > FLAT.rssMiBPerHour) failures.push(`RSS ${fmt(trend.rssMiBPerHour)} MiB/h`);
-  if (trend.heapMiBPerHour === null || trend.heapMiBPerHour > FLAT.heapMiBPerHour) failures.push(`heap ${fmt(trend.heapMiBPerHour)} MiB/h`);
+  if (trend.rssMiBPerHour === null || trend.rssMiBPerHour > FLAT.rssMiBPerHour)
+    failures.push(`RSS ${fmt(trend.rssMiBPerHour)} MiB/h`);
+  if (trend.heapMiBPerHour === null || trend.heapMiBPerHour > FLAT.heapMiBPerHour)
+    failures.push(`heap ${fmt(trend.heapMiBPerHour)} MiB/h`);
   const p99Bound = FLAT.p99ShareOfMedianPerHour * (trend.medianP99Ms ?? 0);
-  if (trend.p99MsPerHour === null || trend.p99MsPerHour > p99Bound) failures.push(`p99 ${fmt(trend.p99MsPerHour)} ms/h over ${fmt(p99Bound)}`);
-  return failures.length === 0 ? { name, ok: true, detail: figures } : { name, ok: false, detail: `${failures.join('; ')} (${figures})` };
+  if (trend.p99MsPerHour === null || trend.p99MsPerHour > p99Bound)
+    failures.push(`p99 ${fmt(trend.p99MsPerHour)} ms/h over ${fmt(p99Bound)}`);
+  return failures.length === 0
+    ? { name, ok: true, detail: figures }
+    : { name, ok: false, detail: `${failures.join('; ')} (${figures})` };
 }
 
 const fmt = (value: number | null) => (value === null ? 'n/a' : value.toFixed(1));

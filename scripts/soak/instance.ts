@@ -31,11 +31,14 @@ async function open(): Promise<{ store: WebhookStore; rateLimiter: RateLimiter; 
   // In memory the instance is the only one and seeds its own webhooks; what it stores goes to a
   // file the checker reads, so the process holds no message and its heap measures the library.
   const seed = createMemoryStore();
-  const store = createBoundedMemoryStore(seed, (message) => appendFileSync(process.env.SOAK_MESSAGES_FILE!, `${JSON.stringify(message)}\n`));
+  const store = createBoundedMemoryStore(seed, (message) =>
+    appendFileSync(process.env.SOAK_MESSAGES_FILE!, `${JSON.stringify(message)}\n`),
+  );
   const manager = createWebhookManager({ store: seed, baseUrl: 'http://127.0.0.1' });
   const owner = { userId: 'soak', role: 'owner' } as const;
   const seeded: string[] = [];
-  for (const channelId of [CHANNEL_ID, PROBE_CHANNEL_ID]) await seed.putChannel({ id: channelId, ownerId: 'soak', archived: false });
+  for (const channelId of [CHANNEL_ID, PROBE_CHANNEL_ID])
+    await seed.putChannel({ id: channelId, ownerId: 'soak', archived: false });
   for (let i = 0; i < Number(process.env.SOAK_WEBHOOKS) + PROBE_WEBHOOKS; i++) {
     const channelId = i < Number(process.env.SOAK_WEBHOOKS) ? CHANNEL_ID : PROBE_CHANNEL_ID;
     seeded.push((await manager.create(owner, { channelId, name: `soak ${i}` })).url);
@@ -48,7 +51,8 @@ const handle = createWebhookHandler({
   store,
   rateLimiter,
   // What failed goes to stderr, by code only: the soak counts the lines.
-  onError: (error, { stage }) => process.stderr.write(`${stage}: ${(error as { code?: string }).code ?? String(error)}\n`),
+  onError: (error, { stage }) =>
+    process.stderr.write(`${stage}: ${(error as { code?: string }).code ?? String(error)}\n`),
 });
 const server = createServer(SERVER_OPTIONS, createNodeListener(handle));
 server.listen(port, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ listening: port, seeded })}\n`));

@@ -24,7 +24,11 @@ export interface SoakInstance {
  * to `dist/`)
  * with the memory probe preloaded, and waits until it says it listens.
  */
-export async function startSoakInstance(script: string, port: number, env: Record<string, string>): Promise<SoakInstance> {
+export async function startSoakInstance(
+  script: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<SoakInstance> {
   let child: ChildProcess | null = null;
   const errors: string[] = [];
   const start = async () => {
@@ -41,10 +45,15 @@ export async function startSoakInstance(script: string, port: number, env: Recor
     });
     return new Promise<{ seeded?: string[] }>((resolve, reject) => {
       let stdout = '';
-      const timer = setTimeout(() => reject(new Error(`${script} did not listen within 60 s:\n${stdout}\n${errors.join('\n')}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`${script} did not listen within 60 s:\n${stdout}\n${errors.join('\n')}`)),
+        60_000,
+      );
       proc.stdout!.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
-        const line = stdout.split('\n').find((each) => each.startsWith('{"listening"') || each.startsWith('Listening on'));
+        const line = stdout
+          .split('\n')
+          .find((each) => each.startsWith('{"listening"') || each.startsWith('Listening on'));
         if (line === undefined) return;
         clearTimeout(timer);
         proc.stdout!.removeAllListeners('data');

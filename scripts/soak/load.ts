@@ -31,7 +31,10 @@ const HOT = paths[0]!;
 const hookOf = (seq: number) => paths[1 + ((seq * 7919) % (paths.length - 1))]!;
 const valid = (seq: number, keyed: boolean) => ({
   headers: keyed ? { ...json, 'idempotency-key': `k${seq}` } : json,
-  body: JSON.stringify({ text: textOf(seq), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `*event* ${seq}` } }] }),
+  body: JSON.stringify({
+    text: textOf(seq),
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `*event* ${seq}` } }],
+  }),
 });
 
 /**
@@ -47,7 +50,14 @@ function requestOf(seq: number): Request {
   if (slot === 9) return { ...base, kind: 'unkeyed', ...valid(seq, false) };
   if (slot < 12) {
     const of = seq - 10;
-    return { ...base, kind: 'duplicate', of, instance: (of + 1) % origins.length, path: hookOf(of), ...valid(of, true) };
+    return {
+      ...base,
+      kind: 'duplicate',
+      of,
+      instance: (of + 1) % origins.length,
+      path: hookOf(of),
+      ...valid(of, true),
+    };
   }
   if (slot < 14) return { ...base, kind: 'over-limit', path: HOT, ...valid(seq, true) };
   const invalid = { ...base, kind: 'invalid' as const, headers: json };
@@ -59,7 +69,11 @@ function requestOf(seq: number): Request {
     case 16:
       return { ...invalid, headers: { 'content-type': 'text/plain' }, body: 'plain' };
     case 17:
-      return { ...invalid, path: base.path.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), body: '{"text":"wrong secret"}' };
+      return {
+        ...invalid,
+        path: base.path.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        body: '{"text":"wrong secret"}',
+      };
     case 18:
       return { ...invalid, body: '{"blocks":"not a list"}' };
     default:
@@ -75,7 +89,17 @@ function send(r: Request): Promise<void> {
   const sent = Date.now();
   const finish = (status: number, id: string | null, error: string | null) => {
     inFlight--;
-    const record: AnswerRecord = { seq: r.seq, kind: r.kind, of: r.of, instance: r.instance, sent, answered: Date.now(), status, id, error };
+    const record: AnswerRecord = {
+      seq: r.seq,
+      kind: r.kind,
+      of: r.of,
+      instance: r.instance,
+      sent,
+      answered: Date.now(),
+      status,
+      id,
+      error,
+    };
     out.write(`${JSON.stringify(record)}\n`);
   };
   return new Promise((resolve) => {

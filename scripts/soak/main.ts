@@ -15,14 +15,24 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Message } from '../../src/index.js';
-import { type Check, checkDeadlines, checkExactlyOnce, checkFlat, checkNoFailureOutsideFaults, type FaultWindow, type Sample, trendOf } from './check.js';
+import {
+  type Check,
+  checkDeadlines,
+  checkExactlyOnce,
+  checkFlat,
+  checkNoFailureOutsideFaults,
+  type FaultWindow,
+  type Sample,
+  trendOf,
+} from './check.js';
 import { samplesCsv, samplesSvg } from './plot.js';
 import { type FaultKind, startTarget, type Target, type TargetName } from './targets.js';
 import type { AnswerRecord } from './world.js';
 
 const env = process.env;
 const target = (env.SOAK_TARGET ?? 'sqlite') as TargetName;
-if (!['memory', 'sqlite', 'postgres'].includes(target)) throw new Error(`SOAK_TARGET must be memory, sqlite or postgres, not ${target}`);
+if (!['memory', 'sqlite', 'postgres'].includes(target))
+  throw new Error(`SOAK_TARGET must be memory, sqlite or postgres, not ${target}`);
 const seconds = Number(env.SOAK_SECONDS ?? 1_800);
 const rate = Number(env.SOAK_RATE ?? 200);
 const webhooks = Number(env.SOAK_WEBHOOKS ?? 500);
@@ -40,13 +50,17 @@ function schedule(kinds: FaultKind[]): Array<{ kind: FaultKind; at: number }> {
       .filter((item) => item !== '')
       .map((item) => {
         const [kind, at] = item.split('@');
-        if (!kinds.includes(kind as FaultKind)) throw new Error(`SOAK_FAULTS: ${target} cannot suffer "${kind}" (it can: ${kinds.join(', ') || 'none'})`);
+        if (!kinds.includes(kind as FaultKind))
+          throw new Error(`SOAK_FAULTS: ${target} cannot suffer "${kind}" (it can: ${kinds.join(', ') || 'none'})`);
         return { kind: kind as FaultKind, at: Number(at) };
       });
   }
   if (kinds.length === 0) return [];
   const count = seconds < 600 ? kinds.length : Math.max(3, kinds.length * Math.floor(seconds / 600));
-  return Array.from({ length: count }, (_, i) => ({ kind: kinds[i % kinds.length]!, at: Math.round((seconds * (i + 1)) / (count + 1)) }));
+  return Array.from({ length: count }, (_, i) => ({
+    kind: kinds[i % kinds.length]!,
+    at: Math.round((seconds * (i + 1)) / (count + 1)),
+  }));
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -92,7 +106,9 @@ function runLoad(world: Target, answersFile: string, webhooksFile: string): Prom
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   return new Promise((resolve, reject) =>
     child.once('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(stdout) as { sent: number; shed: number }) : reject(new Error(`the load generator exited with ${code}`)),
+      code === 0
+        ? resolve(JSON.parse(stdout) as { sent: number; shed: number })
+        : reject(new Error(`the load generator exited with ${code}`)),
     ),
   );
 }
@@ -123,7 +139,10 @@ async function main(): Promise<boolean> {
     const sample = async () => {
       const atMs = Date.now();
       const memory = await Promise.all(world.instances.map((instance) => instance.sample()));
-      raw.push({ atMs, instances: memory.map((m) => (m === null ? null : { heapMiB: m.heapUsed / 2 ** 20, rssMiB: m.rss / 2 ** 20 })) });
+      raw.push({
+        atMs,
+        instances: memory.map((m) => (m === null ? null : { heapMiB: m.heapUsed / 2 ** 20, rssMiB: m.rss / 2 ** 20 })),
+      });
     };
     await sample();
     const sampler = setInterval(() => void sample(), sampleMs);
@@ -140,7 +159,9 @@ async function main(): Promise<boolean> {
         if (!(await recovered(world, probes))) unrecovered.push(`${fault.kind}@${fault.at}s`);
         const back = Date.now();
         windows.push({ kind: fault.kind, start, recovered: back, end: back + graceMs });
-        console.log(`soak: ${fault.kind} at ${Math.round((start - startedAt) / 1_000)} s, answering again after ${((back - start) / 1_000).toFixed(1)} s`);
+        console.log(
+          `soak: ${fault.kind} at ${Math.round((start - startedAt) / 1_000)} s, answering again after ${((back - start) / 1_000).toFixed(1)} s`,
+        );
       }
     })();
     const { sent, shed } = await load;
@@ -159,7 +180,9 @@ async function main(): Promise<boolean> {
 
     const samples: Sample[] = raw.map((each, i) => {
       const from = i === 0 ? startedAt : raw[i - 1]!.atMs;
-      const inInterval = answers.filter((answer) => answer.status !== 0 && answer.answered > from && answer.answered <= each.atMs);
+      const inInterval = answers.filter(
+        (answer) => answer.status !== 0 && answer.answered > from && answer.answered <= each.atMs,
+      );
       const latencies = inInterval.map((answer) => answer.answered - answer.sent).sort((a, b) => a - b);
       return {
         at: Math.round((each.atMs - startedAt) / 1_000),
@@ -187,7 +210,11 @@ async function main(): Promise<boolean> {
       .map((a) => a.answered - a.sent)
       .sort((a, b) => a - b);
     const tally = new Map<string, number>();
-    for (const answer of answers) tally.set(`${answer.kind} ${answer.status || 'lost'}`, (tally.get(`${answer.kind} ${answer.status || 'lost'}`) ?? 0) + 1);
+    for (const answer of answers)
+      tally.set(
+        `${answer.kind} ${answer.status || 'lost'}`,
+        (tally.get(`${answer.kind} ${answer.status || 'lost'}`) ?? 0) + 1,
+      );
     const summary = {
       target,
       seconds,
@@ -214,10 +241,15 @@ async function main(): Promise<boolean> {
     };
     await writeFile(`${out}summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
     await writeFile(`${out}samples.csv`, samplesCsv(samples));
-    await writeFile(`${out}samples.svg`, samplesSvg(`soak: ${target}, ${seconds} s at ${rate} requests/s`, samples, windows, startedAt));
+    await writeFile(
+      `${out}samples.svg`,
+      samplesSvg(`soak: ${target}, ${seconds} s at ${rate} requests/s`, samples, windows, startedAt),
+    );
 
     console.log('');
-    console.log(`answers:  ${answers.length} of ${sent} sent (${shed} shed), p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, slowest ${summary.maxMs} ms`);
+    console.log(
+      `answers:  ${answers.length} of ${sent} sent (${shed} shed), p50 ${summary.p50Ms} ms, p99 ${summary.p99Ms} ms, slowest ${summary.maxMs} ms`,
+    );
     console.log(
       `statuses: ${[...tally]
         .sort()

@@ -50,9 +50,13 @@ export function samplesSvg(title: string, samples: Sample[], windows: FaultWindo
     for (const w of windows) {
       const from = x(Math.max(0, (w.start - startedAt) / 1_000));
       const to = x(Math.min(end, (w.end - startedAt) / 1_000));
-      parts.push(`<rect x="${from.toFixed(1)}" y="${top}" width="${Math.max(1, to - from).toFixed(1)}" height="${PANEL}" fill="#f4d03f" opacity="0.35"/>`);
+      parts.push(
+        `<rect x="${from.toFixed(1)}" y="${top}" width="${Math.max(1, to - from).toFixed(1)}" height="${PANEL}" fill="#f4d03f" opacity="0.35"/>`,
+      );
     }
-    parts.push(`<rect x="${LEFT}" y="${top}" width="${WIDTH - LEFT - RIGHT}" height="${PANEL}" fill="none" stroke="#999"/>`);
+    parts.push(
+      `<rect x="${LEFT}" y="${top}" width="${WIDTH - LEFT - RIGHT}" height="${PANEL}" fill="none" stroke="#999"/>`,
+    );
     parts.push(`<text x="4" y="${top + 12}" font-size="11">${panel.label}</text>`);
     parts.push(`<text x="${LEFT - 4}" y="${top + 10}" font-size="10" text-anchor="end">${max}</text>`);
     parts.push(`<text x="${LEFT - 4}" y="${top + PANEL}" font-size="10" text-anchor="end">0</text>`);

@@ -47,13 +47,18 @@ export async function startTarget(name: TargetName, webhooks: number): Promise<T
   }
 }
 
-async function seed(store: WebhookStore & { putChannel(channel: Channel): unknown }, webhooks: number): Promise<{ paths: string[]; probePaths: string[] }> {
+async function seed(
+  store: WebhookStore & { putChannel(channel: Channel): unknown },
+  webhooks: number,
+): Promise<{ paths: string[]; probePaths: string[] }> {
   const manager = createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
   const owner = { userId: 'soak', role: 'owner' } as const;
-  for (const channelId of [CHANNEL_ID, PROBE_CHANNEL_ID]) await store.putChannel({ id: channelId, ownerId: 'soak', archived: false });
+  for (const channelId of [CHANNEL_ID, PROBE_CHANNEL_ID])
+    await store.putChannel({ id: channelId, ownerId: 'soak', archived: false });
   const create = async (channelId: string, count: number) => {
     const paths: string[] = [];
-    for (let i = 0; i < count; i++) paths.push(new URL((await manager.create(owner, { channelId, name: `soak ${i}` })).url).pathname);
+    for (let i = 0; i < count; i++)
+      paths.push(new URL((await manager.create(owner, { channelId, name: `soak ${i}` })).url).pathname);
     return paths;
   };
   return { paths: await create(CHANNEL_ID, webhooks), probePaths: await create(PROBE_CHANNEL_ID, PROBE_WEBHOOKS) };
@@ -70,7 +75,10 @@ async function restart(instance: SoakInstance, downMs: number): Promise<void> {
 async function memoryTarget(dir: string, webhooks: number): Promise<Target> {
   const messagesFile = join(dir, 'messages.ndjson');
   await writeFile(messagesFile, '');
-  const instance = await startSoakInstance(INSTANCE_SCRIPT, await freePort(), { SOAK_MESSAGES_FILE: messagesFile, SOAK_WEBHOOKS: String(webhooks) });
+  const instance = await startSoakInstance(INSTANCE_SCRIPT, await freePort(), {
+    SOAK_MESSAGES_FILE: messagesFile,
+    SOAK_WEBHOOKS: String(webhooks),
+  });
   const urls = (instance.ready.seeded ?? []).map((url) => new URL(url).pathname);
   return {
     instances: [instance],
@@ -98,7 +106,8 @@ async function sqliteTarget(dir: string, webhooks: number): Promise<Target> {
   const world = await seed(createSqliteStore({ database }), webhooks);
   database.close();
   const instances: SoakInstance[] = [];
-  for (let i = 0; i < 2; i++) instances.push(await startSoakInstance(INSTANCE_SCRIPT, await freePort(), { SOAK_SQLITE_FILE: file }));
+  for (let i = 0; i < 2; i++)
+    instances.push(await startSoakInstance(INSTANCE_SCRIPT, await freePort(), { SOAK_SQLITE_FILE: file }));
   return {
     instances,
     ...world,
@@ -137,7 +146,8 @@ async function postgresTarget(dir: string, webhooks: number): Promise<Target> {
     });
     const env = { DATABASE_URL: postgres.url, REDIS_URL: redis.url, ADMIN_TOKEN: 'soak', BASE_URL: 'http://127.0.0.1' };
     const instances: SoakInstance[] = [];
-    for (let i = 0; i < 2; i++) instances.push(await startSoakInstance('examples/multi-instance/server.js', await freePort(), env));
+    for (let i = 0; i < 2; i++)
+      instances.push(await startSoakInstance('examples/multi-instance/server.js', await freePort(), env));
     return {
       instances,
       ...world,

@@ -4,7 +4,13 @@ import type { ManagementApi } from '../manage/management-types.js';
 import type { WebhookAdapter, WebhookAdapterBinding, WebhookAdapterOptions } from './adapter-types.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './create-webhook-adapter.js';
 
-const MANAGEMENT_API = required(port('the API from createManagementApi()', ['serve', 'fetch'], 'Pass createManagementApi({ manager, authenticate }).'));
+const MANAGEMENT_API = required(
+  port(
+    'the API from createManagementApi()',
+    ['serve', 'fetch'],
+    'Pass createManagementApi({ manager, authenticate }).',
+  ),
+);
 
 /**
  * The door from a framework into the management API, as `createWebhookAdapter` (from `channel-webhooks`) is into the

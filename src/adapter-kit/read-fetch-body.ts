@@ -12,9 +12,15 @@ import { bodyCutShort, bodyTimedOut } from './body-errors.js';
  * when it settles, so it works in runtimes that drop a request's timers once it is answered
  * (Cloudflare Workers).
  */
-export function readFetchBody(request: Request, { maxBytes, declaredLength, timeoutMs }: BodyLimits): Uint8Array | null | Promise<Uint8Array | null> {
+export function readFetchBody(
+  request: Request,
+  { maxBytes, declaredLength, timeoutMs }: BodyLimits,
+): Uint8Array | null | Promise<Uint8Array | null> {
   if (request.bodyUsed) {
-    throw new ChannelWebhookError('misconfigured', 'the request body was read before the webhook handler; pass it the untouched request');
+    throw new ChannelWebhookError(
+      'misconfigured',
+      'the request body was read before the webhook handler; pass it the untouched request',
+    );
   }
   if (declaredLength !== null) {
     if (declaredLength > maxBytes) {
@@ -58,7 +64,11 @@ interface Reading {
   reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 }
 
-async function readCounted(stream: ReadableStream<Uint8Array>, maxBytes: number, reading: Reading): Promise<Uint8Array> {
+async function readCounted(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  reading: Reading,
+): Promise<Uint8Array> {
   const reader = stream.getReader();
   reading.reader = reader;
   const chunks: Uint8Array[] = [];

@@ -53,7 +53,9 @@ export function port(expected: string, methods: readonly string[], hint?: string
  */
 export function oneOf(...values: readonly (string | boolean)[]): ArgumentRule {
   const said = values.map((value) => (typeof value === 'string' ? `'${value}'` : String(value)));
-  return rule(`${said.slice(0, -1).join(', ')} or ${said.at(-1)}`, (value) => values.includes(value as string | boolean));
+  return rule(`${said.slice(0, -1).join(', ')} or ${said.at(-1)}`, (value) =>
+    values.includes(value as string | boolean),
+  );
 }
 
 /**
@@ -68,7 +70,10 @@ export function fn(expected = 'a function', hint?: string): ArgumentRule {
  */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): ArgumentRule {
   const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-  return rule(`an integer ${range}`, (value) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max);
+  return rule(
+    `an integer ${range}`,
+    (value) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max,
+  );
 }
 
 /** `true` or `false`. */
@@ -92,7 +97,10 @@ export const EPOCH_MS: ArgumentRule = rule('a finite number of epoch ms', Number
 /**
  * A span of time in milliseconds that is only compared, never given to a timer: any positive number.
  */
-export const POSITIVE_MS: ArgumentRule = rule('a positive number of ms', (value) => typeof value === 'number' && Number.isFinite(value) && value > 0);
+export const POSITIVE_MS: ArgumentRule = rule(
+  'a positive number of ms',
+  (value) => typeof value === 'number' && Number.isFinite(value) && value > 0,
+);
 
 /**
  * An absolute http(s) URL. The message says what is wrong with it, never what it is: a webhook's

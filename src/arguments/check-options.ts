@@ -12,7 +12,11 @@ export type OptionsShape = Readonly<Record<string, ArgumentRule>>;
  * The error of an argument a factory cannot work with: code `invalid_argument`, the factory first.
  */
 export function invalidArgument(factory: string, message: string, cause?: unknown): ChannelWebhookError {
-  return new ChannelWebhookError('invalid_argument', `${factory}: ${message}`, cause === undefined ? undefined : { cause });
+  return new ChannelWebhookError(
+    'invalid_argument',
+    `${factory}: ${message}`,
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /**
@@ -21,7 +25,11 @@ export function invalidArgument(factory: string, message: string, cause?: unknow
 export function checkArgument(factory: string, name: string, value: unknown, rule: ArgumentRule): void {
   if (value === undefined && rule.required !== true) return;
   const problem = rule.problem(value);
-  if (problem !== undefined) throw invalidArgument(factory, `${name} must be ${rule.expected}: ${problem}.${rule.hint === undefined ? '' : ` ${rule.hint}`}`);
+  if (problem !== undefined)
+    throw invalidArgument(
+      factory,
+      `${name} must be ${rule.expected}: ${problem}.${rule.hint === undefined ? '' : ` ${rule.hint}`}`,
+    );
 }
 
 /**
@@ -37,7 +45,13 @@ export function checkArgument(factory: string, name: string, value: unknown, rul
  * @param where - how messages name the object: `'options'`, or `'options.channels'` for a nested one.
  * @param optional - whether leaving the whole object out is allowed (every option then takes its default).
  */
-export function checkOptions(factory: string, options: unknown, shape: OptionsShape, where = 'options', optional = false): void {
+export function checkOptions(
+  factory: string,
+  options: unknown,
+  shape: OptionsShape,
+  where = 'options',
+  optional = false,
+): void {
   if (options === undefined && optional) return;
   const names = Object.keys(shape);
   const listed = names.map((name) => (shape[name]!.required === true ? name : `${name}?`)).join(', ');
@@ -50,16 +64,20 @@ export function checkOptions(factory: string, options: unknown, shape: OptionsSh
   // An instance of a class, or several keys of which not one is or looks like an option, and no
   // option: something else (a store, a pool) was given in place of the options, and listing its
   // keys as typos would send the reader the wrong way.
-  const somethingElse = className(options) !== undefined || (unknown.length >= 2 && meant.every((names) => names.length === 0));
+  const somethingElse =
+    className(options) !== undefined || (unknown.length >= 2 && meant.every((names) => names.length === 0));
   if (unknown.length === keys.length && somethingElse && (keys.length > 0 || className(options) !== undefined)) {
     const shown = unknown.length > 4 ? `${unknown.slice(0, 4).join(', ')}, …` : unknown.join(', ');
     const got = className(options) === undefined ? `an object of ${shown}` : describeValue(options);
     throw invalidArgument(factory, `${where} must be an object { ${listed} }, got ${got}`);
   }
   if (unknown.length > 0) {
-    const refused = unknown.map((key, i) => (meant[i]!.length === 0 ? `\`${key}\`` : `\`${key}\` (did you mean \`${meant[i]!.join('` or `')}\`?)`));
+    const refused = unknown.map((key, i) =>
+      meant[i]!.length === 0 ? `\`${key}\`` : `\`${key}\` (did you mean \`${meant[i]!.join('` or `')}\`?)`,
+    );
     const what = unknown.length === 1 ? `${where} has an unknown key` : `${where} has unknown keys`;
     throw invalidArgument(factory, `${what} ${refused.join(', ')}; the options are ${names.join(', ')}`);
   }
-  for (const name of names) checkArgument(factory, `${where}.${name}`, (options as Record<string, unknown>)[name], shape[name]!);
+  for (const name of names)
+    checkArgument(factory, `${where}.${name}`, (options as Record<string, unknown>)[name], shape[name]!);
 }

@@ -6,7 +6,14 @@ import { redactWebhookUrl } from '../http/redact.js';
  * class ("a Pool", "an object"), never its contents (it may hold a password or a connection string).
  */
 export function describeValue(value: unknown): string {
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (
+    value === null ||
+    value === undefined ||
+    typeof value === 'number' ||
+    typeof value === 'boolean' ||
+    typeof value === 'bigint'
+  )
+    return String(value);
   if (typeof value === 'string') {
     const shown = redactWebhookUrl(value);
     return shown.length > 40 ? `${JSON.stringify(shown.slice(0, 40))}…` : JSON.stringify(shown);

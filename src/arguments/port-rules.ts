@@ -14,7 +14,15 @@ export const HANDLER_STORE: ArgumentRule = port(
  */
 export const MANAGER_STORE: ArgumentRule = port(
   'a WebhookStore',
-  ['getWebhook', 'getChannel', 'insertWebhook', 'listWebhooks', 'updateWebhookSecret', 'revokeWebhook', 'updateWebhookProfile'],
+  [
+    'getWebhook',
+    'getChannel',
+    'insertWebhook',
+    'listWebhooks',
+    'updateWebhookSecret',
+    'revokeWebhook',
+    'updateWebhookProfile',
+  ],
   'Pass createMemoryStore(), createPostgresStore({ pool }) or a store of your own.',
 );
 
@@ -30,12 +38,19 @@ export const RATE_LIMITER: ArgumentRule = port(
 /**
  * A clock.
  */
-export const CLOCK: ArgumentRule = port('a Clock', ['now'], 'Pass systemClock, createFakeClock() or { now: () => epochMs }.');
+export const CLOCK: ArgumentRule = port(
+  'a Clock',
+  ['now'],
+  'Pass systemClock, createFakeClock() or { now: () => epochMs }.',
+);
 
 /**
  * The handler an adapter factory is built on.
  */
-export const HANDLE: ArgumentRule = fn('the handler from createWebhookHandler()', 'Pass createWebhookHandler({ store }).');
+export const HANDLE: ArgumentRule = fn(
+  'the handler from createWebhookHandler()',
+  'Pass createWebhookHandler({ store }).',
+);
 
 /**
  * The time a rate limiter's `hit` is given. Every limiter of this library refuses one that is not

@@ -15,7 +15,11 @@ interface Props {
 }
 
 /** An element with its attributes, listeners and children. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (props.class !== undefined) node.className = props.class;
   if (props.part !== undefined) node.setAttribute('part', props.part);
@@ -40,5 +44,7 @@ export function append(parent: Node, children: readonly Child[]): void {
  * A text with its `backtick` spans as `<code>`: the form of the refusals' messages and hints.
  */
 export function withCode(text: string): Node[] {
-  return text.split('`').map((piece, index) => (index % 2 === 1 ? h('code', {}, piece) : document.createTextNode(piece)));
+  return text
+    .split('`')
+    .map((piece, index) => (index % 2 === 1 ? h('code', {}, piece) : document.createTextNode(piece)));
 }

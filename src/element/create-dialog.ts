@@ -16,7 +16,10 @@ export interface CreateDialogOptions {
 }
 
 // The manager's refusal codes of each field.
-const FIELD_OF_CODE: Record<string, { field: 'name' | 'description' | 'avatarUrl'; text: 'invalidName' | 'invalidDescription' | 'invalidAvatarUrl' }> = {
+const FIELD_OF_CODE: Record<
+  string,
+  { field: 'name' | 'description' | 'avatarUrl'; text: 'invalidName' | 'invalidDescription' | 'invalidAvatarUrl' }
+> = {
   invalid_name: { field: 'name', text: 'invalidName' },
   invalid_description: { field: 'description', text: 'invalidDescription' },
   invalid_avatar_url: { field: 'avatarUrl', text: 'invalidAvatarUrl' },
@@ -42,7 +45,12 @@ export function openCreateDialog(root: ShadowRoot, options: CreateDialogOptions)
       node: h(
         'div',
         { class: 'field' },
-        h('label', { class: 'label', attrs: { for: id } }, label, optional ? h('span', { class: 'optional' }, ` ${strings.optional}`) : null),
+        h(
+          'label',
+          { class: 'label', attrs: { for: id } },
+          label,
+          optional ? h('span', { class: 'optional' }, ` ${strings.optional}`) : null,
+        ),
         control,
         h('p', { class: 'help', attrs: { id: `${id}-help` } }, help),
         error,
@@ -57,7 +65,13 @@ export function openCreateDialog(root: ShadowRoot, options: CreateDialogOptions)
       h('input', { attrs: { type: 'text', required: true, maxlength: '80', autocomplete: 'off' } }),
       false,
     ),
-    description: field('description', strings.descriptionLabel, strings.descriptionHelp, h('textarea', { attrs: { rows: '3', maxlength: '500' } }), true),
+    description: field(
+      'description',
+      strings.descriptionLabel,
+      strings.descriptionHelp,
+      h('textarea', { attrs: { rows: '3', maxlength: '500' } }),
+      true,
+    ),
     avatarUrl: field(
       'avatarUrl',
       strings.avatarLabel,
@@ -67,14 +81,27 @@ export function openCreateDialog(root: ShadowRoot, options: CreateDialogOptions)
     ),
   };
   const formError = h('p', { part: 'error', class: 'form-error', attrs: { role: 'alert' } });
-  const submit = h('button', { part: 'button primary', class: 'button primary', attrs: { type: 'submit' } }, strings.create);
+  const submit = h(
+    'button',
+    { part: 'button primary', class: 'button primary', attrs: { type: 'submit' } },
+    strings.create,
+  );
   let busy = false;
 
   return openDialog(
     root,
-    { title: strings.createTitle(options.channelName), closeLabel: strings.cancel, part: 'create-dialog', onClosed: options.onClosed },
+    {
+      title: strings.createTitle(options.channelName),
+      closeLabel: strings.cancel,
+      part: 'create-dialog',
+      onClosed: options.onClosed,
+    },
     (dialog) => {
-      const cancel = h('button', { part: 'button', class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } }, strings.cancel);
+      const cancel = h(
+        'button',
+        { part: 'button', class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
+        strings.cancel,
+      );
       const form = h(
         'form',
         { class: 'form', attrs: { novalidate: true } },

@@ -48,7 +48,12 @@ export function openDialog(root: ShadowRoot, options: DialogOptions, fill: (dial
         ? null
         : h(
             'button',
-            { part: 'button close', class: 'button icon', attrs: { type: 'button', 'aria-label': options.closeLabel }, on: { click: () => dialog.close() } },
+            {
+              part: 'button close',
+              class: 'button icon',
+              attrs: { type: 'button', 'aria-label': options.closeLabel },
+              on: { click: () => dialog.close() },
+            },
             '×',
           ),
     ),

@@ -5,7 +5,11 @@ import type { FieldError, SettingsPost } from './element-types.js';
 import type { SettingsStrings } from './settings-strings.js';
 import type { TimeFormat } from './time-format.js';
 
-export function renderHistory(posts: readonly SettingsPost[], strings: SettingsStrings, format: TimeFormat): HTMLElement {
+export function renderHistory(
+  posts: readonly SettingsPost[],
+  strings: SettingsStrings,
+  format: TimeFormat,
+): HTMLElement {
   if (posts.length === 0) return h('p', { class: 'history-empty' }, strings.historyEmpty);
   return h('ol', { part: 'history', class: 'history' }, ...posts.map((post) => renderPost(post, strings, format)));
 }
@@ -28,7 +32,9 @@ function renderPost(post: SettingsPost, strings: SettingsStrings, format: TimeFo
       format.time(post.at),
     ),
     h('p', { class: 'outcome' }, strings.postOutcome(post.status, post.count)),
-    post.errors.length === 0 ? null : h('ul', { class: 'errors' }, ...post.errors.map((error) => renderError(error, strings))),
+    post.errors.length === 0
+      ? null
+      : h('ul', { class: 'errors' }, ...post.errors.map((error) => renderError(error, strings))),
     details.length === 0 ? null : h('p', { class: 'meta' }, details.join(' · ')),
   );
 }
@@ -39,7 +45,13 @@ function renderError(error: FieldError, strings: SettingsStrings): HTMLElement {
   return h(
     'li',
     { class: 'error-entry' },
-    h('p', {}, where === '' ? null : h('code', { class: 'pointer' }, where), where === '' ? null : ' ', ...withCode(error.message)),
+    h(
+      'p',
+      {},
+      where === '' ? null : h('code', { class: 'pointer' }, where),
+      where === '' ? null : ' ',
+      ...withCode(error.message),
+    ),
     error.hint === undefined ? null : renderHint(error.hint, strings),
   );
 }
@@ -56,6 +68,8 @@ function renderHint(hint: string, strings: SettingsStrings): HTMLElement {
     ' ',
     ...withCode(sentence),
     link === undefined ? null : ' ',
-    link === undefined ? null : h('a', { attrs: { href: link, target: '_blank', rel: 'noopener noreferrer' } }, strings.hintLink),
+    link === undefined
+      ? null
+      : h('a', { attrs: { href: link, target: '_blank', rel: 'noopener noreferrer' } }, strings.hintLink),
   );
 }

@@ -10,7 +10,16 @@ import type { FieldError, SettingsPost, SettingsWebhook } from './element-types.
  * `invalid` (a field of the form, with the problem's errors), `unavailable` (the server keeps no
  * history), `network` (no answer) and `server` (any other answer).
  */
-export type FailureKind = 'signed_out' | 'not_allowed' | 'webhook_gone' | 'refused' | 'archived' | 'invalid' | 'unavailable' | 'network' | 'server';
+export type FailureKind =
+  | 'signed_out'
+  | 'not_allowed'
+  | 'webhook_gone'
+  | 'refused'
+  | 'archived'
+  | 'invalid'
+  | 'unavailable'
+  | 'network'
+  | 'server';
 
 /** A failed call: its kind, and what the problem answer said. */
 export class ManagementFailure extends Error {
@@ -66,7 +75,12 @@ export interface ManagementClient {
 export function createManagementClient(base: string, fetchFn: typeof fetch): ManagementClient {
   const root = base.replace(/\/+$/, '');
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> => {
-    const init: RequestInit = { method, credentials: 'same-origin', cache: 'no-store', headers: { accept: 'application/json' } };
+    const init: RequestInit = {
+      method,
+      credentials: 'same-origin',
+      cache: 'no-store',
+      headers: { accept: 'application/json' },
+    };
     if (method === 'POST') {
       init.headers = { accept: 'application/json', 'content-type': 'application/json' };
       init.body = JSON.stringify(body ?? {});
@@ -131,7 +145,8 @@ function failureOf(status: number, json: unknown): ManagementFailure {
   const code = typeof problem.code === 'string' ? problem.code : null;
   const detail = typeof problem.detail === 'string' ? problem.detail : '';
   const errors = Array.isArray(problem.errors) ? (problem.errors as FieldError[]) : [];
-  const kind: FailureKind = KIND_OF_CODE[code ?? ''] ?? (status === 401 ? 'signed_out' : status === 403 ? 'refused' : 'server');
+  const kind: FailureKind =
+    KIND_OF_CODE[code ?? ''] ?? (status === 401 ? 'signed_out' : status === 403 ? 'refused' : 'server');
   return new ManagementFailure(kind, status, code, detail, errors);
 }
 

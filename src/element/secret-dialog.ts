@@ -25,10 +25,21 @@ export function openSecretDialog(root: ShadowRoot, options: SecretDialogOptions)
   const input = h('input', {
     part: 'url',
     class: 'url',
-    attrs: { id: 'secret-url', type: 'text', readonly: true, autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'url-warning' },
+    attrs: {
+      id: 'secret-url',
+      type: 'text',
+      readonly: true,
+      autocomplete: 'off',
+      spellcheck: 'false',
+      'aria-describedby': 'url-warning',
+    },
   });
   input.value = url;
-  const curl = h('pre', { part: 'curl', class: 'curl', attrs: { 'aria-labelledby': 'curl-label', tabindex: '0' } }, curlLine(url));
+  const curl = h(
+    'pre',
+    { part: 'curl', class: 'curl', attrs: { 'aria-labelledby': 'curl-label', tabindex: '0' } },
+    curlLine(url),
+  );
 
   const copyButton = button(strings.copy, 'primary');
   const copyStatus = status();
@@ -72,7 +83,11 @@ export function openSecretDialog(root: ShadowRoot, options: SecretDialogOptions)
       },
     },
     (dialog) => {
-      const warning = h('p', { part: 'warning', class: 'warning', attrs: { id: 'url-warning' } }, strings.urlWarning(options.channelName));
+      const warning = h(
+        'p',
+        { part: 'warning', class: 'warning', attrs: { id: 'url-warning' } },
+        strings.urlWarning(options.channelName),
+      );
       dialog.element.setAttribute('aria-describedby', 'url-warning');
       const done = button(strings.done);
       done.addEventListener('click', () => dialog.close());
@@ -101,7 +116,9 @@ export function openSecretDialog(root: ShadowRoot, options: SecretDialogOptions)
       const answer = await options.sendTest(url, strings.testText(webhook.name));
       const ok = answer.status === 200 || answer.status === 201;
       testResult.classList.add(ok ? 'ok' : 'refused');
-      testResult.textContent = ok ? strings.testSent(answer.status) : strings.testRefused(answer.status, answer.code ?? '', answer.detail);
+      testResult.textContent = ok
+        ? strings.testSent(answer.status)
+        : strings.testRefused(answer.status, answer.code ?? '', answer.detail);
     } catch (error) {
       testResult.classList.add('refused');
       testResult.textContent = (error as Error).message;
@@ -119,7 +136,11 @@ export function curlLine(url: string): string {
 }
 
 function button(label: string, kind = ''): HTMLButtonElement {
-  return h('button', { part: `button${kind === '' ? '' : ` ${kind}`}`, class: `button ${kind}`.trim(), attrs: { type: 'button' } }, label);
+  return h(
+    'button',
+    { part: `button${kind === '' ? '' : ` ${kind}`}`, class: `button ${kind}`.trim(), attrs: { type: 'button' } },
+    label,
+  );
 }
 
 function status(): HTMLElement {

@@ -4,7 +4,12 @@ import { openCreateDialog } from './create-dialog.js';
 import { type Dialog, openDialog } from './dialog-shell.js';
 import type { SettingsWebhook, WebhookEventDetail } from './element-types.js';
 import { renderHistory } from './history-view.js';
-import { createManagementClient, type ManagementClient, ManagementFailure, type TestAnswer } from './management-client.js';
+import {
+  createManagementClient,
+  type ManagementClient,
+  ManagementFailure,
+  type TestAnswer,
+} from './management-client.js';
 import { openSecretDialog } from './secret-dialog.js';
 import { DEFAULT_STRINGS, type SettingsStrings } from './settings-strings.js';
 import { styleSheet } from './settings-styles.js';
@@ -13,7 +18,8 @@ import { renderWebhooks, type WebhookAction } from './webhook-list.js';
 
 // Outside a browser (a server rendering the app's pages imports this module too) there is no
 // HTMLElement: the class is then defined on an empty base and never registered.
-const Base: typeof HTMLElement = typeof HTMLElement === 'undefined' ? (class {} as unknown as typeof HTMLElement) : HTMLElement;
+const Base: typeof HTMLElement =
+  typeof HTMLElement === 'undefined' ? (class {} as unknown as typeof HTMLElement) : HTMLElement;
 
 /** The properties an app may set before the element is defined; they are taken over on connection. */
 const PROPERTIES = ['api', 'channelId', 'channelName', 'strings', 'locale', 'fetch'] as const;
@@ -235,7 +241,18 @@ export class ChannelWebhooksSettings extends Base {
     const button =
       retry === undefined
         ? []
-        : [h('button', { part: 'button', class: 'button', attrs: { type: 'button', 'data-focus': 'retry' }, on: { click: retry } }, strings.retry)];
+        : [
+            h(
+              'button',
+              {
+                part: 'button',
+                class: 'button',
+                attrs: { type: 'button', 'data-focus': 'retry' },
+                on: { click: retry },
+              },
+              strings.retry,
+            ),
+          ];
     this.#alert.replaceChildren(text, ...button);
   }
 
@@ -271,9 +288,11 @@ export class ChannelWebhooksSettings extends Base {
 
   /** Moves focus to the control with this key, or to the nearest one that still exists. */
   #focus(key: string): void {
-    const find = (candidate: string) => this.#root.querySelector<HTMLElement>(`[data-focus="${CSS.escape(candidate)}"]`);
+    const find = (candidate: string) =>
+      this.#root.querySelector<HTMLElement>(`[data-focus="${CSS.escape(candidate)}"]`);
     const webhookId = key.includes(':') ? key.slice(key.indexOf(':') + 1) : null;
-    const target = find(key) ?? (webhookId === null ? null : find(`history:${webhookId}`)) ?? find('new') ?? this.#title;
+    const target =
+      find(key) ?? (webhookId === null ? null : find(`history:${webhookId}`)) ?? find('new') ?? this.#title;
     target.focus();
   }
 
@@ -378,10 +397,17 @@ export class ChannelWebhooksSettings extends Base {
   }
 
   /** After a change: the list shows it at once, the app hears of it, and the list is loaded again. */
-  #afterChange(type: 'webhook-created' | 'webhook-rotated' | 'webhook-revoked', webhook: SettingsWebhook, announcement: string): void {
+  #afterChange(
+    type: 'webhook-created' | 'webhook-rotated' | 'webhook-revoked',
+    webhook: SettingsWebhook,
+    announcement: string,
+  ): void {
     const others = (this.#webhooks ?? []).filter((known) => known.id !== webhook.id);
     const index = (this.#webhooks ?? []).findIndex((known) => known.id === webhook.id);
-    this.#webhooks = index === -1 ? [...others, webhook] : (this.#webhooks ?? []).map((known) => (known.id === webhook.id ? webhook : known));
+    this.#webhooks =
+      index === -1
+        ? [...others, webhook]
+        : (this.#webhooks ?? []).map((known) => (known.id === webhook.id ? webhook : known));
     this.#render();
     this.#emit(type, webhook);
     this.#announce(announcement);
@@ -448,21 +474,33 @@ export class ChannelWebhooksSettings extends Base {
   #openHistory(opener: string, webhook: SettingsWebhook): void {
     const strings = this.#strings;
     this.#open(opener, (onClosed) =>
-      openDialog(this.#root, { title: strings.historyTitle(webhook.name), closeLabel: strings.close, part: 'history-dialog', onClosed }, (dialog) => {
-        const intro = h('p', { class: 'history-intro' }, strings.historyIntro);
-        dialog.describedBy(intro);
-        const list = h('div', { class: 'history-content', attrs: { 'aria-busy': 'true' } }, h('p', {}, strings.historyLoading));
-        const close = h('button', { part: 'button', class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } }, strings.close);
-        dialog.body.append(intro, list, h('div', { class: 'dialog-actions' }, close));
-        this.#client()
-          .posts(webhook.id)
-          .then(
-            (posts) => list.replaceChildren(renderHistory(posts, strings, createTimeFormat(this.#locale))),
-            (failure) => list.replaceChildren(h('p', { class: 'form-error' }, this.#explain(failure))),
-          )
-          .finally(() => list.removeAttribute('aria-busy'));
-        return close;
-      }),
+      openDialog(
+        this.#root,
+        { title: strings.historyTitle(webhook.name), closeLabel: strings.close, part: 'history-dialog', onClosed },
+        (dialog) => {
+          const intro = h('p', { class: 'history-intro' }, strings.historyIntro);
+          dialog.describedBy(intro);
+          const list = h(
+            'div',
+            { class: 'history-content', attrs: { 'aria-busy': 'true' } },
+            h('p', {}, strings.historyLoading),
+          );
+          const close = h(
+            'button',
+            { part: 'button', class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
+            strings.close,
+          );
+          dialog.body.append(intro, list, h('div', { class: 'dialog-actions' }, close));
+          this.#client()
+            .posts(webhook.id)
+            .then(
+              (posts) => list.replaceChildren(renderHistory(posts, strings, createTimeFormat(this.#locale))),
+              (failure) => list.replaceChildren(h('p', { class: 'form-error' }, this.#explain(failure))),
+            )
+            .finally(() => list.removeAttribute('aria-busy'));
+          return close;
+        },
+      ),
     );
   }
 }

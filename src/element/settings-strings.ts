@@ -193,8 +193,10 @@ export const DEFAULT_STRINGS: SettingsStrings = {
   emptyTitle: 'No incoming webhooks yet',
   emptyWhat: (channel) =>
     `An incoming webhook lets another system (CI, monitoring, a script) post messages into ${channel}. Each webhook has a secret URL, shown once when you create it.`,
-  emptyHow: 'The system sends an HTTP POST to that URL with a JSON body, and the message appears in the channel under the webhook’s name:',
-  emptyExample: 'POST https://…/hooks/channels/wh_…/…\nContent-Type: application/json\n\n{"text": "Deploy 142 finished"}',
+  emptyHow:
+    'The system sends an HTTP POST to that URL with a JSON body, and the message appears in the channel under the webhook’s name:',
+  emptyExample:
+    'POST https://…/hooks/channels/wh_…/…\nContent-Type: application/json\n\n{"text": "Deploy 142 finished"}',
   createTitle: (channel) => `New webhook in ${channel}`,
   nameLabel: 'Name',
   nameHelp: 'Shown as the author of every message it posts. It cannot be changed later.',
@@ -220,16 +222,19 @@ export const DEFAULT_STRINGS: SettingsStrings = {
   rotate: 'Rotate URL',
   revoke: 'Revoke',
   rotateTitle: (name) => `Rotate the URL of “${name}”?`,
-  rotateConfirm: () => 'You get a new URL, shown once. The current URL stops working at once (it answers 404), so the sending system needs the new one.',
+  rotateConfirm: () =>
+    'You get a new URL, shown once. The current URL stops working at once (it answers 404), so the sending system needs the new one.',
   rotateYes: 'Rotate URL',
   rotating: 'Rotating…',
   revokeTitle: (name) => `Revoke “${name}”?`,
-  revokeConfirm: () => 'This cannot be undone. Its URL stops working at once and for good (it answers 404). To post again, create a new webhook.',
+  revokeConfirm: () =>
+    'This cannot be undone. Its URL stops working at once and for good (it answers 404). To post again, create a new webhook.',
   revokeYes: 'Revoke for good',
   revoking: 'Revoking…',
   urlTitleCreated: (name) => `“${name}” is ready`,
   urlTitleRotated: (name) => `New URL for “${name}”`,
-  urlWarning: (channel) => `Copy this URL now: it will not be shown again. Anyone who has it can post into ${channel}, so give it only to the sending system.`,
+  urlWarning: (channel) =>
+    `Copy this URL now: it will not be shown again. Anyone who has it can post into ${channel}, so give it only to the sending system.`,
   urlOldAnswers404: 'The old URL now answers 404.',
   urlLabel: 'Webhook URL',
   copy: 'Copy URL',
@@ -245,11 +250,13 @@ export const DEFAULT_STRINGS: SettingsStrings = {
   testUnavailable: 'This server cannot send a test message to a URL of another origin: run the curl line instead.',
   done: 'Done',
   historyTitle: (name) => `Recent posts to “${name}”`,
-  historyIntro: 'The last posts that reached this webhook with its current or an earlier URL, newest first. Posts with a wrong URL are not counted.',
+  historyIntro:
+    'The last posts that reached this webhook with its current or an earlier URL, newest first. Posts with a wrong URL are not counted.',
   historyEmpty: 'No post has reached this webhook yet.',
   historyUnavailable: 'This server keeps no history of posts.',
   historyLoading: 'Loading recent posts…',
-  postOutcome: (status, count) => `${OUTCOMES[status] ?? `Answered ${status}.`}${count > 1 ? ` ${count} posts in this minute.` : ''}`,
+  postOutcome: (status, count) =>
+    `${OUTCOMES[status] ?? `Answered ${status}.`}${count > 1 ? ` ${count} posts in this minute.` : ''}`,
   postKey: (key) => `key ${key}`,
   postMessage: (id) => `message ${id}`,
   postBytes: (bytes) => `${bytes} bytes`,
@@ -257,8 +264,10 @@ export const DEFAULT_STRINGS: SettingsStrings = {
   hintLink: 'how, with an example',
   close: 'Close',
   errorSignedOut: 'You are signed out. Sign in again, then retry.',
-  errorNotAllowed: (channel) => `You may not manage the webhooks of ${channel}, or it no longer exists. Ask its owner or an organization admin.`,
-  errorWebhookGone: 'This webhook was revoked or removed meanwhile, or you may no longer manage it. The list is up to date again.',
+  errorNotAllowed: (channel) =>
+    `You may not manage the webhooks of ${channel}, or it no longer exists. Ask its owner or an organization admin.`,
+  errorWebhookGone:
+    'This webhook was revoked or removed meanwhile, or you may no longer manage it. The list is up to date again.',
   errorRefused: 'The server refused this page: its management API answers pages of its own site only.',
   errorArchived: (channel) => `${channel} is archived: it takes no new webhook. Unarchive it first.`,
   errorNetwork: 'The server could not be reached. Check the connection, then retry.',

@@ -18,8 +18,15 @@ export interface ListOptions {
 /** Active webhooks first, then revoked ones, each group oldest first as the API lists them. */
 export function renderWebhooks(webhooks: readonly SettingsWebhook[], options: ListOptions): HTMLElement {
   if (webhooks.length === 0) return renderEmpty(options);
-  const sorted = [...webhooks.filter((webhook) => webhook.status === 'active'), ...webhooks.filter((webhook) => webhook.status !== 'active')];
-  return h('ul', { part: 'list', class: 'list', attrs: { 'aria-labelledby': 'title' } }, ...sorted.map((webhook) => renderWebhook(webhook, options)));
+  const sorted = [
+    ...webhooks.filter((webhook) => webhook.status === 'active'),
+    ...webhooks.filter((webhook) => webhook.status !== 'active'),
+  ];
+  return h(
+    'ul',
+    { part: 'list', class: 'list', attrs: { 'aria-labelledby': 'title' } },
+    ...sorted.map((webhook) => renderWebhook(webhook, options)),
+  );
 }
 
 function renderWebhook(webhook: SettingsWebhook, { strings, format, onAction }: ListOptions): HTMLElement {
@@ -40,11 +47,17 @@ function renderWebhook(webhook: SettingsWebhook, { strings, format, onAction }: 
     h('span', {}, ...template(strings.createdAt, format.time(webhook.createdAt))),
     webhook.rotatedAt === null ? null : h('span', {}, ...template(strings.rotatedAt, format.time(webhook.rotatedAt))),
     webhook.revokedAt === null ? null : h('span', {}, ...template(strings.revokedAt, format.time(webhook.revokedAt))),
-    webhook.lastPostAt === null ? h('span', {}, strings.noPostYet) : h('span', {}, ...template(strings.lastPostAt, format.time(webhook.lastPostAt))),
+    webhook.lastPostAt === null
+      ? h('span', {}, strings.noPostYet)
+      : h('span', {}, ...template(strings.lastPostAt, format.time(webhook.lastPostAt))),
   ].filter((node): node is HTMLElement => node !== null);
   return h(
     'li',
-    { part: `item ${active ? 'item-active' : 'item-revoked'}`, class: `item ${active ? 'active' : 'revoked'}`, attrs: { 'data-id': webhook.id } },
+    {
+      part: `item ${active ? 'item-active' : 'item-revoked'}`,
+      class: `item ${active ? 'active' : 'revoked'}`,
+      attrs: { 'data-id': webhook.id },
+    },
     avatar(webhook),
     h(
       'div',
@@ -59,7 +72,9 @@ function renderWebhook(webhook: SettingsWebhook, { strings, format, onAction }: 
           active ? strings.active : strings.revoked,
         ),
       ),
-      webhook.description === null || webhook.description === undefined ? null : h('p', { part: 'description', class: 'description' }, webhook.description),
+      webhook.description === null || webhook.description === undefined
+        ? null
+        : h('p', { part: 'description', class: 'description' }, webhook.description),
       h('p', { part: 'meta', class: 'meta' }, ...dates),
     ),
     h(
@@ -77,9 +92,15 @@ function avatar(webhook: SettingsWebhook): HTMLElement {
   const initial = [...webhook.name.trim()][0]?.toUpperCase() ?? '?';
   let hash = 0;
   for (const char of webhook.id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  const box = h('span', { part: 'avatar', class: `avatar tone-${hash % 6}`, attrs: { 'aria-hidden': 'true' } }, initial);
+  const box = h(
+    'span',
+    { part: 'avatar', class: `avatar tone-${hash % 6}`, attrs: { 'aria-hidden': 'true' } },
+    initial,
+  );
   if (typeof webhook.avatarUrl === 'string' && webhook.avatarUrl.startsWith('https://')) {
-    const image = h('img', { attrs: { alt: '', src: webhook.avatarUrl, referrerpolicy: 'no-referrer', decoding: 'async' } });
+    const image = h('img', {
+      attrs: { alt: '', src: webhook.avatarUrl, referrerpolicy: 'no-referrer', decoding: 'async' },
+    });
     image.addEventListener('load', () => box.replaceChildren(image), { once: true });
   }
   return box;
@@ -95,7 +116,12 @@ function renderEmpty({ strings, channelName, onNew }: ListOptions): HTMLElement 
     h('pre', { part: 'example', class: 'example' }, strings.emptyExample),
     h(
       'button',
-      { part: 'button primary', class: 'button primary', attrs: { type: 'button', 'data-focus': 'new-empty' }, on: { click: onNew } },
+      {
+        part: 'button primary',
+        class: 'button primary',
+        attrs: { type: 'button', 'data-focus': 'new-empty' },
+        on: { click: onNew },
+      },
       strings.newWebhook,
     ),
   );

@@ -50,7 +50,10 @@ export function invalidCursor(store: string, cursor: string): ChannelWebhookErro
 
 /** The error of a cursor older than what the store keeps. */
 export function cursorExpired(store: string, why: string): ChannelWebhookError {
-  return new ChannelWebhookError('cursor_expired', `${store}: the feed cursor is older than what the store keeps (${why}): read again from the start`);
+  return new ChannelWebhookError(
+    'cursor_expired',
+    `${store}: the feed cursor is older than what the store keeps (${why}): read again from the start`,
+  );
 }
 
 /**
@@ -59,7 +62,8 @@ export function cursorExpired(store: string, why: string): ChannelWebhookError {
 export function checkReadFeedOptions(store: string, options: ReadFeedOptions): void {
   const { channelId, after, limit } = (options ?? {}) as Partial<ReadFeedOptions>;
   const bad = (what: string) => new ChannelWebhookError('invalid_argument', `${store}: readFeed: ${what}`);
-  if (typeof options !== 'object' || options === null) throw bad('options must be an object { channelId?, after?, limit }');
+  if (typeof options !== 'object' || options === null)
+    throw bad('options must be an object { channelId?, after?, limit }');
   if (channelId !== undefined && typeof channelId !== 'string') throw bad('channelId must be a string when given');
   if (after !== undefined && typeof after !== 'string') throw bad('after must be a cursor string when given');
   if (!Number.isSafeInteger(limit) || (limit as number) < 1) throw bad('limit must be a whole number of at least 1');

@@ -58,7 +58,11 @@ export const FEED_EVENT_HEADERS: Readonly<Record<string, string>> = Object.freez
 /** The option rules of every helper that takes {@link FeedEventsOptions}. */
 export const FEED_EVENTS_OPTIONS = {
   store: required(
-    port('a WebhookStore with the feed', ['readFeed', 'watchFeed'], 'Pass createMemoryStore(), createSqliteStore() or createPostgresStore() with a pool.'),
+    port(
+      'a WebhookStore with the feed',
+      ['readFeed', 'watchFeed'],
+      'Pass createMemoryStore(), createSqliteStore() or createPostgresStore() with a pool.',
+    ),
   ),
   channelId: rule('a string', (value) => typeof value === 'string'),
   after: rule('a cursor string', (value) => typeof value === 'string'),

@@ -61,7 +61,10 @@ const OPTIONS = {
  * }
  * ```
  */
-export function followFeed(store: WebhookStore, options: FollowFeedOptions = {}): AsyncGenerator<FeedEntry, void, undefined> {
+export function followFeed(
+  store: WebhookStore,
+  options: FollowFeedOptions = {},
+): AsyncGenerator<FeedEntry, void, undefined> {
   checkOptions('followFeed', options, OPTIONS, 'options', true);
   if (typeof store?.readFeed !== 'function' || typeof store.watchFeed !== 'function') {
     throw new ChannelWebhookError(
@@ -72,7 +75,10 @@ export function followFeed(store: WebhookStore, options: FollowFeedOptions = {})
   return follow(store as FeedStore, options);
 }
 
-async function* follow(store: FeedStore, { channelId, after, signal, pageSize = 100 }: FollowFeedOptions): AsyncGenerator<FeedEntry, void, undefined> {
+async function* follow(
+  store: FeedStore,
+  { channelId, after, signal, pageSize = 100 }: FollowFeedOptions,
+): AsyncGenerator<FeedEntry, void, undefined> {
   let cursor = after;
   // A read is due at the start (catching up), after the store announced a change that may concern
   // this follower, and while pages come back full.
@@ -100,7 +106,11 @@ async function* follow(store: FeedStore, { channelId, after, signal, pageSize = 
         if (timedOut) retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
       }
       due = false;
-      const page: FeedPage = await (store.readFeed({ channelId, after: cursor, limit: pageSize } satisfies ReadFeedOptions) as MaybePromise<FeedPage>);
+      const page: FeedPage = await (store.readFeed({
+        channelId,
+        after: cursor,
+        limit: pageSize,
+      } satisfies ReadFeedOptions) as MaybePromise<FeedPage>);
       for (const entry of page.entries) {
         cursor = entry.cursor;
         yield entry;

@@ -10,7 +10,14 @@ import { createDeadline } from '../waiting/deadline.js';
 import { ChannelWebhookError } from '../errors.js';
 import { isJsonContentType } from '../http/content-type.js';
 import type { HeaderValue, RawBody, WebhookRequest, WebhookResponse } from '../http/http-types.js';
-import { FIXED_PROBLEMS as FIXED, answer, problemResponse, rateLimitedResponse, storedHeaders, withRateLimitHeaders } from '../http/problem.js';
+import {
+  FIXED_PROBLEMS as FIXED,
+  answer,
+  problemResponse,
+  rateLimitedResponse,
+  storedHeaders,
+  withRateLimitHeaders,
+} from '../http/problem.js';
 import { matchWebhookPath, type WebhookPath } from '../http/route.js';
 import { MAX_BODY_BYTES } from '../limits.js';
 import { isThenable, type MaybePromise } from '../waiting/maybe-promise.js';
@@ -92,8 +99,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const onError = options.onError ?? createConsoleErrorLog(clock, 'createWebhookHandler');
   const rateLimiter = options.rateLimiter ?? createMemoryRateLimiter();
   const rejectOnLimiterError = options.onRateLimiterError === 'reject';
-  const fromStore = createDeadline(options.storeTimeoutMs ?? 5_000, 'store_timeout', 'the store did not answer in time');
-  const fromRateLimiter = createDeadline(options.rateLimiterTimeoutMs ?? 1_000, 'rate_limiter_timeout', 'the rate limiter did not answer in time');
+  const fromStore = createDeadline(
+    options.storeTimeoutMs ?? 5_000,
+    'store_timeout',
+    'the store did not answer in time',
+  );
+  const fromRateLimiter = createDeadline(
+    options.rateLimiterTimeoutMs ?? 1_000,
+    'rate_limiter_timeout',
+    'the rate limiter did not answer in time',
+  );
   const recorder =
     store.recordPosts === undefined
       ? null
@@ -105,7 +120,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
   // 1. Method, whatever the URL.
   function checkMethod(request: WebhookRequest, matched: WebhookPath | null): MaybePromise<WebhookResponse> {
-    if (typeof request.method !== 'string' || request.method.toUpperCase() !== 'POST') return answer(FIXED.methodNotAllowed);
+    if (typeof request.method !== 'string' || request.method.toUpperCase() !== 'POST')
+      return answer(FIXED.methodNotAllowed);
     return findWebhook(request, matched ?? (typeof request.url === 'string' ? matchWebhookPath(request.url) : null));
   }
 
@@ -123,10 +139,21 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return storeFailed(error, path.webhookId);
   }
 
-  function checkSecret({ request, presentedHash }: Target, webhook: WebhookRecord | null): MaybePromise<WebhookResponse> {
+  function checkSecret(
+    { request, presentedHash }: Target,
+    webhook: WebhookRecord | null,
+  ): MaybePromise<WebhookResponse> {
     const matches = hashesMatch(presentedHash, webhook?.secretHash ?? ABSENT_HASH);
     if (webhook === null || !matches || webhook.revokedAt !== null) return answer(FIXED.notFound);
-    const post: Post = { request, headers: request.headers ?? NO_HEADERS, webhook, decision: null, declaredLength: null, bodyBytes: null, key: null };
+    const post: Post = {
+      request,
+      headers: request.headers ?? NO_HEADERS,
+      webhook,
+      decision: null,
+      declaredLength: null,
+      bodyBytes: null,
+      key: null,
+    };
     return recorder === null ? checkMediaType(post) : recorded(post, checkMediaType(post));
   }
 
@@ -209,7 +236,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     // Only a `\u` escape can put NUL or a lone surrogate into text decoded from bytes; a string body
     // may hold them raw.
     const validation = validatePayload(value, post.headers['idempotency-key'], !decoded || text.includes('\\u'));
-    if (!validation.ok) return countedAnswer(post, problemResponse(validation.code, validation.detail, { errors: validation.errors }));
+    if (!validation.ok)
+      return countedAnswer(post, problemResponse(validation.code, validation.detail, { errors: validation.errors }));
     return storeMessage(post, validation.payload);
   }
 
@@ -220,7 +248,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const { webhook } = post;
     post.key = key;
     const now = clock.now();
-    const input = { message: newMessage(webhook, text, blocks, now), idempotencyKey: key, secretHash: webhook.secretHash, postedAt: now };
+    const input = {
+      message: newMessage(webhook, text, blocks, now),
+      idempotencyKey: key,
+      secretHash: webhook.secretHash,
+      postedAt: now,
+    };
     return after(post, () => fromStore(store.insertMessage(input)), answerInsert, insertFailed);
   }
 
@@ -298,7 +331,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
    * rejects: at once when the answer is a value, so that in-process ports make no promise, and
    * once it settles when it is a thenable.
    */
-  function after<C, T>(context: C, call: (context: C) => MaybePromise<T>, next: Step<C, T>, failed: Step<C, unknown>): MaybePromise<WebhookResponse> {
+  function after<C, T>(
+    context: C,
+    call: (context: C) => MaybePromise<T>,
+    next: Step<C, T>,
+    failed: Step<C, unknown>,
+  ): MaybePromise<WebhookResponse> {
     let value: MaybePromise<T>;
     try {
       value = call(context);
@@ -323,7 +361,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   // The public function takes requests written by hand: header names in any case, and a Fetch
   // Request told apart from a mistyped request.
   const handler = (request: WebhookRequest) =>
-    Promise.resolve(isFetchRequest(request) ? fetchRequestGiven() : guarded(checkMethod, withLowerCaseHeaders(request), null));
+    Promise.resolve(
+      isFetchRequest(request) ? fetchRequestGiven() : guarded(checkMethod, withLowerCaseHeaders(request), null),
+    );
 
   function fetchRequestGiven(): WebhookResponse {
     const error = new ChannelWebhookError('misconfigured', FETCH_REQUEST_GIVEN);

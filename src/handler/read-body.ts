@@ -65,7 +65,10 @@ export function decodeBody(raw: RawBody): BodyOutcome {
   if (!(raw instanceof Uint8Array)) {
     return {
       kind: 'misconfigured',
-      error: new ChannelWebhookError('misconfigured', 'the request body must be bytes, a string, or a function that reads them'),
+      error: new ChannelWebhookError(
+        'misconfigured',
+        'the request body must be bytes, a string, or a function that reads them',
+      ),
     };
   }
   if (raw.byteLength > MAX_BODY_BYTES) return { kind: 'too_large' };

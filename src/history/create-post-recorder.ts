@@ -76,7 +76,12 @@ export function createPostRecorder({ recordPosts, deadline, report }: PostRecord
   const written = (): void => {
     writing = false;
     if (dropped > 0) {
-      report(new ChannelWebhookError('history_unavailable', `${dropped} post records were dropped: ${MAX_WAITING_RECORDS} were already waiting for the store`));
+      report(
+        new ChannelWebhookError(
+          'history_unavailable',
+          `${dropped} post records were dropped: ${MAX_WAITING_RECORDS} were already waiting for the store`,
+        ),
+      );
       dropped = 0;
     }
     schedule();

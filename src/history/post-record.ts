@@ -15,7 +15,13 @@ const NO_ERRORS: FieldError[] = Object.freeze([]) as unknown as FieldError[];
  * hints with them), the stored message's id, and what the handler learnt on the way (the key, the
  * body's size). Nothing of a refused body beyond what its answer already says.
  */
-export function postRecordOf(webhookId: string, at: number, response: WebhookResponse, key: string | null, bodyBytes: number | null): PostRecord {
+export function postRecordOf(
+  webhookId: string,
+  at: number,
+  response: WebhookResponse,
+  key: string | null,
+  bodyBytes: number | null,
+): PostRecord {
   const { status } = response;
   const body = response.body as { code?: string; errors?: FieldError[]; message?: { id: string } };
   const stored = status === 200 || status === 201;

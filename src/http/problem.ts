@@ -64,7 +64,11 @@ export const PROBLEMS = {
     title: 'Unsupported media type',
     detail: 'Send the body as JSON with Content-Type: application/json (charset, if any, utf-8).',
   },
-  rate_limited: { status: 429, title: 'Too many requests', detail: 'Too many requests on this webhook. Retry later with the same idempotency key.' },
+  rate_limited: {
+    status: 429,
+    title: 'Too many requests',
+    detail: 'Too many requests on this webhook. Retry later with the same idempotency key.',
+  },
   payload_too_large: {
     status: 413,
     title: 'Payload too large',
@@ -77,7 +81,11 @@ export const PROBLEMS = {
     title: 'Idempotency keys differ',
     detail: 'eventId and the Idempotency-Key header must be exactly equal when both are sent.',
   },
-  body_read_failed: { status: 400, title: 'Request body could not be read', detail: 'The request body ended before it was complete.' },
+  body_read_failed: {
+    status: 400,
+    title: 'Request body could not be read',
+    detail: 'The request body ended before it was complete.',
+  },
   channel_archived: {
     status: 409,
     title: 'Channel archived',
@@ -93,7 +101,11 @@ export const PROBLEMS = {
     title: 'Rate limiter unavailable',
     detail: 'The request could not be counted toward the rate limit. Retry later with the same idempotency key.',
   },
-  misconfigured: { status: 500, title: 'Webhook endpoint misconfigured', detail: 'The webhook endpoint is misconfigured.' },
+  misconfigured: {
+    status: 500,
+    title: 'Webhook endpoint misconfigured',
+    detail: 'The webhook endpoint is misconfigured.',
+  },
   internal_error: { status: 500, title: 'Internal error', detail: 'The request could not be handled.' },
 } as const satisfies Record<string, { readonly status: number; readonly title: string; readonly detail: string }>;
 
@@ -141,8 +153,17 @@ export interface FixedProblem {
   readonly body: Readonly<ProblemBody>;
 }
 
-function fixed(code: ProblemCode, detail?: string, errors?: FieldError[], headers?: Record<string, string>): FixedProblem {
-  const { status, headers: all, body } = problemResponse(code, detail, { errors: errors?.map((error) => Object.freeze(error)), headers });
+function fixed(
+  code: ProblemCode,
+  detail?: string,
+  errors?: FieldError[],
+  headers?: Record<string, string>,
+): FixedProblem {
+  const {
+    status,
+    headers: all,
+    body,
+  } = problemResponse(code, detail, { errors: errors?.map((error) => Object.freeze(error)), headers });
   if (errors !== undefined) Object.freeze((body as ProblemBody).errors);
   return Object.freeze({ status, headers: Object.freeze(all), body: Object.freeze(body as ProblemBody) });
 }

@@ -25,7 +25,8 @@ const SEGMENT_CHAR = '(?:[^/?#"\\x5c\\x00-\\x20]|"[^,}\\]\\x00-\\x20]|\\x5c"[^,}
 // engine (JavaScript, PCRE) would otherwise retry from each one.
 const MAX_SEGMENTS_BETWEEN = 16;
 
-const caseless = (word: string) => [...word].map((letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`).join('');
+const caseless = (word: string) =>
+  [...word].map((letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`).join('');
 
 // `hooks` and `channels` as whole segments, in any case, with segments between them: a runtime that
 // resolves dot segments turns `/hooks/x/../channels/` into `/hooks/channels/` (and `/hooks/./channels/`,

@@ -38,6 +38,7 @@ export function matchWebhookPath(url: string): WebhookPath | null {
   const last = url.lastIndexOf('/', end - 1);
   if (last === -1 || last === end - 1) return null;
   const before = url.lastIndexOf('/', last - 1);
-  if (before === -1 || before === last - 1 || before < PREFIX.length || !url.startsWith(PREFIX, before - PREFIX.length)) return null;
+  if (before === -1 || before === last - 1 || before < PREFIX.length || !url.startsWith(PREFIX, before - PREFIX.length))
+    return null;
   return { webhookId: url.slice(before + 1, last), secret: url.slice(last + 1, end) };
 }

@@ -94,8 +94,14 @@ export function instrumentHandler(handle: WebhookHandler, options: Instrumentati
     valueType: ValueType.DOUBLE,
     advice: { explicitBucketBoundaries: DURATION_BUCKETS },
   });
-  const posts = meter.createCounter('channel_webhooks.posts', { description: 'Webhook posts answered, by status and code.', unit: '{post}' });
-  const rateLimited = meter.createCounter('channel_webhooks.rate_limited', { description: 'Posts refused by the rate limiter.', unit: '{post}' });
+  const posts = meter.createCounter('channel_webhooks.posts', {
+    description: 'Webhook posts answered, by status and code.',
+    unit: '{post}',
+  });
+  const rateLimited = meter.createCounter('channel_webhooks.rate_limited', {
+    description: 'Posts refused by the rate limiter.',
+    unit: '{post}',
+  });
   // No meter provider registered: skip the clock and the attribute objects, so the wrapper costs
   // next to nothing until an SDK is installed.
   const metered = meter !== createNoopMeter();
@@ -105,7 +111,8 @@ export function instrumentHandler(handle: WebhookHandler, options: Instrumentati
   });
 
   // The global tracer provider can get an SDK at any time, so this is asked on every request.
-  const tracing = () => !(tracerProvider instanceof ProxyTracerProvider && tracerProvider.getDelegate() === NOOP_TRACER_PROVIDER);
+  const tracing = () =>
+    !(tracerProvider instanceof ProxyTracerProvider && tracerProvider.getDelegate() === NOOP_TRACER_PROVIDER);
 
   const instrumented: WebhookHandler = async (request) => {
     const upper = request.method.toUpperCase();
@@ -120,7 +127,9 @@ export function instrumentHandler(handle: WebhookHandler, options: Instrumentati
     try {
       // Only a recording span becomes the parent of the store's and limiter's own spans; without an
       // SDK this skips the context switch, which is most of the wrapper's cost.
-      response = recording ? await context.with(trace.setSpan(context.active(), span), handle, undefined, request) : await handle(request);
+      response = recording
+        ? await context.with(trace.setSpan(context.active(), span), handle, undefined, request)
+        : await handle(request);
     } catch (error) {
       span.recordException(error as Error);
       span.setStatus({ code: SpanStatusCode.ERROR });
@@ -143,12 +152,17 @@ export function instrumentHandler(handle: WebhookHandler, options: Instrumentati
   return (request) => (metered || tracing() ? instrumented(request) : handle(request));
 
   function record(method: string, status: number, code: string, seconds: number): void {
-    const common: Attributes = { 'http.request.method': method, 'http.route': WEBHOOK_ROUTE, 'http.response.status_code': status };
+    const common: Attributes = {
+      'http.request.method': method,
+      'http.route': WEBHOOK_ROUTE,
+      'http.response.status_code': status,
+    };
     if (status >= 500) common['error.type'] = code;
     duration.record(seconds, common);
     posts.add(1, { 'http.response.status_code': status, 'channel_webhooks.code': code });
     if (status === 429) rateLimited.add(1);
-    if (code === 'store_failed' || code === 'rate_limiter_failed') backendFailures.add(1, { 'channel_webhooks.code': code });
+    if (code === 'store_failed' || code === 'rate_limiter_failed')
+      backendFailures.add(1, { 'channel_webhooks.code': code });
   }
 }
 

@@ -235,11 +235,19 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
   const { store, onAudit } = options;
   const clock = options.clock ?? systemClock;
   const log = createConsoleErrorLog(clock, 'createWebhookManager');
-  const onError = options.onError ?? ((error: unknown, { stage, event }: ManagerErrorContext) => log(error, { stage, webhookId: event.webhookId }));
+  const onError =
+    options.onError ??
+    ((error: unknown, { stage, event }: ManagerErrorContext) => log(error, { stage, webhookId: event.webhookId }));
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const urlOf = (webhookId: string, secret: string) => `${baseUrl}/hooks/channels/${webhookId}/${secret}`;
 
-  const audit = async (type: AuditEvent['type'], actor: Actor, record: WebhookRecord, at: number, previous?: WebhookRecord): Promise<void> => {
+  const audit = async (
+    type: AuditEvent['type'],
+    actor: Actor,
+    record: WebhookRecord,
+    at: number,
+    previous?: WebhookRecord,
+  ): Promise<void> => {
     if (onAudit === undefined) return;
     const event: AuditEvent = {
       type,
@@ -274,7 +282,10 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
     if (channel === null) {
       if (!orphanAllowed) throw new ChannelWebhookError('channel_not_found', `there is no channel ${channelId}`);
       if (orgWide) return null;
-      throw new ChannelWebhookError('forbidden', `channel ${channelId} no longer exists: only organization owners and admins may revoke its webhooks`);
+      throw new ChannelWebhookError(
+        'forbidden',
+        `channel ${channelId} no longer exists: only organization owners and admins may revoke its webhooks`,
+      );
     }
     if (!orgWide && actor.userId !== channel.ownerId) {
       throw new ChannelWebhookError(
@@ -297,7 +308,9 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
   };
 
   /** Revokes one webhook; returns the record and whether this call is the one that revoked it. */
-  const revokeOne = async (webhookId: string): Promise<{ record: WebhookRecord; at: number; revokedNow: boolean } | null> => {
+  const revokeOne = async (
+    webhookId: string,
+  ): Promise<{ record: WebhookRecord; at: number; revokedNow: boolean } | null> => {
     const at = clock.now();
     const record = await store.revokeWebhook(webhookId, at);
     if (record === null) return null;
@@ -310,7 +323,10 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
     if (store.newWebhookId === undefined) return generateWebhookId();
     const id: unknown = store.newWebhookId(channelId);
     if (typeof id !== 'string' || !isWellFormedWebhookId(id)) {
-      throw new ChannelWebhookError('store_failed', "the store's newWebhookId() gave an id that is not `wh_` and 22 base64url characters");
+      throw new ChannelWebhookError(
+        'store_failed',
+        "the store's newWebhookId() gave an id that is not `wh_` and 22 base64url characters",
+      );
     }
     return id;
   };
@@ -321,7 +337,10 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       const name = cleanWebhookName(input.name);
       const profile = cleanProfileChange(input);
       if (channel.archived) {
-        throw new ChannelWebhookError('channel_archived', `channel ${channel.id} is archived: webhooks cannot be created in it`);
+        throw new ChannelWebhookError(
+          'channel_archived',
+          `channel ${channel.id} is archived: webhooks cannot be created in it`,
+        );
       }
       const secret = generateSecret();
       const record: WebhookRecord = {
@@ -344,7 +363,8 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
 
     async update(actor, webhookId, change) {
       const webhook = await webhookFor(actor, webhookId);
-      if (typeof change !== 'object' || change === null) throw new ChannelWebhookError('invalid_argument', 'change must be { description?, avatarUrl? }');
+      if (typeof change !== 'object' || change === null)
+        throw new ChannelWebhookError('invalid_argument', 'change must be { description?, avatarUrl? }');
       const profile: WebhookProfileChange = cleanProfileChange(change);
       if (webhook.revokedAt !== null) throw revokedError(webhookId);
       const at = clock.now();
@@ -403,7 +423,10 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       checkArgument('history', 'options.limit', limit, HISTORY_LIMIT);
       const webhook = await webhookFor(actor, webhookId);
       if (store.listPosts === undefined) {
-        throw new ChannelWebhookError('history_unavailable', 'this store keeps no history of posts: it has no listPosts()');
+        throw new ChannelWebhookError(
+          'history_unavailable',
+          'this store keeps no history of posts: it has no listPosts()',
+        );
       }
       return store.listPosts(webhook.id, limit);
     },
@@ -421,12 +444,18 @@ const OPTIONS: OptionsShape = {
 };
 
 function revokedError(webhookId: string): ChannelWebhookError {
-  return new ChannelWebhookError('webhook_revoked', `webhook ${webhookId} is revoked; create a new one to resume the integration`);
+  return new ChannelWebhookError(
+    'webhook_revoked',
+    `webhook ${webhookId} is revoked; create a new one to resume the integration`,
+  );
 }
 
 function checkActor(actor: Actor): void {
   if (typeof actor !== 'object' || actor === null || typeof actor.userId !== 'string' || !ROLES.has(actor.role)) {
-    throw new ChannelWebhookError('invalid_argument', "actor must be { userId: string, role: 'owner' | 'admin' | 'member' }");
+    throw new ChannelWebhookError(
+      'invalid_argument',
+      "actor must be { userId: string, role: 'owner' | 'admin' | 'member' }",
+    );
   }
 }
 

@@ -37,7 +37,9 @@ export function cleanWebhookName(name: unknown): string {
   const unsafe = UNSAFE.exec(trimmed);
   if (unsafe !== null) {
     const codeUnit = unsafe[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    throw invalidName(`a webhook name must not contain control characters, lone surrogates or bidirectional formatting characters (found U+${codeUnit})`);
+    throw invalidName(
+      `a webhook name must not contain control characters, lone surrogates or bidirectional formatting characters (found U+${codeUnit})`,
+    );
   }
   if (!VISIBLE.test(trimmed)) throw invalidName('a webhook name must have at least one visible character');
   return trimmed;

@@ -33,12 +33,16 @@ export function cleanDescription(description: unknown): string | null {
   if (description === null) return null;
   if (typeof description !== 'string') throw invalidDescription('a description must be a string or null');
   if (description.length > MAX_DESCRIPTION_INPUT_LENGTH) {
-    throw invalidDescription(`a description must be at most ${MAX_DESCRIPTION_INPUT_LENGTH} characters long before trimming`);
+    throw invalidDescription(
+      `a description must be at most ${MAX_DESCRIPTION_INPUT_LENGTH} characters long before trimming`,
+    );
   }
   const trimmed = description.trim();
   if (trimmed.length === 0) return null;
   if (codePointLength(trimmed) > MAX_DESCRIPTION_CODE_POINTS) {
-    throw invalidDescription(`a description must have at most ${MAX_DESCRIPTION_CODE_POINTS} characters after trimming`);
+    throw invalidDescription(
+      `a description must have at most ${MAX_DESCRIPTION_CODE_POINTS} characters after trimming`,
+    );
   }
   const unsafe = UNSAFE.exec(trimmed);
   if (unsafe !== null) {
@@ -59,13 +63,16 @@ export function cleanDescription(description: unknown): string | null {
 export function cleanAvatarUrl(avatarUrl: unknown): string | null {
   if (avatarUrl === null || avatarUrl === '') return null;
   if (typeof avatarUrl !== 'string') throw invalidAvatarUrl('an avatar URL must be a string or null');
-  if (avatarUrl.length > MAX_AVATAR_URL_LENGTH) throw invalidAvatarUrl(`an avatar URL must be at most ${MAX_AVATAR_URL_LENGTH} characters long`);
+  if (avatarUrl.length > MAX_AVATAR_URL_LENGTH)
+    throw invalidAvatarUrl(`an avatar URL must be at most ${MAX_AVATAR_URL_LENGTH} characters long`);
   if (safeImageUrl(avatarUrl, false) === undefined) {
     throw invalidAvatarUrl('an avatar URL must be an absolute https URL without spaces or control characters');
   }
   const parsed = new URL(avatarUrl);
-  if (parsed.protocol !== 'https:') throw invalidAvatarUrl(`an avatar URL must be https, not ${parsed.protocol.slice(0, -1)}`);
-  if (parsed.username !== '' || parsed.password !== '') throw invalidAvatarUrl('an avatar URL must not carry a user name or password');
+  if (parsed.protocol !== 'https:')
+    throw invalidAvatarUrl(`an avatar URL must be https, not ${parsed.protocol.slice(0, -1)}`);
+  if (parsed.username !== '' || parsed.password !== '')
+    throw invalidAvatarUrl('an avatar URL must not carry a user name or password');
   return avatarUrl;
 }
 

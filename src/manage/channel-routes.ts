@@ -12,7 +12,10 @@ export const channelRoutes: readonly Route[] = [
     status: 200,
     answer: webhookListSchema,
     codes: ['channel_not_found'],
-    run: async ({ manager, actor, params }) => ({ status: 200, body: { webhooks: await manager.list(actor, params.channelId!) } }),
+    run: async ({ manager, actor, params }) => ({
+      status: 200,
+      body: { webhooks: await manager.list(actor, params.channelId!) },
+    }),
   },
   {
     method: 'POST',

@@ -10,7 +10,12 @@ import { channelRoutes } from './channel-routes.js';
 import { isCrossSite } from './cross-site.js';
 import { createManagementFetch } from './management-fetch.js';
 import { managementAnswer, managementProblem, type ManagementProblemCode } from './management-problems.js';
-import type { ManagementApi, ManagementApiOptions, ManagementErrorContext, ManagementRequest } from './management-types.js';
+import type {
+  ManagementApi,
+  ManagementApiOptions,
+  ManagementErrorContext,
+  ManagementRequest,
+} from './management-types.js';
 import { postRoutes } from './post-routes.js';
 import { readJsonBody } from './read-json-body.js';
 import { matchRoute, type Route } from './route.js';
@@ -19,15 +24,31 @@ import { webhookRoutes } from './webhook-routes.js';
 import { compile, type Checker } from '../validation/compile.js';
 
 /** Every route of the API, as the OpenAPI document lists them. */
-export const MANAGEMENT_ROUTES: readonly Route[] = [...channelRoutes, ...webhookRoutes, ...postRoutes, testMessageRoute];
-const BODY_CHECKERS = new Map<Route, Checker>(MANAGEMENT_ROUTES.filter((route) => route.body !== undefined).map((route) => [route, compile(route.body!)]));
+export const MANAGEMENT_ROUTES: readonly Route[] = [
+  ...channelRoutes,
+  ...webhookRoutes,
+  ...postRoutes,
+  testMessageRoute,
+];
+const BODY_CHECKERS = new Map<Route, Checker>(
+  MANAGEMENT_ROUTES.filter((route) => route.body !== undefined).map((route) => [route, compile(route.body!)]),
+);
 const ROLES = new Set(['owner', 'admin', 'member']);
 
 const OPTIONS: OptionsShape = {
   manager: required(
-    port('a WebhookManager', ['create', 'update', 'rotate', 'revoke', 'get', 'list', 'history'], 'Pass createWebhookManager({ store, baseUrl }).'),
+    port(
+      'a WebhookManager',
+      ['create', 'update', 'rotate', 'revoke', 'get', 'list', 'history'],
+      'Pass createWebhookManager({ store, baseUrl }).',
+    ),
   ),
-  authenticate: required(fn('a function (request) => { userId, role } | null', "Return the signed-in user from your app's session, or null.")),
+  authenticate: required(
+    fn(
+      'a function (request) => { userId, role } | null',
+      "Return the signed-in user from your app's session, or null.",
+    ),
+  ),
   basePath: rule(
     "'' or a path starting with '/', without a trailing slash, '?' or '#'",
     (value) => typeof value === 'string' && /^(\/[^/?#\s]+)*$/.test(value),
@@ -94,16 +115,23 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
     }
   };
 
-  async function answer(request: ManagementRequest, native: Req, path: string, query: URLSearchParams): Promise<WebhookResponse> {
+  async function answer(
+    request: ManagementRequest,
+    native: Req,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<WebhookResponse> {
     const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
     const matched = matchRoute(MANAGEMENT_ROUTES, method, path);
     if (matched === null) return managementProblem('not_found');
-    if ('allowed' in matched) return managementProblem('method_not_allowed', undefined, { headers: { allow: matched.allowed.join(', ') } });
+    if ('allowed' in matched)
+      return managementProblem('method_not_allowed', undefined, { headers: { allow: matched.allowed.join(', ') } });
     const { route, params } = matched;
     const where = `${route.method} ${route.path}`;
     if (isCrossSite(request.headers, request.url, trusted)) return managementProblem('cross_site_request');
     const checker = BODY_CHECKERS.get(route);
-    if (checker !== undefined && !isJsonContentType(request.headers['content-type'])) return managementProblem('unsupported_media_type');
+    if (checker !== undefined && !isJsonContentType(request.headers['content-type']))
+      return managementProblem('unsupported_media_type');
 
     let actor: Actor | null;
     try {
@@ -114,10 +142,16 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
     }
     if (actor === null) return managementProblem('unauthenticated');
     if (!isActor(actor)) {
-      report(new ChannelWebhookError('misconfigured', "authenticate returned neither null nor { userId: string, role: 'owner' | 'admin' | 'member' }"), {
-        stage: 'authenticate',
-        route: where,
-      });
+      report(
+        new ChannelWebhookError(
+          'misconfigured',
+          "authenticate returned neither null nor { userId: string, role: 'owner' | 'admin' | 'member' }",
+        ),
+        {
+          stage: 'authenticate',
+          route: where,
+        },
+      );
       return managementProblem('misconfigured');
     }
 
@@ -182,7 +216,11 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
   return { serve, fetch: createManagementFetch(serve as ManagementApi<Request>['serve']) };
 }
 
-const FIELD_OF = { invalid_name: '/name', invalid_description: '/description', invalid_avatar_url: '/avatarUrl' } as const;
+const FIELD_OF = {
+  invalid_name: '/name',
+  invalid_description: '/description',
+  invalid_avatar_url: '/avatarUrl',
+} as const;
 
 /** The path relative to `basePath` and the query of `url` (a path or an absolute URL), or `null` when it is outside. */
 function relativeTarget(url: string, basePath: string): { path: string; query: URLSearchParams } | null {
@@ -212,7 +250,13 @@ function relativeTarget(url: string, basePath: string): { path: string; query: U
 
 function isActor(value: unknown): value is Actor {
   const actor = value as Partial<Actor> | null;
-  return typeof actor === 'object' && actor !== null && typeof actor.userId === 'string' && actor.userId !== '' && ROLES.has(actor.role as string);
+  return (
+    typeof actor === 'object' &&
+    actor !== null &&
+    typeof actor.userId === 'string' &&
+    actor.userId !== '' &&
+    ROLES.has(actor.role as string)
+  );
 }
 
 function isOrigin(value: string): boolean {

@@ -11,7 +11,11 @@ const one = (value: HeaderValue): string | undefined => (Array.isArray(value) ? 
  *
  * @param url - the request's URL: its host stands in for a missing `Host` when it is absolute.
  */
-export function isCrossSite(headers: Readonly<Record<string, HeaderValue>>, url: string, trusted: ReadonlySet<string>): boolean {
+export function isCrossSite(
+  headers: Readonly<Record<string, HeaderValue>>,
+  url: string,
+  trusted: ReadonlySet<string>,
+): boolean {
   const origin = one(headers.origin);
   if (origin !== undefined && trusted.has(origin)) return false;
   const site = one(headers['sec-fetch-site']);

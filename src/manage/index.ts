@@ -11,6 +11,11 @@ export { createManagementAdapter } from '../adapter-kit/create-management-adapte
 export { MAX_MANAGEMENT_BODY_BYTES } from './read-json-body.js';
 export { MANAGEMENT_PROBLEMS } from './management-problems.js';
 export type { ManagementProblem, ManagementProblemCode } from './management-problems.js';
-export type { ManagementApi, ManagementApiOptions, ManagementErrorContext, ManagementRequest } from './management-types.js';
+export type {
+  ManagementApi,
+  ManagementApiOptions,
+  ManagementErrorContext,
+  ManagementRequest,
+} from './management-types.js';
 export type { Actor, WebhookInfo, WebhookProfileInput, WebhookWithUrl } from '../lifecycle/create-webhook-manager.js';
 export type { PostRecord } from '../ports.js';

@@ -16,7 +16,8 @@ export function createManagementFetch(serve: ManagementApi<Request>['serve']): (
         method: request.method,
         url: request.url,
         headers: headersOf(request.headers),
-        body: (maxBytes, declaredLength = null) => readFetchBody(request, { maxBytes, declaredLength, timeoutMs: DEFAULT_BODY_TIMEOUT_MS }),
+        body: (maxBytes, declaredLength = null) =>
+          readFetchBody(request, { maxBytes, declaredLength, timeoutMs: DEFAULT_BODY_TIMEOUT_MS }),
       },
       request,
     );

@@ -12,7 +12,11 @@ export const MANAGEMENT_PROBLEMS = {
   invalid_name: { status: 400, title: 'Invalid name', detail: 'The webhook name is invalid.' },
   invalid_description: { status: 400, title: 'Invalid description', detail: 'The description is invalid.' },
   invalid_avatar_url: { status: 400, title: 'Invalid avatar URL', detail: 'The avatar URL is invalid.' },
-  body_read_failed: { status: 400, title: 'Request body could not be read', detail: 'The request body did not arrive whole, or in time.' },
+  body_read_failed: {
+    status: 400,
+    title: 'Request body could not be read',
+    detail: 'The request body did not arrive whole, or in time.',
+  },
   unauthenticated: { status: 401, title: 'Sign-in required', detail: 'Sign in to manage webhooks.' },
   cross_site_request: {
     status: 403,
@@ -30,14 +34,26 @@ export const MANAGEMENT_PROBLEMS = {
     title: 'Webhook not found',
     detail: 'There is no webhook with this id, or you may not manage it.',
   },
-  method_not_allowed: { status: 405, title: 'Method not allowed', detail: 'This route does not take that method; see Allow.' },
-  channel_archived: { status: 409, title: 'Channel archived', detail: 'The channel is archived: no webhook can be created in it.' },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    detail: 'This route does not take that method; see Allow.',
+  },
+  channel_archived: {
+    status: 409,
+    title: 'Channel archived',
+    detail: 'The channel is archived: no webhook can be created in it.',
+  },
   webhook_revoked: {
     status: 409,
     title: 'Webhook revoked',
     detail: 'The webhook is revoked, for good: create a new one to resume the integration.',
   },
-  payload_too_large: { status: 413, title: 'Payload too large', detail: 'The body is larger than the management API takes.' },
+  payload_too_large: {
+    status: 413,
+    title: 'Payload too large',
+    detail: 'The body is larger than the management API takes.',
+  },
   unsupported_media_type: {
     status: 415,
     title: 'Unsupported media type',
@@ -103,7 +119,11 @@ export function managementProblem(
   const { status, title } = MANAGEMENT_PROBLEMS[code];
   const body: ManagementProblem = { type: `tag:channel-webhooks,2026:problem:${code}`, title, status, detail, code };
   if (extra?.errors !== undefined) body.errors = extra.errors;
-  return { status, headers: { 'content-type': 'application/problem+json', ...ANSWER_HEADERS, ...extra?.headers }, body };
+  return {
+    status,
+    headers: { 'content-type': 'application/problem+json', ...ANSWER_HEADERS, ...extra?.headers },
+    body,
+  };
 }
 
 /** A JSON answer that is not a problem. */

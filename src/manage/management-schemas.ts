@@ -78,7 +78,9 @@ const fieldError = strict({
   pointer: Optional(TypeString({ description: 'A JSON Pointer into the request body.' })),
   header: Optional(TypeString({ description: 'The offending header, lower-case.' })),
   message: TypeString(),
-  hint: Optional(TypeString({ description: 'What to send instead of a Slack construct the endpoint does not take, with a link.' })),
+  hint: Optional(
+    TypeString({ description: 'What to send instead of a Slack construct the endpoint does not take, with a link.' }),
+  ),
 });
 
 /** One entry of a webhook's history. */
@@ -101,14 +103,17 @@ export const postRecordSchema = strict(
 );
 
 /** The answer of the list route. */
-export const webhookListSchema = strict({ webhooks: TypeArray(webhookSchema, { description: 'Oldest first, revoked ones included.' }) });
+export const webhookListSchema = strict({
+  webhooks: TypeArray(webhookSchema, { description: 'Oldest first, revoked ones included.' }),
+});
 
 /** The answer of create and rotate: the only answers that hold the URL. */
 export const webhookWithUrlSchema = strict({
   webhook: webhookSchema,
   url: TypeString({
     format: 'uri',
-    description: 'The complete secret URL, `{baseUrl}/hooks/channels/{webhookId}/{secret}`: shown once, here. Give it only to the sending system.',
+    description:
+      'The complete secret URL, `{baseUrl}/hooks/channels/{webhookId}/{secret}`: shown once, here. Give it only to the sending system.',
   }),
 });
 
@@ -118,7 +123,11 @@ export const webhookAnswerSchema = strict({ webhook: webhookSchema });
 /** `POST /webhooks/{webhookId}/test`. */
 export const testMessageBody = strict(
   {
-    url: TypeString({ minLength: 1, maxLength: 2048, description: "The webhook's secret URL as the page holds it, from create or rotate." }),
+    url: TypeString({
+      minLength: 1,
+      maxLength: 2048,
+      description: "The webhook's secret URL as the page holds it, from create or rotate.",
+    }),
     text: TypeString({ minLength: 1, maxLength: 1000, description: 'The text of the test message.' }),
   },
   'A test message, posted through the endpoint with this URL.',
@@ -126,7 +135,9 @@ export const testMessageBody = strict(
 
 /** The answer of the test route: what the endpoint answered the post, as a sender would see it. */
 export const testMessageAnswerSchema = strict({
-  status: Integer({ description: "The endpoint's status: 201 for a stored message, 404 for a URL that is no longer the webhook's." }),
+  status: Integer({
+    description: "The endpoint's status: 201 for a stored message, 404 for a URL that is no longer the webhook's.",
+  }),
   body: TypeObject({}, { description: "The endpoint's JSON body: the message, or its problem with a stable `code`." }),
 });
 

@@ -26,6 +26,7 @@ export const postRoutes: readonly Route[] = [
 function limitOf(text: string | null): number {
   if (text === null) return POST_HISTORY_LIMIT;
   const limit = /^\d{1,3}$/.test(text) ? Number(text) : 0;
-  if (limit < 1 || limit > POST_HISTORY_LIMIT) throw new ChannelWebhookError('invalid_argument', `limit must be an integer from 1 to ${POST_HISTORY_LIMIT}`);
+  if (limit < 1 || limit > POST_HISTORY_LIMIT)
+    throw new ChannelWebhookError('invalid_argument', `limit must be an integer from 1 to ${POST_HISTORY_LIMIT}`);
   return limit;
 }

@@ -13,14 +13,20 @@ export const MAX_MANAGEMENT_BODY_BYTES = 32_768;
 const MAX_FIELD_ERRORS = 10;
 
 /** What reading a body came to: its JSON object, or the answer to give instead (and, for a 500, what to report). */
-export type BodyRead = { ok: true; value: Record<string, unknown> } | { ok: false; response: WebhookResponse; failure?: unknown };
+export type BodyRead =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; response: WebhookResponse; failure?: unknown };
 
 /**
  * Reads a write's body: at most {@link MAX_MANAGEMENT_BODY_BYTES}, UTF-8 JSON, an object of the
  * shape `checker` states (no body at all counts as `{}`); `refusals` says why a field is refused,
  * by its pointer, where "is not an allowed property" would say too little. Never throws.
  */
-export async function readJsonBody(request: ManagementRequest, checker: Checker, refusals: Readonly<Record<string, string>> = {}): Promise<BodyRead> {
+export async function readJsonBody(
+  request: ManagementRequest,
+  checker: Checker,
+  refusals: Readonly<Record<string, string>> = {},
+): Promise<BodyRead> {
   const declared = declaredLength(request.headers);
   if (declared !== null && declared > MAX_MANAGEMENT_BODY_BYTES) return refused(managementProblem('payload_too_large'));
   let raw: Awaited<ReturnType<ManagementRequest['body']>>;
@@ -29,22 +35,28 @@ export async function readJsonBody(request: ManagementRequest, checker: Checker,
   } catch (error) {
     const failed = readFailed(error);
     if (failed.kind === 'too_large') return refused(managementProblem('payload_too_large'));
-    if (failed.kind === 'misconfigured') return { ok: false, response: managementProblem('misconfigured', failed.error.message), failure: failed.error };
+    if (failed.kind === 'misconfigured')
+      return { ok: false, response: managementProblem('misconfigured', failed.error.message), failure: failed.error };
     return refused(managementProblem('body_read_failed'));
   }
   if ((bodyBytes(raw) ?? 0) > MAX_MANAGEMENT_BODY_BYTES) return refused(managementProblem('payload_too_large'));
   const decoded = decodeBody(raw);
-  if (decoded.kind === 'misconfigured') return { ok: false, response: managementProblem('misconfigured', decoded.error.message), failure: decoded.error };
+  if (decoded.kind === 'misconfigured')
+    return { ok: false, response: managementProblem('misconfigured', decoded.error.message), failure: decoded.error };
   if (decoded.kind !== 'text') return refused(managementProblem('invalid_json', 'The body is not UTF-8 JSON.'));
   let value: unknown;
   try {
     value = decoded.text.trim() === '' ? {} : JSON.parse(decoded.text);
   } catch {
     // Never the parser's message: it quotes the body.
-    return refused(managementProblem('invalid_json', undefined, { errors: [{ pointer: '', message: 'must be valid JSON' }] }));
+    return refused(
+      managementProblem('invalid_json', undefined, { errors: [{ pointer: '', message: 'must be valid JSON' }] }),
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return refused(managementProblem('invalid_json', undefined, { errors: [{ pointer: '', message: 'must be an object' }] }));
+    return refused(
+      managementProblem('invalid_json', undefined, { errors: [{ pointer: '', message: 'must be an object' }] }),
+    );
   }
   if (!checker.check(value)) return refused(invalidFields(fieldErrors(checker, value, refusals)));
   return { ok: true, value: value as Record<string, unknown> };
@@ -52,7 +64,8 @@ export async function readJsonBody(request: ManagementRequest, checker: Checker,
 
 /** A 400 `invalid_argument` listing `errors`. */
 export function invalidFields(errors: FieldError[]): WebhookResponse {
-  const detail = errors.length === 1 ? 'One field is invalid; see errors.' : `${errors.length} fields are invalid; see errors.`;
+  const detail =
+    errors.length === 1 ? 'One field is invalid; see errors.' : `${errors.length} fields are invalid; see errors.`;
   return managementProblem('invalid_argument', detail, { errors });
 }
 
@@ -63,7 +76,8 @@ function fieldErrors(checker: Checker, value: unknown, refusals: Readonly<Record
     const pointer = boundPointer(error.path);
     if (seen.has(pointer)) continue;
     seen.add(pointer);
-    const message = refusals[pointer] ?? (isStringOrNull(error.schema) ? 'must be a string or null' : describeError(error));
+    const message =
+      refusals[pointer] ?? (isStringOrNull(error.schema) ? 'must be a string or null' : describeError(error));
     errors.push({ pointer, message });
     if (errors.length === MAX_FIELD_ERRORS) break;
   }

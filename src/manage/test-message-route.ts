@@ -23,10 +23,14 @@ export const testMessageRoute: Route = {
   run: async ({ manager, actor, params, body, handle }) => {
     // The permission first: a webhook the actor may not manage is a 404, whatever the URL holds.
     const webhook = await manager.get(actor, params.webhookId!);
-    if (handle === undefined) throw new ChannelWebhookError('test_unavailable', 'no handler was given to createManagementApi');
+    if (handle === undefined)
+      throw new ChannelWebhookError('test_unavailable', 'no handler was given to createManagementApi');
     const path = matchWebhookPath(body.url as string);
     if (path === null || path.webhookId !== webhook.id) {
-      throw new ChannelWebhookError('invalid_argument', "url must be this webhook's URL, as create or rotate answered it");
+      throw new ChannelWebhookError(
+        'invalid_argument',
+        "url must be this webhook's URL, as create or rotate answered it",
+      );
     }
     const answer = await handle({
       method: 'POST',

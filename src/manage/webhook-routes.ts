@@ -12,7 +12,10 @@ export const webhookRoutes: readonly Route[] = [
     status: 200,
     answer: webhookAnswerSchema,
     codes: ['webhook_not_found'],
-    run: async ({ manager, actor, params }) => ({ status: 200, body: { webhook: await manager.get(actor, params.webhookId!) } }),
+    run: async ({ manager, actor, params }) => ({
+      status: 200,
+      body: { webhook: await manager.get(actor, params.webhookId!) },
+    }),
   },
   {
     method: 'PATCH',
@@ -29,7 +32,10 @@ export const webhookRoutes: readonly Route[] = [
     status: 200,
     answer: webhookAnswerSchema,
     codes: ['webhook_not_found', 'invalid_description', 'invalid_avatar_url', 'webhook_revoked'],
-    run: async ({ manager, actor, params, body }) => ({ status: 200, body: { webhook: await manager.update(actor, params.webhookId!, body) } }),
+    run: async ({ manager, actor, params, body }) => ({
+      status: 200,
+      body: { webhook: await manager.update(actor, params.webhookId!, body) },
+    }),
   },
   {
     method: 'POST',
@@ -53,6 +59,9 @@ export const webhookRoutes: readonly Route[] = [
     status: 200,
     answer: webhookAnswerSchema,
     codes: ['webhook_not_found'],
-    run: async ({ manager, actor, params }) => ({ status: 200, body: { webhook: await manager.revoke(actor, params.webhookId!) } }),
+    run: async ({ manager, actor, params }) => ({
+      status: 200,
+      body: { webhook: await manager.revoke(actor, params.webhookId!) },
+    }),
   },
 ];

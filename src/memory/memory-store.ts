@@ -1,6 +1,13 @@
 import { minuteOf } from '../history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../limits.js';
-import { checkReadFeedOptions, cursorExpired, formatCursor, invalidCursor, newEpoch, parseCursor } from '../feed/cursor.js';
+import {
+  checkReadFeedOptions,
+  cursorExpired,
+  formatCursor,
+  invalidCursor,
+  newEpoch,
+  parseCursor,
+} from '../feed/cursor.js';
 import { createFeedWatchers } from '../feed/watchers.js';
 import { checkArgument, EPOCH_MS, integer } from '../arguments/index.js';
 import type {
@@ -133,7 +140,8 @@ export function createMemoryStore(): MemoryStore {
     },
     listWebhooks(channelId) {
       const found: WebhookRecord[] = [];
-      for (const webhook of webhooks.values()) if (webhook.channelId === channelId) found.push(Object.freeze(copyRecord(webhook)));
+      for (const webhook of webhooks.values())
+        if (webhook.channelId === channelId) found.push(Object.freeze(copyRecord(webhook)));
       // The port promises oldest first, whatever order the webhooks were inserted in (stable on ties).
       return found.sort((a, b) => a.createdAt - b.createdAt);
     },
@@ -160,7 +168,8 @@ export function createMemoryStore(): MemoryStore {
     insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
       const webhookId = message.author.id;
       const webhook = webhooks.get(webhookId);
-      if (webhook === undefined || webhook.revokedAt !== null || webhook.secretHash !== secretHash) return { outcome: 'webhook_inactive' };
+      if (webhook === undefined || webhook.revokedAt !== null || webhook.secretHash !== secretHash)
+        return { outcome: 'webhook_inactive' };
       const channel = channels.get(webhook.channelId);
       if (channel === undefined) return { outcome: 'channel_not_found' };
       if (channel.archived) return { outcome: 'channel_archived' };
@@ -207,7 +216,11 @@ export function createMemoryStore(): MemoryStore {
       const ring = rings.get(webhookId);
       if (ring === undefined) return [];
       const newest: PostRecord[] = [];
-      for (let position = ring.written - 1; position >= 0 && position >= ring.written - Math.min(limit, POST_HISTORY_LIMIT); position--) {
+      for (
+        let position = ring.written - 1;
+        position >= 0 && position >= ring.written - Math.min(limit, POST_HISTORY_LIMIT);
+        position--
+      ) {
         newest.push(Object.freeze({ ...ring.slots[position % POST_HISTORY_LIMIT]! }));
       }
       return newest;
@@ -219,7 +232,8 @@ export function createMemoryStore(): MemoryStore {
       if (after !== undefined) {
         const parsed = parseCursor(after, 1);
         if (parsed === null) throw invalidCursor('memory store', after);
-        if (parsed.epoch !== epochOf()) throw cursorExpired('memory store', 'it comes from another store object or an earlier process');
+        if (parsed.epoch !== epochOf())
+          throw cursorExpired('memory store', 'it comes from another store object or an earlier process');
         last = Number(parsed.positions[0]!);
         if (last < prunedThrough) throw cursorExpired('memory store', 'messages after it were pruned');
       }
@@ -288,7 +302,10 @@ function fill(slot: PostRecord, record: PostRecord): PostRecord {
   slot.at = record.at;
   slot.status = record.status;
   slot.code = record.code;
-  slot.errors = record.errors.length === 0 ? NO_ERRORS : (Object.freeze(record.errors.map((error) => Object.freeze({ ...error }))) as PostRecord['errors']);
+  slot.errors =
+    record.errors.length === 0
+      ? NO_ERRORS
+      : (Object.freeze(record.errors.map((error) => Object.freeze({ ...error }))) as PostRecord['errors']);
   slot.idempotencyKey = record.idempotencyKey;
   slot.messageId = record.messageId;
   slot.bodyBytes = record.bodyBytes;

@@ -46,7 +46,13 @@ const EVERY_ROUTE: readonly ManagementProblemCode[] = [
   'misconfigured',
   'internal_error',
 ];
-const EVERY_WRITE: readonly ManagementProblemCode[] = ['unsupported_media_type', 'payload_too_large', 'invalid_json', 'invalid_argument', 'body_read_failed'];
+const EVERY_WRITE: readonly ManagementProblemCode[] = [
+  'unsupported_media_type',
+  'payload_too_large',
+  'invalid_json',
+  'invalid_argument',
+  'body_read_failed',
+];
 
 // Component names of the schemas the routes take and give.
 const NAMES = new Map<unknown, string>([
@@ -111,7 +117,9 @@ export function createManagementOpenApiDocument(options: ManagementOpenApiOption
     paths,
     components: {
       schemas: {
-        ...Object.fromEntries([...NAMES].map(([schema, name]) => [name, component(toJsonSchema(schema as never), name)])),
+        ...Object.fromEntries(
+          [...NAMES].map(([schema, name]) => [name, component(toJsonSchema(schema as never), name)]),
+        ),
         ManagementProblem: problemSchema(),
       },
     },
@@ -176,7 +184,12 @@ function problemResponse(status: number, codes: readonly ManagementProblemCode[]
     headers: { 'Cache-Control': CACHE_CONTROL },
     content: {
       'application/problem+json': {
-        schema: { allOf: [{ $ref: ref('ManagementProblem') }, { properties: { status: { const: status }, code: { enum: codes } } }] },
+        schema: {
+          allOf: [
+            { $ref: ref('ManagementProblem') },
+            { properties: { status: { const: status }, code: { enum: codes } } },
+          ],
+        },
       },
     },
   };
@@ -201,7 +214,10 @@ function problemSchema(): JsonSchema {
           type: 'object',
           required: ['pointer', 'message'],
           additionalProperties: false,
-          properties: { pointer: { type: 'string', description: 'A JSON Pointer into the request body.' }, message: { type: 'string' } },
+          properties: {
+            pointer: { type: 'string', description: 'A JSON Pointer into the request body.' },
+            message: { type: 'string' },
+          },
         },
       },
     },
@@ -210,7 +226,9 @@ function problemSchema(): JsonSchema {
 
 // A component made of others refers to them by name rather than repeating them.
 function component(schema: JsonSchema, self: string): JsonSchema {
-  const others = [...NAMES].filter(([, name]) => name !== self).map(([other, name]) => [JSON.stringify(toJsonSchema(other as never)), name] as const);
+  const others = [...NAMES]
+    .filter(([, name]) => name !== self)
+    .map(([other, name]) => [JSON.stringify(toJsonSchema(other as never)), name] as const);
   const walk = (value: unknown, root: boolean): unknown => {
     if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) return value.map((item) => walk(item, false));

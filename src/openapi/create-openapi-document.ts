@@ -53,7 +53,11 @@ const HEADERS: Record<string, { description: string; schema: JsonSchema; example
     schema: { type: 'string' },
     example: '"default";q=60;w=60',
   },
-  'Retry-After': { description: 'Whole seconds until a retry can succeed.', schema: { type: 'integer', minimum: 1 }, example: 12 },
+  'Retry-After': {
+    description: 'Whole seconds until a retry can succeed.',
+    schema: { type: 'integer', minimum: 1 },
+    example: 12,
+  },
   Allow: { description: 'The one method accepted.', schema: { const: 'POST' } },
   'Cache-Control': { description: 'Problem answers are never cached.', schema: { const: 'no-store' } },
 };
@@ -88,7 +92,11 @@ const REQUEST_EXAMPLES: Record<string, { summary: string; value: Record<string, 
                 { type: 'link', url: 'https://example.com/v2', text: 'v2' },
               ],
             },
-            { type: 'rich_text_list', style: 'bullet', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'faster uploads' }] }] },
+            {
+              type: 'rich_text_list',
+              style: 'bullet',
+              elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'faster uploads' }] }],
+            },
           ],
         },
         { type: 'markdown', text: '**Thanks** to everyone who tested it.' },
@@ -132,7 +140,8 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocu
     info: {
       title,
       version: '1',
-      description: 'Posts a message into a chat channel through an incoming webhook. The secret URL is the only credential: no Authorization header.',
+      description:
+        'Posts a message into a chat channel through an incoming webhook. The secret URL is the only credential: no Authorization header.',
     },
     servers: [{ url: serverUrl }],
     paths: {
@@ -211,7 +220,12 @@ function success(status: 200 | 201, description: string, duplicate: boolean): un
   return {
     description,
     headers: rateHeaders(status),
-    content: { 'application/json': { schema: { allOf: [{ $ref: ref('Success') }, { properties: { duplicate: { const: duplicate } } }] }, examples } },
+    content: {
+      'application/json': {
+        schema: { allOf: [{ $ref: ref('Success') }, { properties: { duplicate: { const: duplicate } } }] },
+        examples,
+      },
+    },
   };
 }
 
@@ -235,13 +249,18 @@ function problem(status: number, codes: ProblemCode[]): unknown {
     examples[code] = { summary: PROBLEMS[code].title, value: exampleProblem(code) };
   }
   if (status === 400)
-    examples.invalidPayload = { summary: REQUEST_EXAMPLES.invalidPayload!.summary, value: refusal(REQUEST_EXAMPLES.invalidPayload!.value, undefined) };
+    examples.invalidPayload = {
+      summary: REQUEST_EXAMPLES.invalidPayload!.summary,
+      value: refusal(REQUEST_EXAMPLES.invalidPayload!.value, undefined),
+    };
   return {
     description: codes.map((code) => `\`${code}\`: ${PROBLEMS[code].title}.`).join(' '),
     headers,
     content: {
       'application/problem+json': {
-        schema: { allOf: [{ $ref: ref('Problem') }, { properties: { status: { const: status }, code: { enum: codes } } }] },
+        schema: {
+          allOf: [{ $ref: ref('Problem') }, { properties: { status: { const: status }, code: { enum: codes } } }],
+        },
         examples,
       },
     },
@@ -256,10 +275,13 @@ function exampleProblem(code: ProblemCode): unknown {
     case 'key_mismatch':
       return refusal({ text: 'Deploy 42 finished.', eventId: 'deploy-42' }, 'deploy-43');
     case 'invalid_json':
-      return problemResponse(code, 'The body is not valid JSON.', { errors: [{ pointer: '', message: 'must be valid JSON' }] }).body;
+      return problemResponse(code, 'The body is not valid JSON.', {
+        errors: [{ pointer: '', message: 'must be valid JSON' }],
+      }).body;
     case 'body_read_failed':
-      return problemResponse(code, 'The request body ended before it was complete.', { errors: [{ pointer: '', message: 'ended before it was complete' }] })
-        .body;
+      return problemResponse(code, 'The request body ended before it was complete.', {
+        errors: [{ pointer: '', message: 'ended before it was complete' }],
+      }).body;
     case 'rate_limited':
       return problemResponse(
         code,
@@ -302,7 +324,11 @@ function responseSchemas(): Record<string, JsonSchema> {
             createdAt: { type: 'string', format: 'date-time' },
           },
         },
-        duplicate: { type: 'boolean', description: '`false` for a new message, `true` when the key was used before and the original message is returned.' },
+        duplicate: {
+          type: 'boolean',
+          description:
+            '`false` for a new message, `true` when the key was used before and the original message is returned.',
+        },
       },
     },
     Problem: {

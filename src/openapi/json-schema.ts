@@ -26,7 +26,10 @@ export function withItems(schema: JsonSchema, property: string, items: JsonSchem
 export function oneOfRefs(names: Record<string, string>): JsonSchema {
   return {
     oneOf: Object.values(names).map((name) => ({ $ref: ref(name) })),
-    discriminator: { propertyName: 'type', mapping: Object.fromEntries(Object.entries(names).map(([type, name]) => [type, ref(name)])) },
+    discriminator: {
+      propertyName: 'type',
+      mapping: Object.fromEntries(Object.entries(names).map(([type, name]) => [type, ref(name)])),
+    },
   };
 }
 

@@ -19,7 +19,9 @@ import { oneOfRefs, toJsonSchema, withItems, type JsonSchema } from './json-sche
 
 const pascal = (type: string): string => type.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
 
-const inlineNames = Object.fromEntries(Object.keys(inlineElements).map((type) => [type, `RichText${pascal(type)}Element`]));
+const inlineNames = Object.fromEntries(
+  Object.keys(inlineElements).map((type) => [type, `RichText${pascal(type)}Element`]),
+);
 const inline = oneOfRefs(inlineNames);
 
 /**
@@ -28,7 +30,9 @@ const inline = oneOfRefs(inlineNames);
  * the `oneOf` of the item schemas it picks from.
  */
 export function requestSchemas(): Record<string, JsonSchema> {
-  const inlineSchemas = Object.fromEntries(Object.entries(inlineElements).map(([type, schema]) => [inlineNames[type]!, toJsonSchema(schema)]));
+  const inlineSchemas = Object.fromEntries(
+    Object.entries(inlineElements).map(([type, schema]) => [inlineNames[type]!, toJsonSchema(schema)]),
+  );
   return {
     Payload: {
       ...withItems(
@@ -69,7 +73,11 @@ export function requestSchemas(): Record<string, JsonSchema> {
       }),
     ),
     RichTextSection: withItems(toJsonSchema(richTextSection), 'elements', inline),
-    RichTextList: withItems(toJsonSchema(richTextList), 'elements', oneOfRefs({ rich_text_section: 'RichTextSection' })),
+    RichTextList: withItems(
+      toJsonSchema(richTextList),
+      'elements',
+      oneOfRefs({ rich_text_section: 'RichTextSection' }),
+    ),
     RichTextQuote: withItems(toJsonSchema(richTextQuote), 'elements', inline),
     RichTextPreformatted: withItems(toJsonSchema(richTextPreformatted), 'elements', inline),
     ...inlineSchemas,

@@ -81,11 +81,21 @@ Object.freeze(ALLOWED);
 
 /** The attributes element `T` may carry, with the type of value each takes. */
 export type RenderAttributes<T extends RenderTag> = {
-  [A in RenderAttribute<T>]?: { class: readonly RenderClassName[]; href: string; rel: string; src: string; alt: string; start: number }[A];
+  [A in RenderAttribute<T>]?: {
+    class: readonly RenderClassName[];
+    href: string;
+    rel: string;
+    src: string;
+    alt: string;
+    start: number;
+  }[A];
 };
 
 /** The attributes of `tag` that are set, in the allow-list's order, as text still to be escaped. */
-export function attributesOf<T extends RenderTag>(tag: T, attributes: RenderAttributes<T>): [RenderAttribute<T>, string][] {
+export function attributesOf<T extends RenderTag>(
+  tag: T,
+  attributes: RenderAttributes<T>,
+): [RenderAttribute<T>, string][] {
   const out: [RenderAttribute<T>, string][] = [];
   for (const name of ALLOWED[tag] as readonly RenderAttribute<T>[]) {
     const value = attributes[name] as readonly string[] | string | number | undefined;

@@ -28,7 +28,11 @@ const OPTIONS: OptionsShape = {
  * Refuses what is not a message or not render options, so a wiring mistake fails loudly, once. A
  * message may carry more fields (a stored message does); the options may not.
  */
-export function checkArguments(renderer: string, message: unknown, options: unknown): asserts message is RenderableMessage {
+export function checkArguments(
+  renderer: string,
+  message: unknown,
+  options: unknown,
+): asserts message is RenderableMessage {
   checkArgument(renderer, 'message', message, required(MESSAGE));
   const { body, blocks } = message as Record<string, unknown>;
   checkArgument(renderer, 'message.body', body, BODY);

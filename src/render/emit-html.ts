@@ -35,7 +35,9 @@ function inline(node: Inline, options: RenderOptions, inLink: boolean, out: Html
       out.element(node.tag, {}, () => inlines(node.children, options, inLink, out));
       break;
     case 'link':
-      linked(out, inLink ? undefined : safeLinkUrl(node.url), undefined, () => inlines(node.children, options, true, out));
+      linked(out, inLink ? undefined : safeLinkUrl(node.url), undefined, () =>
+        inlines(node.children, options, true, out),
+      );
       break;
     case 'mention': {
       const { text, url } = resolveMention(node, options);

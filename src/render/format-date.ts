@@ -33,7 +33,14 @@ export function isKnownTimeZone(timeZone: string): boolean {
 
 function formatter(locale: string, timeZone: string, style: Style): Intl.DateTimeFormat {
   const key = `${locale}\u0000${timeZone}\u0000${style}`;
-  return formatters.get(key) ?? remember(formatters, key, new Intl.DateTimeFormat(style === 'numeric' ? 'en-US' : locale, { ...STYLES[style], timeZone }));
+  return (
+    formatters.get(key) ??
+    remember(
+      formatters,
+      key,
+      new Intl.DateTimeFormat(style === 'numeric' ? 'en-US' : locale, { ...STYLES[style], timeZone }),
+    )
+  );
 }
 
 // ICU versions differ in the spaces they put before AM/PM and inside dates (U+202F, U+00A0): one
@@ -107,5 +114,7 @@ export function formatSlackDate(timestamp: number, format: string, options: Slac
     time_secs: () => show('seconds'),
     ago: () => `${show('long')} ${show('time')}`,
   };
-  return format.replace(/\{([a-z_]+)\}/g, (whole, name: string) => (Object.hasOwn(tokens, name) ? tokens[name]!() : whole));
+  return format.replace(/\{([a-z_]+)\}/g, (whole, name: string) =>
+    Object.hasOwn(tokens, name) ? tokens[name]!() : whole,
+  );
 }

@@ -8,7 +8,8 @@ import { parseMrkdwn } from './parse-mrkdwn.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const array = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const string = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const objects = (value: unknown): Json[] => array(value).filter(isObject);
@@ -70,7 +71,9 @@ function richInline(element: Json): Inline[] {
       return unlinked ? styled(element.style, label) : [{ t: 'link', url, children: styled(element.style, label) }];
     }
     case 'emoji':
-      return styled(element.style, [{ t: 'emoji', name: string(element.name) ?? '', unicode: string(element.unicode), url: string(element.url) }]);
+      return styled(element.style, [
+        { t: 'emoji', name: string(element.name) ?? '', unicode: string(element.unicode), url: string(element.url) },
+      ]);
     case 'user':
       return styled(element.style, [{ t: 'mention', kind: 'user', id: string(element.user_id) ?? '' }]);
     case 'channel':
@@ -81,7 +84,13 @@ function richInline(element: Json): Inline[] {
       return styled(element.style, [{ t: 'mention', kind: 'broadcast', id: string(element.range) ?? '' }]);
     case 'date': {
       const timestamp = typeof element.timestamp === 'number' ? element.timestamp : Number.NaN;
-      const date: Inline = { t: 'date', timestamp, format: string(element.format) ?? '', fallback: string(element.fallback), url: string(element.url) };
+      const date: Inline = {
+        t: 'date',
+        timestamp,
+        format: string(element.format) ?? '',
+        fallback: string(element.fallback),
+        url: string(element.url),
+      };
       const timezone = string(element.timezone);
       return styled(element.style, [timezone === undefined ? date : { ...date, timezone }]);
     }
@@ -102,22 +111,37 @@ function unbroken(nodes: Inline[]): Inline[] {
     return node;
   });
 }
-const bordered = (classes: RenderClassName[], element: Json): RenderClassName[] => (element.border === 1 ? [...classes, 'cw-border'] : classes);
+const bordered = (classes: RenderClassName[], element: Json): RenderClassName[] =>
+  element.border === 1 ? [...classes, 'cw-border'] : classes;
 
 function richTextElement(element: Json): Block[] {
   switch (element.type) {
     case 'rich_text_section':
       return [{ t: 'para', classes: ['cw-rich-text-section'], children: richInlines(element.elements) }];
     case 'rich_text_quote':
-      return [{ t: 'quote', classes: bordered(['cw-quote'], element), children: [{ t: 'bare', children: richInlines(element.elements) }] }];
+      return [
+        {
+          t: 'quote',
+          classes: bordered(['cw-quote'], element),
+          children: [{ t: 'bare', children: richInlines(element.elements) }],
+        },
+      ];
     case 'rich_text_preformatted':
       return [{ t: 'pre', classes: bordered(['cw-pre'], element), children: unbroken(richInlines(element.elements)) }];
     case 'rich_text_list': {
-      const indent = typeof element.indent === 'number' && Number.isInteger(element.indent) ? Math.min(Math.max(element.indent, 0), 8) : 0;
-      const offset = typeof element.offset === 'number' && Number.isInteger(element.offset) && element.offset > 0 ? element.offset : 0;
+      const indent =
+        typeof element.indent === 'number' && Number.isInteger(element.indent)
+          ? Math.min(Math.max(element.indent, 0), 8)
+          : 0;
+      const offset =
+        typeof element.offset === 'number' && Number.isInteger(element.offset) && element.offset > 0
+          ? element.offset
+          : 0;
       const ordered = element.style === 'ordered';
       const classes = bordered(['cw-list', `cw-list-indent-${indent as 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8}`], element);
-      const items = objects(element.elements).map((item): Block[] => [{ t: 'bare', children: richInlines(item.elements) }]);
+      const items = objects(element.elements).map((item): Block[] => [
+        { t: 'bare', children: richInlines(item.elements) },
+      ]);
       return [{ t: 'list', ordered, start: ordered && offset > 0 ? offset + 1 : undefined, indent, classes, items }];
     }
     default:
@@ -127,7 +151,10 @@ function richTextElement(element: Json): Block[] {
 
 function contextElement(element: Json): Block {
   if (element.type === 'image') {
-    return { t: 'bare', children: [{ t: 'image', url: string(element.image_url) ?? '', alt: string(element.alt_text) ?? '' }] };
+    return {
+      t: 'bare',
+      children: [{ t: 'image', url: string(element.image_url) ?? '', alt: string(element.alt_text) ?? '' }],
+    };
   }
   return { t: 'div', classes: ['cw-context-item'], children: textObject(element) };
 }

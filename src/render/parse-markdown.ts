@@ -135,7 +135,11 @@ export function parseMarkdown(source: string): Block[] {
         break;
       case 'fence':
       case 'code_block':
-        top().blocks.push({ t: 'pre', classes: ['cw-pre'], children: [{ t: 'text', text: token.content.replace(/\n$/, '') }] });
+        top().blocks.push({
+          t: 'pre',
+          classes: ['cw-pre'],
+          children: [{ t: 'text', text: token.content.replace(/\n$/, '') }],
+        });
         break;
       case 'hr':
         top().blocks.push({ t: 'hr' });

@@ -20,7 +20,8 @@ const BROADCASTS = new Set(['here', 'channel', 'everyone']);
 /** For each index, the index of the next `char` at or after it (`-1` when none): one pass, so scans stay linear. */
 function nextIndexes(source: string, char: string): Int32Array {
   const next = new Int32Array(source.length + 1).fill(-1);
-  for (let index = source.length - 1; index >= 0; index--) next[index] = source[index] === char ? index : next[index + 1]!;
+  for (let index = source.length - 1; index >= 0; index--)
+    next[index] = source[index] === char ? index : next[index + 1]!;
   return next;
 }
 
@@ -36,8 +37,10 @@ function parseAngle(inside: string): Inline | undefined {
   const label = bar === -1 ? undefined : decodeSlackEntities(inside.slice(bar + 1));
   // Without a scheme, or with blanks, it is prose that happens to hold `<` and `>`: kept as written.
   if (!/^(?:![^\n]*|[@#]\S+|[a-z][a-z0-9+.-]*:\S*)$/i.test(target)) return undefined;
-  if (target.startsWith('@') && target.length > 1) return { t: 'mention', kind: 'user', id: target.slice(1), label: withoutMarker(label) };
-  if (target.startsWith('#') && target.length > 1) return { t: 'mention', kind: 'channel', id: target.slice(1), label: withoutMarker(label) };
+  if (target.startsWith('@') && target.length > 1)
+    return { t: 'mention', kind: 'user', id: target.slice(1), label: withoutMarker(label) };
+  if (target.startsWith('#') && target.length > 1)
+    return { t: 'mention', kind: 'channel', id: target.slice(1), label: withoutMarker(label) };
   if (target.startsWith('!')) {
     const command = target.slice(1);
     if (BROADCASTS.has(command)) return { t: 'mention', kind: 'broadcast', id: command };
@@ -81,7 +84,12 @@ function parseLine(source: string, markers: string): Inline[] {
         continue;
       }
       const after = source[index + 1];
-      if (source[index] === marker && !SPACE_CHAR.test(source[index - 1]!) && (after === undefined || !WORD_CHAR.test(after))) return index;
+      if (
+        source[index] === marker &&
+        !SPACE_CHAR.test(source[index - 1]!) &&
+        (after === undefined || !WORD_CHAR.test(after))
+      )
+        return index;
     }
     return -1;
   };
@@ -92,7 +100,8 @@ function parseLine(source: string, markers: string): Inline[] {
     const end = atomEnd(index);
     if (end !== -1) {
       const inside = source.slice(index + 1, end);
-      const code: Inline | undefined = inside === '' ? undefined : { t: 'style', tag: 'code', children: [text(decodeSlackEntities(inside))] };
+      const code: Inline | undefined =
+        inside === '' ? undefined : { t: 'style', tag: 'code', children: [text(decodeSlackEntities(inside))] };
       const node = char === '<' ? parseAngle(inside) : code;
       if (node === undefined) buffer += decodeSlackEntities(source.slice(index, end + 1));
       else {
@@ -116,7 +125,11 @@ function parseLine(source: string, markers: string): Inline[] {
       if (closer === -1) failed.add(char);
       else {
         flush();
-        out.push({ t: 'style', tag: MARKERS[char]!, children: parseLine(source.slice(index + 1, closer), markers.replace(char, '')) });
+        out.push({
+          t: 'style',
+          tag: MARKERS[char]!,
+          children: parseLine(source.slice(index + 1, closer), markers.replace(char, '')),
+        });
         index = closer + 1;
         continue;
       }
@@ -164,7 +177,12 @@ function parseProse(source: string, out: Block[]): void {
     plain = [];
   };
   const flushQuoted = (): void => {
-    if (quoted.length > 0) out.push({ t: 'quote', classes: ['cw-quote'], children: [{ t: 'para', children: parseLines(quoted.join('\n')) }] });
+    if (quoted.length > 0)
+      out.push({
+        t: 'quote',
+        classes: ['cw-quote'],
+        children: [{ t: 'para', children: parseLines(quoted.join('\n')) }],
+      });
     quoted = [];
   };
   for (const line of source.split('\n')) {
@@ -194,7 +212,11 @@ export function parseMrkdwn(source: string): Block[] {
   const out: Block[] = [];
   parts.forEach((part, index) => {
     if (index % 2 === 1) {
-      out.push({ t: 'pre', classes: ['cw-pre'], children: [text(decodeSlackEntities(part.replace(/^\n/, '').replace(/\n$/, '')))] });
+      out.push({
+        t: 'pre',
+        classes: ['cw-pre'],
+        children: [text(decodeSlackEntities(part.replace(/^\n/, '').replace(/\n$/, '')))],
+      });
     } else {
       const prose = part.replace(index > 0 ? /^\n/ : /^$/, '').replace(index < parts.length - 1 ? /\n$/ : /^$/, '');
       if (prose !== '') parseProse(prose, out);

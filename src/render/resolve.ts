@@ -24,7 +24,9 @@ export const isEmojiName = (name: string): boolean => EMOJI_NAME.test(name);
 /** The mention as the app resolves it, or its inert default. */
 export function resolveMention(node: Inline & { t: 'mention' }, options: RenderOptions): ResolvedMention {
   const { kind, id, label } = node;
-  const resolved = isMentionId(kind, id) ? options.mention?.(label === undefined ? { kind, id } : { kind, id, label }) : undefined;
+  const resolved = isMentionId(kind, id)
+    ? options.mention?.(label === undefined ? { kind, id } : { kind, id, label })
+    : undefined;
   if (resolved !== undefined) return { text: String(resolved.text), url: resolved.url };
   return { text: `${PREFIX[kind]}${label ?? id}` };
 }
@@ -34,7 +36,9 @@ const CODE_POINTS = /^[0-9a-f]{1,6}(?:-[0-9a-f]{1,6}){0,9}$/i;
 
 function unicodeOf(hex: string): string | undefined {
   const points = hex.split('-').map((part) => Number.parseInt(part, 16));
-  return points.every((point) => point <= 0x10ffff && (point < 0xd800 || point > 0xdfff)) ? String.fromCodePoint(...points) : undefined;
+  return points.every((point) => point <= 0x10ffff && (point < 0xd800 || point > 0xdfff))
+    ? String.fromCodePoint(...points)
+    : undefined;
 }
 
 /** The emoji as the app resolves it, or its Unicode form, or `:name:`. Code points not in hex are not passed on. */
@@ -42,7 +46,9 @@ export function resolveEmoji(node: Inline & { t: 'emoji' }, options: RenderOptio
   const { name } = node;
   const unicode = node.unicode !== undefined && CODE_POINTS.test(node.unicode) ? node.unicode : undefined;
   const fallback = (unicode === undefined ? undefined : unicodeOf(unicode)) ?? `:${name}:`;
-  const answer = isEmojiName(name) ? options.emoji?.(name, unicode === undefined ? { name } : { name, unicode }) : undefined;
+  const answer = isEmojiName(name)
+    ? options.emoji?.(name, unicode === undefined ? { name } : { name, unicode })
+    : undefined;
   const resolved: ResolvedEmoji | undefined = typeof answer === 'string' ? { text: answer } : answer;
   return { text: resolved?.text === undefined ? fallback : String(resolved.text), url: resolved?.url };
 }

@@ -32,8 +32,11 @@ export function createConsoleErrorLog(clock: Clock, source: string): (error: unk
     }
     quiet.set(stage, { until: now + QUIET_MS, suppressed: 0 });
     const on = webhookId === undefined ? '' : ` on webhook ${webhookId}`;
-    const more = last === undefined || last.suppressed === 0 ? '' : ` (and ${last.suppressed} more since the last line)`;
-    console.error(`channel-webhooks: ${source}: ${stage} failure${on}: ${describe(error)}${more}; pass onError to handle every failure yourself`);
+    const more =
+      last === undefined || last.suppressed === 0 ? '' : ` (and ${last.suppressed} more since the last line)`;
+    console.error(
+      `channel-webhooks: ${source}: ${stage} failure${on}: ${describe(error)}${more}; pass onError to handle every failure yourself`,
+    );
   };
 }
 

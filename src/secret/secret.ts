@@ -89,7 +89,8 @@ export function hashesMatch(presentedHash: string, storedHash: string): boolean 
 
 // 1 for the characters of base64url, by character code.
 const BASE64URL = new Uint8Array(128);
-for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_') BASE64URL[char.charCodeAt(0)] = 1;
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_')
+  BASE64URL[char.charCodeAt(0)] = 1;
 
 function isBase64Url(text: string, from: number): boolean {
   for (let i = from; i < text.length; i++) {

@@ -8,13 +8,24 @@ import { prepareRequest } from './prepare-request.js';
 import { MAX_ANSWER_BYTES } from './read-answer.js';
 import { backoffDelay } from './retry-timing.js';
 import { createScrubber } from './scrub.js';
-import type { SendAttempt, SendErrorCause, SendFailure, SendFailureCode, SendOptions, SendResult, WebhookSender, WebhookSenderOptions } from './send-types.js';
+import type {
+  SendAttempt,
+  SendErrorCause,
+  SendFailure,
+  SendFailureCode,
+  SendOptions,
+  SendResult,
+  WebhookSender,
+  WebhookSenderOptions,
+} from './send-types.js';
 import { WEBHOOK_URL } from './webhook-url.js';
 
 const DEFAULTS = { maxAttempts: 5, timeoutMs: 90_000, attemptTimeoutMs: 10_000, baseDelayMs: 500, maxDelayMs: 30_000 };
 
 type Settings = typeof DEFAULTS &
-  Required<Pick<WebhookSenderOptions, 'url' | 'fetch' | 'random' | 'sleep' | 'clock' | 'createKey'>> & { scrub: (text: string) => string };
+  Required<Pick<WebhookSenderOptions, 'url' | 'fetch' | 'random' | 'sleep' | 'clock' | 'createKey'>> & {
+    scrub: (text: string) => string;
+  };
 type Transient = Extract<AttemptResult, { kind: 'transient' }>;
 
 /**
@@ -85,7 +96,11 @@ function checkSenderOptions(options: WebhookSenderOptions): Settings {
   };
 }
 
-async function send(settings: Settings, payload: WebhookPayload, { idempotencyKey, signal, onAttempt }: SendOptions): Promise<SendResult> {
+async function send(
+  settings: Settings,
+  payload: WebhookPayload,
+  { idempotencyKey, signal, onAttempt }: SendOptions,
+): Promise<SendResult> {
   const { clock, scrub } = settings;
   const request = prepareRequest(payload, idempotencyKey, settings.createKey);
   const { key } = request;
@@ -110,8 +125,22 @@ async function send(settings: Settings, payload: WebhookPayload, { idempotencyKe
   for (let attempt = 1; ; attempt++) {
     const started = clock.now();
     const timeoutMs = Math.min(settings.attemptTimeoutMs, deadline - started);
-    if (timeoutMs <= 0) return failure('deadline_exceeded', `${deadlineSaid} ran out after ${attempts(attempt - 1)}; ${describe(last)}`, attempt - 1, last);
-    const result = await postOnce({ ...request, fetch: settings.fetch, url: settings.url, timeoutMs, signal, now: () => clock.now(), scrub });
+    if (timeoutMs <= 0)
+      return failure(
+        'deadline_exceeded',
+        `${deadlineSaid} ran out after ${attempts(attempt - 1)}; ${describe(last)}`,
+        attempt - 1,
+        last,
+      );
+    const result = await postOnce({
+      ...request,
+      fetch: settings.fetch,
+      url: settings.url,
+      timeoutMs,
+      signal,
+      now: () => clock.now(),
+      scrub,
+    });
     if (mayHaveStored(result)) possiblyStored = true;
     const report = (outcome: SendAttempt['outcome'], retryInMs: number | null = null) =>
       onAttempt?.({
@@ -126,11 +155,23 @@ async function send(settings: Settings, payload: WebhookPayload, { idempotencyKe
     switch (result.kind) {
       case 'stored':
         report(result.duplicate ? 'duplicate' : 'stored');
-        return { ok: true, message: result.message, duplicate: result.duplicate, status: result.status, idempotencyKey: key, attempts: attempt };
+        return {
+          ok: true,
+          message: result.message,
+          duplicate: result.duplicate,
+          status: result.status,
+          idempotencyKey: key,
+          attempts: attempt,
+        };
       case 'refused': {
         report('refused');
         const { status, problem } = result;
-        return failure('refused', `the endpoint answered ${status}${problem ? ` ${problem.code}: ${problem.detail}` : ''}`, attempt, result);
+        return failure(
+          'refused',
+          `the endpoint answered ${status}${problem ? ` ${problem.code}: ${problem.detail}` : ''}`,
+          attempt,
+          result,
+        );
       }
       case 'redirected':
         report('refused');
@@ -155,7 +196,8 @@ async function send(settings: Settings, payload: WebhookPayload, { idempotencyKe
     last = result;
     if (attempt >= settings.maxAttempts) {
       report('gave_up');
-      const what = attempt === 1 ? `the one attempt ${said(result)}` : `${attempts(attempt)} failed; the last ${said(result)}`;
+      const what =
+        attempt === 1 ? `the one attempt ${said(result)}` : `${attempts(attempt)} failed; the last ${said(result)}`;
       return failure('retries_exhausted', what, attempt, result);
     }
     const waitMs = result.waitMs ?? backoffDelay(attempt, settings.baseDelayMs, settings.maxDelayMs, settings.random);

@@ -171,23 +171,33 @@ export function fromSlackPayload(slack: unknown): SlackConversion {
         else log.dropped('/eventId', `must be a string of 1 to ${MAX_KEY} characters after trimming`);
         break;
       default:
-        log.dropped(child('', key), Object.hasOwn(SLACK_ONLY, key) ? SLACK_ONLY[key]! : 'is not a field of a message here');
+        log.dropped(
+          child('', key),
+          Object.hasOwn(SLACK_ONLY, key) ? SLACK_ONLY[key]! : 'is not a field of a message here',
+        );
     }
   }
   if (Object.hasOwn(input, 'attachments')) {
     const { attachments } = input;
     if (!Array.isArray(attachments)) log.dropped('/attachments', 'must be an array');
     else if (attachments.length === 0) log.dropped('/attachments', 'holds no attachment');
-    else for (const [index, attachment] of attachments.entries()) convertAttachment(attachment, `/attachments/${index}`, out, fallbacks);
+    else
+      for (const [index, attachment] of attachments.entries())
+        convertAttachment(attachment, `/attachments/${index}`, out, fallbacks);
   }
 
   if (text !== undefined) {
-    for (const fallback of fallbacks) log.dropped(fallback.at, "is not needed: the message's text is its notification fallback here");
+    for (const fallback of fallbacks)
+      log.dropped(fallback.at, "is not needed: the message's text is its notification fallback here");
   } else if (fallbacks.length > 0) {
     const fitted = fitText(fallbacks.map((fallback) => fallback.text).join('\n'));
     text = fitted.text;
     for (const fallback of fallbacks)
-      log.changed(fallback.at, '/text', `is now the message's text, its notification fallback${fitted.cut ? ` (all of them ${CUT})` : ''}`);
+      log.changed(
+        fallback.at,
+        '/text',
+        `is now the message's text, its notification fallback${fitted.cut ? ` (all of them ${CUT})` : ''}`,
+      );
   }
   if (text === undefined && out.blocks.length > 0 && !showsText(out.blocks)) {
     const made = textFromBlocks(out.blocks);

@@ -63,7 +63,11 @@ export async function postOnce(attempt: Attempt): Promise<AttemptResult> {
       redirect: 'manual',
       signal: controller.signal,
     });
-    if (response.type === 'opaqueredirect' || response.redirected || (response.status >= 300 && response.status < 400)) {
+    if (
+      response.type === 'opaqueredirect' ||
+      response.redirected ||
+      (response.status >= 300 && response.status < 400)
+    ) {
       discard(response);
       return { kind: 'redirected', status: response.status >= 300 && response.status < 400 ? response.status : null };
     }
@@ -73,7 +77,14 @@ export async function postOnce(attempt: Attempt): Promise<AttemptResult> {
   } catch (error) {
     if (signal?.aborted) return { kind: 'aborted', sent: true };
     const cause = scrubCause(error, attempt.scrub);
-    return { kind: 'transient', status: null, problem: null, error: timedOut ? 'timeout' : connectionError(cause), waitMs: null, cause };
+    return {
+      kind: 'transient',
+      status: null,
+      problem: null,
+      error: timedOut ? 'timeout' : connectionError(cause),
+      waitMs: null,
+      cause,
+    };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', forward);
@@ -97,7 +108,8 @@ const CERTIFICATE = /CERT|^ERR_TLS_/;
 
 function connectionError(cause: SendErrorCause): 'no_connection' | 'network' {
   for (let link: SendErrorCause | undefined = cause; link !== undefined; link = link.cause) {
-    if (link.code !== undefined && (NO_CONNECTION.has(link.code) || CERTIFICATE.test(link.code))) return 'no_connection';
+    if (link.code !== undefined && (NO_CONNECTION.has(link.code) || CERTIFICATE.test(link.code)))
+      return 'no_connection';
   }
   return 'network';
 }
@@ -128,5 +140,7 @@ function parseJson(text: string): unknown {
 
 function asProblem(body: unknown): ProblemBody | null {
   const problem = body as Partial<ProblemBody> | undefined;
-  return typeof problem === 'object' && problem !== null && typeof problem.code === 'string' ? (problem as ProblemBody) : null;
+  return typeof problem === 'object' && problem !== null && typeof problem.code === 'string'
+    ? (problem as ProblemBody)
+    : null;
 }

@@ -30,7 +30,11 @@ const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
  * same key on every attempt and never two that differ. Unsendable when the two keys given differ,
  * when the payload is not JSON, or when the key fits neither place.
  */
-export function prepareRequest(payload: WebhookPayload, idempotencyKey: string | undefined, createKey: () => string): PreparedRequest | Unsendable {
+export function prepareRequest(
+  payload: WebhookPayload,
+  idempotencyKey: string | undefined,
+  createKey: () => string,
+): PreparedRequest | Unsendable {
   const eventId = isObject(payload) && typeof payload.eventId === 'string' ? payload.eventId : undefined;
   const key = idempotencyKey ?? eventId ?? createKey();
   if (eventId !== undefined && idempotencyKey !== undefined && eventId !== idempotencyKey) {
@@ -40,10 +44,14 @@ export function prepareRequest(payload: WebhookPayload, idempotencyKey: string |
   let sent: unknown = payload;
   if (!headerSafe && eventId === undefined) {
     const why = `the key cannot travel in a header (${HEADER_SAFE.test(key.trim()) ? 'HTTP strips white space at either end' : 'it holds a character other than printable ASCII'})`;
-    if (!isObject(payload) || Object.hasOwn(payload, 'eventId')) return { key, reason: `${why}, and the payload has no place for it as eventId` };
+    if (!isObject(payload) || Object.hasOwn(payload, 'eventId'))
+      return { key, reason: `${why}, and the payload has no place for it as eventId` };
     const length = codePointLength(key.trim());
     if (length === 0 || length > MAX_KEY_LENGTH)
-      return { key, reason: `${why}, nor as the payload’s eventId, which is 1–${MAX_KEY_LENGTH} characters after trimming` };
+      return {
+        key,
+        reason: `${why}, nor as the payload’s eventId, which is 1–${MAX_KEY_LENGTH} characters after trimming`,
+      };
     sent = { ...payload, eventId: key };
   }
   let body: string | undefined;
@@ -53,7 +61,12 @@ export function prepareRequest(payload: WebhookPayload, idempotencyKey: string |
     return { key, reason: `the payload cannot be serialized as JSON: ${(error as Error).message}` };
   }
   if (body === undefined) return { key, reason: 'the payload cannot be serialized as JSON' };
-  return { key, headers: { 'content-type': 'application/json', ...(headerSafe ? { 'idempotency-key': key } : {}) }, body };
+  return {
+    key,
+    headers: { 'content-type': 'application/json', ...(headerSafe ? { 'idempotency-key': key } : {}) },
+    body,
+  };
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -28,7 +28,10 @@ export function createScrubber(url: string): (text: string) => string {
 function secretForms(url: string): string[] {
   const match = webhookPathPattern.exec(url);
   const { pathname, search, hash, searchParams } = new URL(url);
-  const secrets = match === null ? [`${pathname}${search}${hash}`, ...pathname.split('/'), ...searchParams.values()] : [match[0].slice(match[1]!.length)];
+  const secrets =
+    match === null
+      ? [`${pathname}${search}${hash}`, ...pathname.split('/'), ...searchParams.values()]
+      : [match[0].slice(match[1]!.length)];
   return secrets.flatMap((secret) => {
     try {
       return [secret, decodeURIComponent(secret)];
@@ -45,7 +48,12 @@ function secretForms(url: string): string[] {
  */
 export function scrubCause(error: unknown, scrub: (text: string) => string, depth = CAUSE_DEPTH): SendErrorCause {
   if (typeof error !== 'object' || error === null) return { name: typeof error, message: scrub(String(error)) };
-  const { name, code, message, cause } = error as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown };
+  const { name, code, message, cause } = error as {
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
   return {
     name: typeof name === 'string' ? scrub(name) : 'Error',
     ...(typeof code === 'string' || typeof code === 'number' ? { code: scrub(String(code)) } : {}),

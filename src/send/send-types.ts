@@ -141,7 +141,13 @@ export interface SendSuccess {
  * const giveUp: SendFailureCode[] = ['retries_exhausted', 'deadline_exceeded'];
  * ```
  */
-export type SendFailureCode = 'refused' | 'not_sent' | 'answer_too_large' | 'retries_exhausted' | 'deadline_exceeded' | 'aborted';
+export type SendFailureCode =
+  | 'refused'
+  | 'not_sent'
+  | 'answer_too_large'
+  | 'retries_exhausted'
+  | 'deadline_exceeded'
+  | 'aborted';
 
 /**
  * An error as a failure carries it: its name, code and message with the webhook URL's secret taken

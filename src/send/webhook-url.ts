@@ -11,6 +11,8 @@ export const WEBHOOK_URL: ArgumentRule = {
     const problem = HTTP_URL.problem(value);
     if (problem !== undefined) return problem;
     const { username, password } = new URL(value as string);
-    return username === '' && password === '' ? undefined : 'it has a user name or password before the host (user:password@), which a webhook URL never has';
+    return username === '' && password === ''
+      ? undefined
+      : 'it has a user name or password before the host (user:password@), which a webhook URL never has';
   },
 };

@@ -31,7 +31,9 @@ export function checkEqual(actual: unknown, expected: unknown, what: string): vo
 export function checkDeepEqual(actual: unknown, expected: unknown, what: string): void {
   const difference = findDifference(actual, expected, '');
   if (difference !== null) {
-    throw new ConformanceError(`${what}: differs at ${difference.path || '(root)'}: expected ${show(difference.expected)}, got ${show(difference.actual)}`);
+    throw new ConformanceError(
+      `${what}: differs at ${difference.path || '(root)'}: expected ${show(difference.expected)}, got ${show(difference.actual)}`,
+    );
   }
 }
 
@@ -59,7 +61,8 @@ function findDifference(actual: unknown, expected: unknown, path: string): Diffe
   }
   if (Array.isArray(actual) !== Array.isArray(expected)) return { path, actual, expected };
   if (Array.isArray(actual) && Array.isArray(expected)) {
-    if (actual.length !== expected.length) return { path: `${path}.length`, actual: actual.length, expected: expected.length };
+    if (actual.length !== expected.length)
+      return { path: `${path}.length`, actual: actual.length, expected: expected.length };
     for (let i = 0; i < expected.length; i++) {
       const inner = findDifference(actual[i], expected[i], `${path}[${i}]`);
       if (inner !== null) return inner;
@@ -69,12 +72,14 @@ function findDifference(actual: unknown, expected: unknown, path: string): Diffe
   const actualRecord = actual as Record<string, unknown>;
   const expectedRecord = expected as Record<string, unknown>;
   for (const key of Object.keys(expectedRecord)) {
-    if (!Object.hasOwn(actualRecord, key)) return { path: `${path}.${key}`, actual: '(missing)', expected: expectedRecord[key] };
+    if (!Object.hasOwn(actualRecord, key))
+      return { path: `${path}.${key}`, actual: '(missing)', expected: expectedRecord[key] };
     const inner = findDifference(actualRecord[key], expectedRecord[key], `${path}.${key}`);
     if (inner !== null) return inner;
   }
   for (const key of Object.keys(actualRecord)) {
-    if (!Object.hasOwn(expectedRecord, key)) return { path: `${path}.${key}`, actual: actualRecord[key], expected: '(missing)' };
+    if (!Object.hasOwn(expectedRecord, key))
+      return { path: `${path}.${key}`, actual: actualRecord[key], expected: '(missing)' };
   }
   return null;
 }

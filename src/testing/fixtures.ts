@@ -11,7 +11,9 @@ export function randomId(length = 22): string {
 }
 
 export function randomHex(bytes = 32): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) => byte.toString(16).padStart(2, '0')).join(
+    '',
+  );
 }
 
 export function makeWebhook(channelId: string, createdAt: number, fields: Partial<WebhookRecord> = {}): WebhookRecord {
@@ -67,6 +69,10 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 /** The input of an insert by `webhook` (its current secret hash), posted at the message's time. */
-export function insertInput(webhook: WebhookRecord, message: Message, idempotencyKey: string | null): InsertMessageInput {
+export function insertInput(
+  webhook: WebhookRecord,
+  message: Message,
+  idempotencyKey: string | null,
+): InsertMessageInput {
   return { message, idempotencyKey, secretHash: webhook.secretHash, postedAt: Date.parse(message.createdAt) };
 }

@@ -1,5 +1,9 @@
 import type { RateLimiter } from '../ports.js';
-import { createLimiterSuite, type RateLimiterConformanceGroup, type RateLimiterConformanceOptions } from './rate-limiter-conformance/context.js';
+import {
+  createLimiterSuite,
+  type RateLimiterConformanceGroup,
+  type RateLimiterConformanceOptions,
+} from './rate-limiter-conformance/context.js';
 import { registerModelTests } from './rate-limiter-conformance/model.js';
 import { registerRaceTests } from './rate-limiter-conformance/races.js';
 import { registerWindowTests } from './rate-limiter-conformance/window.js';

@@ -52,4 +52,12 @@ export function runStoreConformance<S extends WebhookStore>(options: StoreConfor
   });
 }
 
-const STORE_GROUPS: readonly StoreConformanceGroup[] = ['channels', 'webhooks', 'messages', 'guarded insert', 'profile', 'history', 'feed'];
+const STORE_GROUPS: readonly StoreConformanceGroup[] = [
+  'channels',
+  'webhooks',
+  'messages',
+  'guarded insert',
+  'profile',
+  'history',
+  'feed',
+];

@@ -36,12 +36,23 @@ import {
 
 export { MAX_BLOCK_ID, MAX_KEY, MAX_MARKDOWN_TOTAL, MAX_TEXT } from './field-rules.js';
 
-const strict = <T extends TProperties>(properties: T): TObject<T> => TypeObject(properties, { additionalProperties: false });
-const blockId = Optional(TypeString({ minLength: 1, maxCodePoints: MAX_BLOCK_ID, description: `1–${MAX_BLOCK_ID} code points.` }));
+const strict = <T extends TProperties>(properties: T): TObject<T> =>
+  TypeObject(properties, { additionalProperties: false });
+const blockId = Optional(
+  TypeString({ minLength: 1, maxCodePoints: MAX_BLOCK_ID, description: `1–${MAX_BLOCK_ID} code points.` }),
+);
 const anyArray = TypeArray(Unknown());
 
-export const plainTextObject = strict({ type: Literal('plain_text'), text: TypeString(), emoji: Optional(TypeBoolean()) });
-export const mrkdwnTextObject = strict({ type: Literal('mrkdwn'), text: TypeString(), verbatim: Optional(TypeBoolean()) });
+export const plainTextObject = strict({
+  type: Literal('plain_text'),
+  text: TypeString(),
+  emoji: Optional(TypeBoolean()),
+});
+export const mrkdwnTextObject = strict({
+  type: Literal('mrkdwn'),
+  text: TypeString(),
+  verbatim: Optional(TypeBoolean()),
+});
 export const imageElement = strict({
   type: Literal('image'),
   image_url: TypeString({ minLength: 1, maxLength: MAX_URL, description: 'An http(s) URL.' }),
@@ -64,7 +75,11 @@ export const contextBlock = strict({
   elements: TypeArray(Unknown(), { minItems: 1, maxItems: MAX_CONTEXT_ELEMENTS }),
   block_id: blockId,
 });
-export const richTextBlock = strict({ type: Literal('rich_text'), elements: TypeArray(Unknown(), { minItems: 1 }), block_id: blockId });
+export const richTextBlock = strict({
+  type: Literal('rich_text'),
+  elements: TypeArray(Unknown(), { minItems: 1 }),
+  block_id: blockId,
+});
 
 const border = Optional(Union([Literal(0), Literal(1)]));
 export const richTextSection = strict({ type: Literal('rich_text_section'), elements: anyArray });
@@ -121,7 +136,11 @@ export const inlineElements = {
   user: strict({ type: Literal('user'), user_id: id, from_llm: Optional(TypeBoolean()), style: textStyle }),
   channel: strict({ type: Literal('channel'), channel_id: id, style: textStyle }),
   usergroup: strict({ type: Literal('usergroup'), usergroup_id: id, style: textStyle }),
-  broadcast: strict({ type: Literal('broadcast'), range: Union([Literal('here'), Literal('channel'), Literal('everyone')]), style: textStyle }),
+  broadcast: strict({
+    type: Literal('broadcast'),
+    range: Union([Literal('here'), Literal('channel'), Literal('everyone')]),
+    style: textStyle,
+  }),
   date: strict({
     type: Literal('date'),
     timestamp: Integer({ minimum: 0, description: 'Unix time in seconds.' }),
@@ -131,7 +150,11 @@ export const inlineElements = {
     fallback: Optional(TypeString()),
     style: textStyle,
   }),
-  color: strict({ type: Literal('color'), value: TypeString({ minLength: 1, maxLength: MAX_COLOR }), style: textStyle }),
+  color: strict({
+    type: Literal('color'),
+    value: TypeString({ minLength: 1, maxLength: MAX_COLOR }),
+    style: textStyle,
+  }),
 };
 
 /** The request body's top level. `blocks` items are checked one by one by type. */

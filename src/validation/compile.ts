@@ -55,7 +55,9 @@ export function describeError(error: ValueError): string {
       return `must be ${JSON.stringify(schema.const)}`;
     case ValueErrorType.Union: {
       const options = (schema.anyOf ?? []).map((option) => option.const).filter((value) => value !== undefined);
-      return options.length > 0 ? `must be one of ${options.map((value) => JSON.stringify(value)).join(', ')}` : 'has an invalid shape';
+      return options.length > 0
+        ? `must be one of ${options.map((value) => JSON.stringify(value)).join(', ')}`
+        : 'has an invalid shape';
     }
     case ValueErrorType.ArrayMinItems:
       return `must have at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`;

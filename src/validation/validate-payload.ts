@@ -111,7 +111,8 @@ class Collector {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isBlank = (text: string): boolean => text.trim().length === 0;
 
 /**
@@ -152,7 +153,11 @@ function checkInline(elements: unknown[], pointer: string, out: Collector): bool
     } else if (type === 'link') {
       if (!LINK_URL.test(inline.url as string)) out.add(`${at}/url`, 'must be an http(s) or mailto URL');
       visible ||= !isBlank((inline.text as string | undefined) ?? (inline.url as string));
-    } else if ((type === 'date' || type === 'emoji') && inline.url !== undefined && !WEB_URL.test(inline.url as string)) {
+    } else if (
+      (type === 'date' || type === 'emoji') &&
+      inline.url !== undefined &&
+      !WEB_URL.test(inline.url as string)
+    ) {
       out.add(`${at}/url`, 'must be an http(s) URL');
     }
   });
@@ -203,7 +208,8 @@ function checkBlock(block: unknown, pointer: string, out: Collector): BlockFacts
           items.forEach((item, itemIndex) => {
             const itemAt = `${at}/elements/${itemIndex}`;
             if (dispatch(item, itemAt, listItemCheckers, out) !== null) {
-              facts.visible = checkInline((item as Json).elements as unknown[], `${itemAt}/elements`, out) || facts.visible;
+              facts.visible =
+                checkInline((item as Json).elements as unknown[], `${itemAt}/elements`, out) || facts.visible;
             }
           });
         } else {
@@ -257,7 +263,8 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
   if (typeof eventId === 'string' && !hasTrimmedLength(eventId, MAX_KEY)) {
     out.add('/eventId', `must have 1 to ${MAX_KEY} characters after trimming`);
   }
-  if (!payloadChecker.check(value)) out.addSchemaErrors(payloadChecker, value, '', { hint: (pointer) => payloadPropertyHint(pointer.slice(1)) });
+  if (!payloadChecker.check(value))
+    out.addSchemaErrors(payloadChecker, value, '', { hint: (pointer) => payloadPropertyHint(pointer.slice(1)) });
 
   if (Array.isArray(blocks) && blocks.length >= 1 && blocks.length <= 50) {
     let visible = false;
@@ -285,7 +292,8 @@ export function validatePayload(value: unknown, keyHeader: HeaderValue, mayHoldE
     out.addHeader('idempotency-key', 'must be sent at most once');
   } else if (keyHeader !== undefined) {
     header = keyHeader;
-    if (!hasTrimmedLength(header, MAX_KEY)) out.addHeader('idempotency-key', `must have 1 to ${MAX_KEY} characters after trimming`);
+    if (!hasTrimmedLength(header, MAX_KEY))
+      out.addHeader('idempotency-key', `must have 1 to ${MAX_KEY} characters after trimming`);
   }
   // Only a payload of the right shape is walked: its depth is bounded by the schema.
   if (out.errors.length === 0 && mayHoldEscapes) checkStorable(value, out);
@@ -314,7 +322,10 @@ function invalid(out: Collector): PayloadValidation {
   return {
     ok: false,
     code: 'invalid_payload',
-    detail: count === 1 ? 'One field is invalid; see errors.' : `${count >= MAX_ERRORS ? `At least ${count}` : count} fields are invalid; see errors.`,
+    detail:
+      count === 1
+        ? 'One field is invalid; see errors.'
+        : `${count >= MAX_ERRORS ? `At least ${count}` : count} fields are invalid; see errors.`,
     errors: out.errors,
   };
 }

@@ -42,5 +42,6 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
  */
 export function createDeadline(ms: number, code: ChannelWebhookErrorCode, message: string): Deadline {
   const expired = (): ChannelWebhookError => new ChannelWebhookError(code, `${message} (${ms} ms)`);
-  return <T>(answer: MaybePromise<T>): MaybePromise<T> => (isThenable(answer) ? settleWithin(answer, ms, expired) : answer);
+  return <T>(answer: MaybePromise<T>): MaybePromise<T> =>
+    isThenable(answer) ? settleWithin(answer, ms, expired) : answer;
 }

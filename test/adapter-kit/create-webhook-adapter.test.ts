@@ -7,10 +7,12 @@ import type { WebhookStore } from '../../src/ports.js';
 import { request, setup } from '../support/setup.js';
 
 // Two setups differ only in their random ids.
-const withoutIds = (response: WebhookResponse) => JSON.parse(JSON.stringify(response.body).replace(/"id":"[^"]+"/g, '"id":"-"')) as unknown;
+const withoutIds = (response: WebhookResponse) =>
+  JSON.parse(JSON.stringify(response.body).replace(/"id":"[^"]+"/g, '"id":"-"')) as unknown;
 
 /** The fast path of a handler from createWebhookHandler, for a request whose URL matched. */
-const fastAnswer = (handle: WebhookHandler, post: WebhookRequest) => handle.fastPath!.handleMatched(post, matchWebhookPath(post.url)!);
+const fastAnswer = (handle: WebhookHandler, post: WebhookRequest) =>
+  handle.fastPath!.handleMatched(post, matchWebhookPath(post.url)!);
 
 // Rule: the fast path gives the same answers as the public handler, byte for byte, as a value when
 // nothing had to wait (in-process ports, a body in hand), and as a promise otherwise.
@@ -36,7 +38,9 @@ describe('the handler fast path', () => {
   });
 
   it('answers with a promise when the body reader or a port waits', async () => {
-    const s = await setup({ wrapStore: (store): WebhookStore => ({ ...store, getWebhook: async (id) => store.getWebhook(id) }) });
+    const s = await setup({
+      wrapStore: (store): WebhookStore => ({ ...store, getWebhook: async (id) => store.getWebhook(id) }),
+    });
     const answer = fastAnswer(s.handle, request(s.url, { text: 'later' }));
     expect(answer).toBeInstanceOf(Promise);
     expect((await answer).status).toBe(201);
@@ -46,7 +50,9 @@ describe('the handler fast path', () => {
     const s = await setup();
     const post: WebhookRequest = request(s.url, { text: 'matched' });
     const path = matchWebhookPath(post.url)!;
-    expect((s.handle.fastPath!.handleMatched({ ...post, url: '/elsewhere' }, path) as WebhookResponse).status).toBe(201);
+    expect((s.handle.fastPath!.handleMatched({ ...post, url: '/elsewhere' }, path) as WebhookResponse).status).toBe(
+      201,
+    );
   });
 
   it('answers 500 and reports a defect instead of throwing', async () => {
@@ -62,7 +68,12 @@ describe('the handler fast path', () => {
 
   it('names the four headers the handler reads', async () => {
     const s = await setup();
-    expect(s.handle.fastPath!.headerNames).toEqual(['content-type', 'content-length', 'transfer-encoding', 'idempotency-key']);
+    expect(s.handle.fastPath!.headerNames).toEqual([
+      'content-type',
+      'content-length',
+      'transfer-encoding',
+      'idempotency-key',
+    ]);
   });
 });
 
@@ -75,7 +86,9 @@ function recordingBinding() {
     method: (req) => req.method,
     headers: (req, names) => {
       asked.headerNames.push(names);
-      return names === null ? req.headers : Object.fromEntries(names.map((name): [string, HeaderValue] => [name, req.headers[name]]));
+      return names === null
+        ? req.headers
+        : Object.fromEntries(names.map((name): [string, HeaderValue] => [name, req.headers[name]]));
     },
     readBody: (req, limits) => {
       asked.limits.push(limits);
@@ -111,7 +124,11 @@ describe('createWebhookAdapter', () => {
     const seen: WebhookRequest[] = [];
     const wrapper: WebhookHandler = (post) => (seen.push(post), s.handle(post));
     const { binding, asked } = recordingBinding();
-    const answered = createWebhookAdapter(wrapper, binding, {})(request(s.url, { text: 'hi' }, { headers: { 'x-other': '1' } }), 'res');
+    const answered = createWebhookAdapter(
+      wrapper,
+      binding,
+      {},
+    )(request(s.url, { text: 'hi' }, { headers: { 'x-other': '1' } }), 'res');
     expect(answered).toBeInstanceOf(Promise);
     expect(await answered).toBe('res: 201');
     expect(asked.headerNames).toEqual([null]);

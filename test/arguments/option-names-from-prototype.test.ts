@@ -11,7 +11,12 @@ import { createPostgresStore, postgresSchema } from '../../adapters/stores/postg
 import { createDenoKvRateLimiter, createDenoKvStore } from '../../adapters/stores/deno-kv/index.js';
 import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createSqliteRateLimiter, createSqliteStore, sqliteSchema } from '../../adapters/stores/sqlite/index.js';
-import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } from '../../src/index.js';
+import {
+  createMemoryRateLimiter,
+  createMemoryStore,
+  createWebhookHandler,
+  createWebhookManager,
+} from '../../src/index.js';
 import { instrumentHandler } from '../../src/instrumentation/index.js';
 import { createManagementApi } from '../../src/manage/index.js';
 import { createManagementOpenApiDocument, createOpenApiDocument } from '../../src/openapi/index.js';
@@ -41,31 +46,83 @@ type Options = Record<string, unknown>;
 // least one option; `extra` is spread into the options it checks.
 const factories: [factory: string, where: string, build: (extra: Options) => unknown][] = [
   ['createWebhookHandler', 'options', (extra) => createWebhookHandler({ store, ...extra } as never)],
-  ['createWebhookManager', 'options', (extra) => createWebhookManager({ store, baseUrl: 'https://chat.example.com', ...extra } as never)],
+  [
+    'createWebhookManager',
+    'options',
+    (extra) => createWebhookManager({ store, baseUrl: 'https://chat.example.com', ...extra } as never),
+  ],
   ['createMemoryRateLimiter', 'options', (extra) => createMemoryRateLimiter({ limit: 60, ...extra } as never)],
-  ['createExpressMiddleware', 'options', (extra) => createExpressMiddleware(handle, { bodyTimeoutMs: 5_000, ...extra } as never)],
-  ['createKoaMiddleware', 'options', (extra) => createKoaMiddleware(handle, { bodyTimeoutMs: 5_000, ...extra } as never)],
+  [
+    'createExpressMiddleware',
+    'options',
+    (extra) => createExpressMiddleware(handle, { bodyTimeoutMs: 5_000, ...extra } as never),
+  ],
+  [
+    'createKoaMiddleware',
+    'options',
+    (extra) => createKoaMiddleware(handle, { bodyTimeoutMs: 5_000, ...extra } as never),
+  ],
   ['createFastifyPlugin', 'options', (extra) => createFastifyPlugin(handle, { redactLogs: true, ...extra } as never)],
   ['createNodeListener', 'options', (extra) => createNodeListener(handle, { bodyTimeoutMs: 5_000, ...extra } as never)],
   ['createFetchHandler', 'options', (extra) => createFetchHandler(handle, { bodyTimeoutMs: 5_000, ...extra } as never)],
-  ['instrumentHandler', 'options', (extra) => instrumentHandler(handle, { meterProvider: metrics.getMeterProvider(), ...extra } as never)],
+  [
+    'instrumentHandler',
+    'options',
+    (extra) => instrumentHandler(handle, { meterProvider: metrics.getMeterProvider(), ...extra } as never),
+  ],
   ['createSqliteStore', 'options', (extra) => createSqliteStore({ database, ...extra } as never)],
   ['createSqliteRateLimiter', 'options', (extra) => createSqliteRateLimiter({ database, ...extra } as never)],
   ['sqliteSchema', 'options', (extra) => sqliteSchema({ tablePrefix: 'hooks_', ...extra } as never)],
   ['createPostgresStore', 'options', (extra) => createPostgresStore({ pool, ...extra } as never)],
-  ['createPostgresStore', 'options.channels', (extra) => createPostgresStore({ pool, channels: { table: 'channels', ...extra } } as never)],
+  [
+    'createPostgresStore',
+    'options.channels',
+    (extra) => createPostgresStore({ pool, channels: { table: 'channels', ...extra } } as never),
+  ],
   ['postgresSchema', 'options', (extra) => postgresSchema({ tablePrefix: 'hooks_', ...extra } as never)],
   ['createDenoKvStore', 'options', (extra) => createDenoKvStore({ kv, ...extra } as never)],
   ['createDenoKvRateLimiter', 'options', (extra) => createDenoKvRateLimiter({ kv, ...extra } as never)],
-  ['createRedisRateLimiter', 'options', (extra) => createRedisRateLimiter({ sendCommand: async () => null, ...extra } as never)],
+  [
+    'createRedisRateLimiter',
+    'options',
+    (extra) => createRedisRateLimiter({ sendCommand: async () => null, ...extra } as never),
+  ],
   ['createOpenApiDocument', 'options', (extra) => createOpenApiDocument({ title: 'Chat', ...extra } as never)],
-  ['createManagementOpenApiDocument', 'options', (extra) => createManagementOpenApiDocument({ title: 'Chat', ...extra } as never)],
-  ['createManagementApi', 'options', (extra) => createManagementApi({ manager, authenticate: () => null, ...extra } as never)],
-  ['createExpressManagementMiddleware', 'options', (extra) => createExpressManagementMiddleware(api, { bodyTimeoutMs: 5_000, ...extra } as never)],
-  ['createKoaManagementMiddleware', 'options', (extra) => createKoaManagementMiddleware(api, { bodyTimeoutMs: 5_000, ...extra } as never)],
-  ['createFastifyManagementPlugin', 'options', (extra) => createFastifyManagementPlugin(api, { bodyTimeoutMs: 5_000, ...extra } as never)],
-  ['createNodeManagementListener', 'options', (extra) => createNodeManagementListener(api, { bodyTimeoutMs: 5_000, ...extra } as never)],
-  ['createWebhookSender', 'options', (extra) => createWebhookSender({ url: 'https://chat.example.com/hooks/channels/wh_1/s', ...extra } as never)],
+  [
+    'createManagementOpenApiDocument',
+    'options',
+    (extra) => createManagementOpenApiDocument({ title: 'Chat', ...extra } as never),
+  ],
+  [
+    'createManagementApi',
+    'options',
+    (extra) => createManagementApi({ manager, authenticate: () => null, ...extra } as never),
+  ],
+  [
+    'createExpressManagementMiddleware',
+    'options',
+    (extra) => createExpressManagementMiddleware(api, { bodyTimeoutMs: 5_000, ...extra } as never),
+  ],
+  [
+    'createKoaManagementMiddleware',
+    'options',
+    (extra) => createKoaManagementMiddleware(api, { bodyTimeoutMs: 5_000, ...extra } as never),
+  ],
+  [
+    'createFastifyManagementPlugin',
+    'options',
+    (extra) => createFastifyManagementPlugin(api, { bodyTimeoutMs: 5_000, ...extra } as never),
+  ],
+  [
+    'createNodeManagementListener',
+    'options',
+    (extra) => createNodeManagementListener(api, { bodyTimeoutMs: 5_000, ...extra } as never),
+  ],
+  [
+    'createWebhookSender',
+    'options',
+    (extra) => createWebhookSender({ url: 'https://chat.example.com/hooks/channels/wh_1/s', ...extra } as never),
+  ],
   ['toHtml', 'options', (extra) => toHtml(message, { locale: 'en-US', ...extra } as never)],
   ['toPlainText', 'options', (extra) => toPlainText(message, { locale: 'en-US', ...extra } as never)],
 ];
@@ -94,7 +151,9 @@ describe.each(factories)('%s refuses option names from Object.prototype in %s', 
 
   it('the valid call alone is accepted', () => {
     expect(() => build({})).not.toThrow();
-    expect(unknownKey('zzzz')).toMatch(new RegExp(`^${factory}: ${where.replace('.', '\\.')} has an unknown key \`zzzz\`; the options are \\w`));
+    expect(unknownKey('zzzz')).toMatch(
+      new RegExp(`^${factory}: ${where.replace('.', '\\.')} has an unknown key \`zzzz\`; the options are \\w`),
+    );
   });
 
   it.each([
@@ -111,6 +170,11 @@ describe.each(factories)('%s refuses option names from Object.prototype in %s', 
 
   it('several at once, each named', () => {
     const message = refusal(() => build(keys('{"constructor": {}, "toString": "x", "__proto__": {}}')));
-    expect(message).toBe(unknownKey('zzzz').replace('has an unknown key `zzzz`', 'has unknown keys `constructor`, `toString`, `__proto__`'));
+    expect(message).toBe(
+      unknownKey('zzzz').replace(
+        'has an unknown key `zzzz`',
+        'has unknown keys `constructor`, `toString`, `__proto__`',
+      ),
+    );
   });
 });

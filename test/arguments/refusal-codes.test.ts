@@ -77,15 +77,26 @@ describe('factories refuse bad arguments with invalid_argument', () => {
   });
 
   it('createFetchHandler and createNodeListener: a fallback that is not a function', () => {
-    expect(thrownCode(() => createFetchHandler(handle, { fallback: 'https://example.com' as never }))).toBe('invalid_argument');
-    expect(thrownCode(() => createNodeListener(handle, { fallback: 'https://example.com' as never }))).toBe('invalid_argument');
+    expect(thrownCode(() => createFetchHandler(handle, { fallback: 'https://example.com' as never }))).toBe(
+      'invalid_argument',
+    );
+    expect(thrownCode(() => createNodeListener(handle, { fallback: 'https://example.com' as never }))).toBe(
+      'invalid_argument',
+    );
     expect(thrownCode(() => createNodeListener(handle, { bodyTimeoutMs: 0 }))).toBe('invalid_argument');
   });
 
   it('the limits of a valid call are accepted', () => {
-    expect(thrownCode(() => createWebhookHandler({ store, storeTimeoutMs: 2 ** 31 - 1, rateLimiterTimeoutMs: 1, onRateLimiterError: 'reject' }))).toBe(
-      'no error',
-    );
+    expect(
+      thrownCode(() =>
+        createWebhookHandler({
+          store,
+          storeTimeoutMs: 2 ** 31 - 1,
+          rateLimiterTimeoutMs: 1,
+          onRateLimiterError: 'reject',
+        }),
+      ),
+    ).toBe('no error');
     expect(thrownCode(() => createMemoryRateLimiter({ limit: 1, windowMs: 0.5 }))).toBe('no error');
   });
 });

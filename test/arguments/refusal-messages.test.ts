@@ -14,7 +14,12 @@ import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createSqliteRateLimiter, createSqliteStore, sqliteSchema } from '../../adapters/stores/sqlite/index.js';
 import { suggestOptions } from '../../src/arguments/suggest-option.js';
 import { createFakeClock } from '../../src/clock.js';
-import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } from '../../src/index.js';
+import {
+  createMemoryRateLimiter,
+  createMemoryStore,
+  createWebhookHandler,
+  createWebhookManager,
+} from '../../src/index.js';
 import { instrumentHandler } from '../../src/instrumentation/index.js';
 import { createOpenApiDocument } from '../../src/openapi/index.js';
 import { toHtml, toPlainText } from '../../src/render/index.js';
@@ -108,7 +113,11 @@ describe.each<[factory: string, cases: Case[]]>([
   [
     'createWebhookManager',
     [
-      ['no options', () => createWebhookManager(undefined as never), 'options must be an object { store, baseUrl, clock?, onAudit?, onError? }, got undefined'],
+      [
+        'no options',
+        () => createWebhookManager(undefined as never),
+        'options must be an object { store, baseUrl, clock?, onAudit?, onError? }, got undefined',
+      ],
       [
         'a pg pool as the store',
         () => createWebhookManager({ store: pool as never, baseUrl }),
@@ -119,13 +128,21 @@ describe.each<[factory: string, cases: Case[]]>([
         () => createWebhookManager({ store: { getWebhook: () => null, insertMessage: () => null } as never, baseUrl }),
         `options.store must be a WebhookStore: it has no getChannel(), insertWebhook(), listWebhooks(), updateWebhookSecret(), revokeWebhook(), updateWebhookProfile(). ${STORE_HINT}`,
       ],
-      ['no baseUrl', () => createWebhookManager({ store } as never), 'options.baseUrl must be an absolute http(s) URL: got undefined.'],
+      [
+        'no baseUrl',
+        () => createWebhookManager({ store } as never),
+        'options.baseUrl must be an absolute http(s) URL: got undefined.',
+      ],
       [
         'baseURL in capitals',
         () => createWebhookManager({ store, baseURL: baseUrl } as never),
         'options has an unknown key `baseURL` (did you mean `baseUrl`?); the options are store, baseUrl, clock, onAudit, onError',
       ],
-      ['a relative baseUrl', () => createWebhookManager({ store, baseUrl: '/api' }), 'options.baseUrl must be an absolute http(s) URL: it is not a URL.'],
+      [
+        'a relative baseUrl',
+        () => createWebhookManager({ store, baseUrl: '/api' }),
+        'options.baseUrl must be an absolute http(s) URL: it is not a URL.',
+      ],
     ],
   ],
   [
@@ -141,33 +158,52 @@ describe.each<[factory: string, cases: Case[]]>([
         () => createMemoryRateLimiter({ limit: 10, duration: 60 } as never),
         'options has an unknown key `duration` (did you mean `windowMs`?); the options are limit, windowMs',
       ],
-      ['a limit as text', () => createMemoryRateLimiter({ limit: '60' } as never), 'options.limit must be an integer of at least 1: got "60".'],
+      [
+        'a limit as text',
+        () => createMemoryRateLimiter({ limit: '60' } as never),
+        'options.limit must be an integer of at least 1: got "60".',
+      ],
     ],
   ],
-  ...(['createExpressMiddleware', 'createKoaMiddleware', 'createFastifyPlugin', 'createNodeListener', 'createFetchHandler'] as const).map(
-    (factory): [string, Case[]] => {
-      const create = { createExpressMiddleware, createKoaMiddleware, createFastifyPlugin, createNodeListener, createFetchHandler }[factory] as (
-        h: unknown,
-        o?: unknown,
-      ) => unknown;
-      return [
-        factory,
+  ...(
+    [
+      'createExpressMiddleware',
+      'createKoaMiddleware',
+      'createFastifyPlugin',
+      'createNodeListener',
+      'createFetchHandler',
+    ] as const
+  ).map((factory): [string, Case[]] => {
+    const create = {
+      createExpressMiddleware,
+      createKoaMiddleware,
+      createFastifyPlugin,
+      createNodeListener,
+      createFetchHandler,
+    }[factory] as (h: unknown, o?: unknown) => unknown;
+    return [
+      factory,
+      [
         [
-          ['no handler', () => create(undefined), `handle must be the handler from createWebhookHandler(): got undefined. ${HANDLE_HINT}`],
-          [
-            'the handler options for the handler',
-            () => create({ store }),
-            `handle must be the handler from createWebhookHandler(): got an object. ${HANDLE_HINT}`,
-          ],
-          [
-            'a timeout without its unit',
-            () => create(handle, { bodyTimeout: 5_000 }),
-            expect.stringMatching(/^options has an unknown key `bodyTimeout` \(did you mean `bodyTimeoutMs`\?\); the options are bodyTimeoutMs/),
-          ],
+          'no handler',
+          () => create(undefined),
+          `handle must be the handler from createWebhookHandler(): got undefined. ${HANDLE_HINT}`,
         ],
-      ];
-    },
-  ),
+        [
+          'the handler options for the handler',
+          () => create({ store }),
+          `handle must be the handler from createWebhookHandler(): got an object. ${HANDLE_HINT}`,
+        ],
+        [
+          'a timeout without its unit',
+          () => create(handle, { bodyTimeout: 5_000 }),
+          expect.stringMatching(
+            /^options has an unknown key `bodyTimeout` \(did you mean `bodyTimeoutMs`\?\); the options are bodyTimeoutMs/,
+          ),
+        ],
+      ],
+    ];
+  }),
   [
     'createNodeListener',
     [
@@ -180,12 +216,22 @@ describe.each<[factory: string, cases: Case[]]>([
   ],
   [
     'createFastifyPlugin',
-    [['redactLogs as text', () => createFastifyPlugin(handle, { redactLogs: 'yes' as never }), 'options.redactLogs must be true or false: got "yes".']],
+    [
+      [
+        'redactLogs as text',
+        () => createFastifyPlugin(handle, { redactLogs: 'yes' as never }),
+        'options.redactLogs must be true or false: got "yes".',
+      ],
+    ],
   ],
   [
     'instrumentHandler',
     [
-      ['no handler', () => instrumentHandler(undefined as never), `handle must be the handler from createWebhookHandler(): got undefined. ${HANDLE_HINT}`],
+      [
+        'no handler',
+        () => instrumentHandler(undefined as never),
+        `handle must be the handler from createWebhookHandler(): got undefined. ${HANDLE_HINT}`,
+      ],
       [
         'a provider without getMeter()',
         () => instrumentHandler(handle, { meterProvider: {} as never }),
@@ -346,7 +392,11 @@ describe.each<[factory: string, cases: Case[]]>([
         () => createRedisRateLimiter({ client: ioredis, windowMS: 1_000, burst: 5 } as never),
         'options has unknown keys `windowMS` (did you mean `windowMs`?), `burst`; the options are sendCommand, client, limit, windowMs, keyPrefix',
       ],
-      ['a fractional window', () => createRedisRateLimiter({ client: ioredis, windowMs: 1.5 }), 'options.windowMs must be an integer of at least 1: got 1.5.'],
+      [
+        'a fractional window',
+        () => createRedisRateLimiter({ client: ioredis, windowMs: 1.5 }),
+        'options.windowMs must be an integer of at least 1: got 1.5.',
+      ],
     ],
   ],
   [
@@ -399,7 +449,11 @@ describe.each<[factory: string, cases: Case[]]>([
       ],
       [
         'the secret URL in the wrong option',
-        () => createWebhookSender({ url: 'https://chat.example.com', createKey: 'https://x/hooks/channels/wh_1/very-secret-value' } as never),
+        () =>
+          createWebhookSender({
+            url: 'https://chat.example.com',
+            createKey: 'https://x/hooks/channels/wh_1/very-secret-value',
+          } as never),
         'options.createKey must be a function () => string: got "https://x/hooks/channels/wh_1/[redacted]".',
       ],
     ],
@@ -408,7 +462,11 @@ describe.each<[factory: string, cases: Case[]]>([
     'toHtml',
     [
       ['no message', () => toHtml(undefined as never), 'message must be a message { body, blocks }: got undefined.'],
-      ['blocks that are not an array', () => toHtml({ body: '', blocks: {} } as never), 'message.blocks must be an array: got an object.'],
+      [
+        'blocks that are not an array',
+        () => toHtml({ body: '', blocks: {} } as never),
+        'message.blocks must be an array: got an object.',
+      ],
       [
         'an unknown option',
         () => toHtml(message, { timeZone: 'UTC' } as never),
@@ -424,7 +482,11 @@ describe.each<[factory: string, cases: Case[]]>([
   [
     'toPlainText',
     [
-      ['a string for a message', () => toPlainText('hello' as never), 'message must be a message { body, blocks }: got "hello".'],
+      [
+        'a string for a message',
+        () => toPlainText('hello' as never),
+        'message must be a message { body, blocks }: got "hello".',
+      ],
       [
         'a typo',
         () => toPlainText(message, { mentions: () => undefined } as never),
@@ -440,7 +502,11 @@ describe.each<[factory: string, cases: Case[]]>([
   [
     'createDenoKvStore',
     [
-      ['no options', () => createDenoKvStore(undefined as never), 'options must be an object { kv, keyPrefix?, timeoutMs?, feedPollMs? }, got undefined'],
+      [
+        'no options',
+        () => createDenoKvStore(undefined as never),
+        'options must be an object { kv, keyPrefix?, timeoutMs?, feedPollMs? }, got undefined',
+      ],
       [
         'a SQLite database as the KV',
         () => createDenoKvStore({ kv: database as never }),
@@ -470,7 +536,13 @@ describe.each<[factory: string, cases: Case[]]>([
   ],
   [
     'createFakeClock',
-    [['a start that is not a number', () => createFakeClock('2026-01-01' as never), 'start must be a finite number of epoch ms: got "2026-01-01".']],
+    [
+      [
+        'a start that is not a number',
+        () => createFakeClock('2026-01-01' as never),
+        'start must be a finite number of epoch ms: got "2026-01-01".',
+      ],
+    ],
   ],
 ])('%s refuses bad arguments with one check', (factory, cases) => {
   it.each(cases)('%s', (_, build, message) => {
@@ -481,7 +553,16 @@ describe.each<[factory: string, cases: Case[]]>([
 });
 
 describe('the option meant', () => {
-  const handlerOptions = ['store', 'rateLimiter', 'clock', 'onMessage', 'onError', 'onRateLimiterError', 'storeTimeoutMs', 'rateLimiterTimeoutMs'];
+  const handlerOptions = [
+    'store',
+    'rateLimiter',
+    'clock',
+    'onMessage',
+    'onError',
+    'onRateLimiterError',
+    'storeTimeoutMs',
+    'rateLimiterTimeoutMs',
+  ];
 
   it.each<[string, string[]]>([
     ['rateLimit', ['rateLimiter']],

@@ -26,5 +26,6 @@ it('the in-process part of npm run bench runs against the current code', async (
   }
   for (const step of Object.values(result.validation)) expect(step.validateUs).toBeGreaterThan(0);
   expect(Object.keys(result.secrets)).toEqual(['coreHashAndCompareUs', 'nodeCryptoHashAndCompareUs']);
-  for (const microseconds of [...Object.values(result.secrets), ...Object.values(result.limiterUsPerHit)]) expect(microseconds).toBeGreaterThan(0);
+  for (const microseconds of [...Object.values(result.secrets), ...Object.values(result.limiterUsPerHit)])
+    expect(microseconds).toBeGreaterThan(0);
 }, 90_000);

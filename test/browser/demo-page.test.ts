@@ -31,7 +31,9 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
     await context.addInitScript(() => {
       const violations: string[] = [];
       Object.assign(window, { cspViolations: violations });
-      document.addEventListener('securitypolicyviolation', (event) => violations.push(`${event.violatedDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
     });
     page = await context.newPage();
     page.setDefaultTimeout(5_000);
@@ -78,7 +80,8 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
   it('serves the element under its strict CSP, with the webhook that npm start made, named by its start time', async () => {
     const answer = await page.goto(demo.origin);
     const csp = answer?.headers()['content-security-policy'] ?? '';
-    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' https:"]) expect(csp).toContain(directive);
+    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' https:"])
+      expect(csp).toContain(directive);
     await expect.poll(() => page.textContent('#live')).toBe('live');
     await page.evaluate(() => Object.assign(window, { notReloaded: true }));
 
@@ -88,7 +91,9 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
     expect(await started.textContent()).toContain('Active');
     // Its styles are a constructed stylesheet: nothing inline for the CSP to refuse.
     expect(await settings().evaluate((element) => element.shadowRoot!.adoptedStyleSheets.length)).toBeGreaterThan(0);
-    expect(await settings().evaluate((element) => element.shadowRoot!.querySelectorAll('[style], style').length)).toBe(0);
+    expect(await settings().evaluate((element) => element.shadowRoot!.querySelectorAll('[style], style').length)).toBe(
+      0,
+    );
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
   });
 
@@ -103,13 +108,26 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(url);
 
     const test = 'Test message from the webhook settings: “Deploys” works.';
-    expect(await arrival(test, () => dialog().getByRole('button', { name: 'Send a test message' }).click())).toBeLessThan(1_000);
-    await expect.poll(() => dialog().getByRole('status').filter({ hasText: 'Sent' }).textContent()).toBe('Sent (201): the test message is in the channel.');
+    expect(
+      await arrival(test, () => dialog().getByRole('button', { name: 'Send a test message' }).click()),
+    ).toBeLessThan(1_000);
+    await expect
+      .poll(() => dialog().getByRole('status').filter({ hasText: 'Sent' }).textContent())
+      .toBe('Sent (201): the test message is in the channel.');
     await closeDialog();
 
-    expect(await arrival('Sent with Slack’s own client', () => new IncomingWebhook(url).send({ text: 'Sent with Slack’s own client' }))).toBeLessThan(1_000);
+    expect(
+      await arrival('Sent with Slack’s own client', () =>
+        new IncomingWebhook(url).send({ text: 'Sent with Slack’s own client' }),
+      ),
+    ).toBeLessThan(1_000);
     let answer: Awaited<ReturnType<typeof send>> | undefined;
-    expect(await arrival('Sent over raw HTTP', async () => (answer = await send(url, { body: { text: 'Sent over raw HTTP' } })))).toBeLessThan(1_000);
+    expect(
+      await arrival(
+        'Sent over raw HTTP',
+        async () => (answer = await send(url, { body: { text: 'Sent over raw HTTP' } })),
+      ),
+    ).toBeLessThan(1_000);
     expect(answer!.status).toBe(201);
     const message = messages().filter({ hasText: 'Sent over raw HTTP' });
     expect(await message.locator('.author').textContent()).toBe('Deploys');
@@ -138,7 +156,9 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
 
     const refused = await send(old, { body: { text: 'through the old URL' } });
     expect([refused.status, (refused.json as { code: string }).code]).toEqual([404, 'not_found']);
-    expect(await arrival('through the new URL', () => send(fresh, { body: { text: 'through the new URL' } }))).toBeLessThan(1_000);
+    expect(
+      await arrival('through the new URL', () => send(fresh, { body: { text: 'through the new URL' } })),
+    ).toBeLessThan(1_000);
   });
 
   it('revokes after a confirmation that says it cannot be undone: the row says "Revoked" and when, and the URL answers 404', async () => {
@@ -162,7 +182,9 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
   it('shows :tada: and other common emoji names as emoji', async () => {
     const { url } = await createWebhookFromPage(page, 'Party');
     const text = 'Release :tada: :rocket: :white_check_mark: :thumbsup: :no_such_emoji:';
-    await arrival('Release', () => send(url, { body: { text: 'Release', blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] } }));
+    await arrival('Release', () =>
+      send(url, { body: { text: 'Release', blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] } }),
+    );
     const content = messages().filter({ hasText: 'Release' }).locator('.content');
     expect(await content.textContent()).toBe('Release 🎉 🚀 ✅ 👍 :no_such_emoji:');
   });
@@ -172,9 +194,15 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
     const url = await createInElement(name);
     await closeDialog();
     await arrival('from the long name', () => send(url, { body: { text: 'from the long name' } }));
-    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    const widths = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      viewport: window.innerWidth,
+    }));
     expect(widths.page).toBeLessThanOrEqual(widths.viewport);
-    for (const target of [row(name).getByRole('heading', { name }), messages().last().locator('.author')] as Locator[]) {
+    for (const target of [
+      row(name).getByRole('heading', { name }),
+      messages().last().locator('.author'),
+    ] as Locator[]) {
       const box = await target.boundingBox();
       expect(box!.x + box!.width, String(target)).toBeLessThanOrEqual(widths.viewport);
     }
@@ -215,7 +243,11 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
           await shown.locator('channel-webhooks-settings').getByRole('button', { name: 'New webhook' }).first().click();
           await shown.getByRole('dialog').getByLabel('Name').waitFor();
           // Past its opening animation: axe reads colours as they are drawn.
-          await shown.getByRole('dialog').evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+          await shown
+            .getByRole('dialog')
+            .evaluate((element) =>
+              Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)),
+            );
           expect(await seriousViolations(shown), `${size} ${colorScheme}, create dialog`).toEqual([]);
           await shown.screenshot({ path: `${SCREENSHOTS}demo-${size}-${colorScheme}-create.png` });
         } finally {
@@ -237,19 +269,25 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
       send(`${api}/webhooks/${webhook.id}/revoke`, { body: {} }),
       send(`${api}/webhooks/${webhook.id}/posts`, { method: 'GET' }),
     ];
-    for (const answer of await Promise.all(signedOut)) expect([answer.status, (answer.json as { code: string }).code]).toEqual([401, 'unauthenticated']);
+    for (const answer of await Promise.all(signedOut))
+      expect([answer.status, (answer.json as { code: string }).code]).toEqual([401, 'unauthenticated']);
     // A page of another site, or another origin on this machine, is refused by the API itself.
     const crossSite = [
       send(`${api}/channels/general/webhooks`, { method: 'GET', headers: { 'sec-fetch-site': 'same-site' } }),
       send(`${api}/channels/general/webhooks`, { body: { name: 'curl' }, headers: { origin: 'http://localhost:1' } }),
-      send(`${api}/channels/general/webhooks`, { body: { name: 'x' }, headers: { origin: 'https://attacker.example' } }),
+      send(`${api}/channels/general/webhooks`, {
+        body: { name: 'x' },
+        headers: { origin: 'https://attacker.example' },
+      }),
     ];
     for (const answer of await Promise.all(crossSite)) expect(answer.status).toBe(403);
     const stream = await send(`${demo.origin}/demo/api/events`, { method: 'GET' });
     expect([stream.status, (stream.json as { code: string }).code]).toEqual([403, 'forbidden']);
 
     expect((await send(url, { body: { text: 'still works' } })).status).toBe(201);
-    const listed = (await send(`${api}/channels/general/webhooks`, { method: 'GET', headers: { 'sec-fetch-site': 'same-origin' } })).json as {
+    const listed = (
+      await send(`${api}/channels/general/webhooks`, { method: 'GET', headers: { 'sec-fetch-site': 'same-origin' } })
+    ).json as {
       webhooks: { name: string; status: string }[];
     };
     expect(listed.webhooks.filter((hook) => hook.name === 'curl' || hook.name === 'x')).toEqual([]);
@@ -263,7 +301,10 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
           send(`${demo.origin}${path}`, { method: 'GET', headers: { host } }),
         ),
       ),
-      send(`${demo.origin}/demo/api/manage/channels/general/webhooks`, { body: '{', headers: { 'sec-fetch-site': 'same-origin' } }),
+      send(`${demo.origin}/demo/api/manage/channels/general/webhooks`, {
+        body: '{',
+        headers: { 'sec-fetch-site': 'same-origin' },
+      }),
       send(`${demo.origin}/demo/api/manage/channels/general/webhooks`, {
         body: 'name=x',
         headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
@@ -279,7 +320,10 @@ describe.skipIf(missing !== null)(`the demo page in Chromium${missing ? ` (SKIPP
 
   it('refuses the page, its files and its API to a foreign Host name', async () => {
     for (const path of ['/', '/demo/element.js', '/demo/api/manage/channels/general/webhooks']) {
-      const rebound = await send(`${demo.origin}${path}`, { method: 'GET', headers: { host: 'attacker.example:80', 'sec-fetch-site': 'same-origin' } });
+      const rebound = await send(`${demo.origin}${path}`, {
+        method: 'GET',
+        headers: { host: 'attacker.example:80', 'sec-fetch-site': 'same-origin' },
+      });
       expect(rebound.status, path).toBe(403);
     }
     const served = await send(`${demo.origin}/`, { method: 'GET' });

@@ -10,7 +10,12 @@ type Express = { start(options: { port: number }): Promise<Server> };
  * The Express example as `npm start` runs it (demo page on), quiet, on a free loopback port;
  * `startupName` is the name of the webhook the start made.
  */
-export async function startDemo(): Promise<{ origin: string; startupName: string; logs: string[]; close(): Promise<void> }> {
+export async function startDemo(): Promise<{
+  origin: string;
+  startupName: string;
+  logs: string[];
+  close(): Promise<void>;
+}> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;

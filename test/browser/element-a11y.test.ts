@@ -16,47 +16,57 @@ const LAYOUTS = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ] as const;
 
-describe.skipIf(missing !== null)(`<channel-webhooks-settings> with axe-core, and its screenshots${missing ? ` (SKIPPED: ${missing})` : ''}`, () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
+describe.skipIf(missing !== null)(
+  `<channel-webhooks-settings> with axe-core, and its screenshots${missing ? ` (SKIPPED: ${missing})` : ''}`,
+  () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+      mkdirSync(SCREENSHOTS, { recursive: true });
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
 
-  for (const layout of LAYOUTS) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      it(`has no serious or critical violation in any state: ${layout.name}, ${colorScheme}`, async () => {
-        const app = await startElementApp({ store: 'memory' });
-        const { context, page } = await openSettings(browser, app, { viewport: layout.viewport, colorScheme });
-        const found: string[] = [];
-        let shots = 0;
-        const state = async (name: string) => {
-          // Past the opening animation, whatever the reader's motion setting.
-          await page.waitForTimeout(250);
-          for (const violation of await seriousViolations(page)) found.push(`${name}: ${violation}`);
-          await page.screenshot({
-            path: new URL(`${layout.name}-${colorScheme}-${String(++shots).padStart(2, '0')}-${name}.png`, SCREENSHOTS).pathname,
-            animations: 'disabled',
-          });
-        };
-        try {
-          await walkThroughEveryState(page, app, state);
-          expect(found).toEqual([]);
-          expect(shots).toBe(11);
-        } finally {
-          await context.close();
-          await app.close();
-        }
-      }, 60_000);
+    for (const layout of LAYOUTS) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        it(`has no serious or critical violation in any state: ${layout.name}, ${colorScheme}`, async () => {
+          const app = await startElementApp({ store: 'memory' });
+          const { context, page } = await openSettings(browser, app, { viewport: layout.viewport, colorScheme });
+          const found: string[] = [];
+          let shots = 0;
+          const state = async (name: string) => {
+            // Past the opening animation, whatever the reader's motion setting.
+            await page.waitForTimeout(250);
+            for (const violation of await seriousViolations(page)) found.push(`${name}: ${violation}`);
+            await page.screenshot({
+              path: new URL(
+                `${layout.name}-${colorScheme}-${String(++shots).padStart(2, '0')}-${name}.png`,
+                SCREENSHOTS,
+              ).pathname,
+              animations: 'disabled',
+            });
+          };
+          try {
+            await walkThroughEveryState(page, app, state);
+            expect(found).toEqual([]);
+            expect(shots).toBe(11);
+          } finally {
+            await context.close();
+            await app.close();
+          }
+        }, 60_000);
+      }
     }
-  }
-});
+  },
+);
 
 /** Every state the element can be in, from empty to a list with an active, a rotated and a revoked webhook. */
-async function walkThroughEveryState(page: Page, app: ElementApp, state: (name: string) => Promise<void>): Promise<void> {
+async function walkThroughEveryState(
+  page: Page,
+  app: ElementApp,
+  state: (name: string) => Promise<void>,
+): Promise<void> {
   const settings = page.locator('channel-webhooks-settings');
   const dialog = page.getByRole('dialog');
   await state('empty');
@@ -77,19 +87,35 @@ async function walkThroughEveryState(page: Page, app: ElementApp, state: (name: 
 
   // Two more webhooks through the API, one with an 80-character name, one then revoked.
   const owner = { headers: { cookie: 'session=owner' } };
-  await send(`${app.origin}/api/manage/channels/${app.channelId}/webhooks`, { ...owner, body: { name: `Nightly-${'W'.repeat(72)}` } });
-  const uptime = (await send(`${app.origin}/api/manage/channels/${app.channelId}/webhooks`, { ...owner, body: { name: 'Uptime' } })).json as {
+  await send(`${app.origin}/api/manage/channels/${app.channelId}/webhooks`, {
+    ...owner,
+    body: { name: `Nightly-${'W'.repeat(72)}` },
+  });
+  const uptime = (
+    await send(`${app.origin}/api/manage/channels/${app.channelId}/webhooks`, { ...owner, body: { name: 'Uptime' } })
+  ).json as {
     webhook: { id: string };
   };
   await send(`${app.origin}/api/manage/webhooks/${uptime.webhook.id}/revoke`, { ...owner, body: {} });
   await send(url, {
-    body: { text: 'Deploy 43', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Deploy 43' }, fields: [{ type: 'mrkdwn', text: '*env* prod' }] }] },
+    body: {
+      text: 'Deploy 43',
+      blocks: [
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: 'Deploy 43' },
+          fields: [{ type: 'mrkdwn', text: '*env* prod' }],
+        },
+      ],
+    },
   });
   await send(url, { body: { text: 'Deploy 43', attachments: [{ text: 'legacy' }], icon_emoji: ':rocket:' } });
   await settings.evaluate((element) => (element as unknown as { refresh(): Promise<void> }).refresh());
   await state('list');
 
-  const deploys = settings.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Deploys', exact: true }) });
+  const deploys = settings
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'Deploys', exact: true }) });
   await deploys.getByRole('button', { name: 'Rotate URL' }).click();
   await state('rotate-confirmation');
   await page.getByRole('alertdialog').getByRole('button', { name: 'Rotate URL' }).click();

@@ -65,7 +65,9 @@ export function shadowText(host: Locator): Promise<string> {
 }
 
 /** The events the element dispatched so far. */
-export function settingsEvents(page: Page): Promise<{ type: string; detail: string; bubbles: boolean; composed: boolean; target: string }[]> {
+export function settingsEvents(
+  page: Page,
+): Promise<{ type: string; detail: string; bubbles: boolean; composed: boolean; target: string }[]> {
   return page.evaluate(() => (window as unknown as { settingsEvents: never[] }).settingsEvents);
 }
 
@@ -123,7 +125,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
           run(
             context: Document,
             options: object,
-          ): Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }[] }>;
+          ): Promise<{
+            violations: { id: string; impact: string; nodes: { target: string[]; failureSummary: string }[] }[];
+          }>;
         };
       }
     ).axe;
@@ -131,7 +135,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     return violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .map(
-        (violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`).join('; ')}`,
+        (violation) =>
+          `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`).join('; ')}`,
       );
   });
 }

@@ -7,7 +7,14 @@ import pg from 'pg';
 import { createNodeListener, createNodeManagementListener } from '../../adapters/frameworks/node/index.js';
 import { createPostgresStore } from '../../adapters/stores/postgres/index.js';
 import { createSqliteStore } from '../../adapters/stores/sqlite/index.js';
-import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager, type Message, type WebhookStore } from '../../src/index.js';
+import {
+  createMemoryRateLimiter,
+  createMemoryStore,
+  createWebhookHandler,
+  createWebhookManager,
+  type Message,
+  type WebhookStore,
+} from '../../src/index.js';
 import { createManagementApi } from '../../src/manage/index.js';
 import { listen } from '../support/http.js';
 
@@ -94,13 +101,15 @@ export async function startElementApp(options: {
 
   let listener: RequestListener = (_req, res) => void res.writeHead(503).end();
   const server = await listen(createServer((req, res) => listener(req, res)));
-  const webhookOrigin = options.webhooks === 'other-origin' ? `http://localhost:${new URL(server.origin).port}` : server.origin;
+  const webhookOrigin =
+    options.webhooks === 'other-origin' ? `http://localhost:${new URL(server.origin).port}` : server.origin;
   const manager = createWebhookManager({ store, baseUrl: webhookOrigin });
   const api = createManagementApi<IncomingMessage>({
     manager,
     basePath: '/api/manage',
     handle,
-    authenticate: (req) => SESSIONS[(/(?:^|;\s*)session=(\w+)/.exec(req.headers.cookie ?? '')?.[1] ?? '') as keyof typeof SESSIONS] ?? null,
+    authenticate: (req) =>
+      SESSIONS[(/(?:^|;\s*)session=(\w+)/.exec(req.headers.cookie ?? '')?.[1] ?? '') as keyof typeof SESSIONS] ?? null,
   });
   const files: RequestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -113,7 +122,13 @@ export async function startElementApp(options: {
             ? { type: 'text/css', body: PAGE_CSS }
             : null;
     if (file === null) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    res.writeHead(200, { 'content-type': `${file.type}; charset=utf-8`, 'content-security-policy': PAGE_CSP, 'cache-control': 'no-store' }).end(file.body);
+    res
+      .writeHead(200, {
+        'content-type': `${file.type}; charset=utf-8`,
+        'content-security-policy': PAGE_CSP,
+        'cache-control': 'no-store',
+      })
+      .end(file.body);
   };
   listener = createNodeManagementListener(api, { fallback: createNodeListener(handle, { fallback: files }) });
   return {
@@ -130,7 +145,10 @@ export async function startElementApp(options: {
 
 let postgresApps = 0;
 
-async function openStore(kind: StoreKind, databaseUrl: string | null): Promise<{ store: ElementApp['store']; close(): Promise<void> }> {
+async function openStore(
+  kind: StoreKind,
+  databaseUrl: string | null,
+): Promise<{ store: ElementApp['store']; close(): Promise<void> }> {
   if (kind === 'memory') return { store: createMemoryStore(), close: async () => undefined };
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'cw-element-'));

@@ -8,38 +8,50 @@ import { type ElementApp, startElementApp } from './element-server.js';
 // cannot post to them, so the test message goes through the management API's test route.
 const missing = chromiumMissing();
 
-describe.skipIf(missing !== null)(`<channel-webhooks-settings> with webhook URLs on another origin${missing ? ` (SKIPPED: ${missing})` : ''}`, () => {
-  let browser: Browser;
-  let app: ElementApp;
-  beforeAll(async () => {
-    [browser, app] = await Promise.all([launchChromium(), startElementApp({ store: 'sqlite', webhooks: 'other-origin' })]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+describe.skipIf(missing !== null)(
+  `<channel-webhooks-settings> with webhook URLs on another origin${missing ? ` (SKIPPED: ${missing})` : ''}`,
+  () => {
+    let browser: Browser;
+    let app: ElementApp;
+    beforeAll(async () => {
+      [browser, app] = await Promise.all([
+        launchChromium(),
+        startElementApp({ store: 'sqlite', webhooks: 'other-origin' }),
+      ]);
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await app?.close();
+    });
 
-  it('sends the test message through the management API, which posts it with the URL the dialog holds', async () => {
-    const { context, page } = await openSettings(browser, app);
-    const dialog = page.getByRole('dialog');
-    const calls: string[] = [];
-    page.on('request', (request) =>
-      calls.push(`${request.method()} ${new URL(request.url()).origin}${new URL(request.url()).pathname.replace(/\/wh_[\w-]+/, '/wh_…')}`),
-    );
-    try {
-      await page.locator('channel-webhooks-settings').getByRole('button', { name: 'New webhook' }).first().click();
-      await dialog.getByLabel('Name').fill('Elsewhere');
-      await dialog.getByRole('button', { name: 'Create webhook' }).click();
-      const url = await dialog.getByLabel('Webhook URL').inputValue();
-      expect(new URL(url).origin).toBe(app.webhookOrigin);
-      expect(app.webhookOrigin).not.toBe(app.origin);
-      await dialog.getByRole('button', { name: 'Send a test message' }).click();
-      await expect.poll(() => dialog.getByRole('status').filter({ hasText: 'Sent' }).textContent()).toBe('Sent (201): the test message is in the channel.');
-      expect((await app.store.listMessages(app.channelId)).at(-1)).toMatchObject({ body: 'Test message from the webhook settings: “Elsewhere” works.' });
-      expect(calls).toContain(`POST ${app.origin}/api/manage/webhooks/wh_…/test`);
-      expect(calls.filter((call) => call.includes(app.webhookOrigin))).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
-});
+    it('sends the test message through the management API, which posts it with the URL the dialog holds', async () => {
+      const { context, page } = await openSettings(browser, app);
+      const dialog = page.getByRole('dialog');
+      const calls: string[] = [];
+      page.on('request', (request) =>
+        calls.push(
+          `${request.method()} ${new URL(request.url()).origin}${new URL(request.url()).pathname.replace(/\/wh_[\w-]+/, '/wh_…')}`,
+        ),
+      );
+      try {
+        await page.locator('channel-webhooks-settings').getByRole('button', { name: 'New webhook' }).first().click();
+        await dialog.getByLabel('Name').fill('Elsewhere');
+        await dialog.getByRole('button', { name: 'Create webhook' }).click();
+        const url = await dialog.getByLabel('Webhook URL').inputValue();
+        expect(new URL(url).origin).toBe(app.webhookOrigin);
+        expect(app.webhookOrigin).not.toBe(app.origin);
+        await dialog.getByRole('button', { name: 'Send a test message' }).click();
+        await expect
+          .poll(() => dialog.getByRole('status').filter({ hasText: 'Sent' }).textContent())
+          .toBe('Sent (201): the test message is in the channel.');
+        expect((await app.store.listMessages(app.channelId)).at(-1)).toMatchObject({
+          body: 'Test message from the webhook settings: “Elsewhere” works.',
+        });
+        expect(calls).toContain(`POST ${app.origin}/api/manage/webhooks/wh_…/test`);
+        expect(calls.filter((call) => call.includes(app.webhookOrigin))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  },
+);

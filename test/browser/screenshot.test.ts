@@ -63,7 +63,10 @@ const MESSAGES: Array<{ from: string; payload: Record<string, unknown> }> = [
                 },
               ],
             },
-            { type: 'rich_text_quote', elements: [{ type: 'text', text: 'Blocked on the staging database migration.' }] },
+            {
+              type: 'rich_text_quote',
+              elements: [{ type: 'text', text: 'Blocked on the staging database migration.' }],
+            },
             { type: 'rich_text_preformatted', elements: [{ type: 'text', text: 'npm run migrate -- --to 0042' }] },
           ],
         },
@@ -116,10 +119,14 @@ describe.skipIf(missing !== null)(`the demo page's picture${missing ? ` (SKIPPED
     await page.getByRole('dialog').getByLabel('Name').fill('Deploys');
     await page.getByRole('dialog').getByRole('button', { name: 'Create webhook' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Send a test message' }).click();
-    await expect.poll(() => page.getByRole('dialog').getByRole('status').filter({ hasText: 'Sent' }).textContent()).toMatch(/^Sent \(201\)/);
+    await expect
+      .poll(() => page.getByRole('dialog').getByRole('status').filter({ hasText: 'Sent' }).textContent())
+      .toMatch(/^Sent \(201\)/);
     await page.getByRole('dialog').getByRole('button', { name: 'Done', exact: true }).click();
     await expect.poll(() => page.locator('#messages .message').count()).toBe(MESSAGES.length + 1);
-    await expect.poll(() => settings.getByRole('listitem').filter({ hasText: 'Deploys' }).textContent()).toContain('Last post');
+    await expect
+      .poll(() => settings.getByRole('listitem').filter({ hasText: 'Deploys' }).textContent())
+      .toContain('Last post');
 
     for (const selector of [
       '.cw-header',

@@ -39,12 +39,14 @@ describe('channel-webhooks', () => {
     expect(await run(['post'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown command 'post'; the commands are validate, send, serve, convert\nRun 'channel-webhooks --help' for usage.\n",
+      stderr:
+        "error: unknown command 'post'; the commands are validate, send, serve, convert\nRun 'channel-webhooks --help' for usage.\n",
     });
     expect(await run(['validate', '--colour', 'x.json'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown option '--colour'; the options are --help\nRun 'channel-webhooks validate --help' for usage.\n",
+      stderr:
+        "error: unknown option '--colour'; the options are --help\nRun 'channel-webhooks validate --help' for usage.\n",
     });
   }, 30_000);
 });
@@ -68,8 +70,13 @@ describe('channel-webhooks validate', () => {
     const result = await run(['validate', path]);
     expect(result.code).toBe(1);
     expect(result.stdout.split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^refused  ${path}: invalid_payload: ${check.detail.replace('.', '\\.')} \\(855 of 65,536 bytes`)),
-      ...check.errors.flatMap((error) => [`  ${error.pointer} ${error.message}`, ...(error.hint === undefined ? [] : [`    hint: ${error.hint}`])]),
+      expect.stringMatching(
+        new RegExp(`^refused  ${path}: invalid_payload: ${check.detail.replace('.', '\\.')} \\(855 of 65,536 bytes`),
+      ),
+      ...check.errors.flatMap((error) => [
+        `  ${error.pointer} ${error.message}`,
+        ...(error.hint === undefined ? [] : [`    hint: ${error.hint}`]),
+      ]),
       '1 payload: 0 valid, 1 refused',
       '1 refused payload uses Slack constructs (see the hints): channel-webhooks convert <file> rewrites a Slack payload for this endpoint.',
       '',
@@ -82,7 +89,9 @@ describe('channel-webhooks validate', () => {
   });
 
   it('reads an array of payloads from standard input, naming each by its index', async () => {
-    const result = await run(['validate', '-'], { stdin: JSON.stringify([{ text: 'ok' }, { text: 'ok', colour: 'red' }]) });
+    const result = await run(['validate', '-'], {
+      stdin: JSON.stringify([{ text: 'ok' }, { text: 'ok', colour: 'red' }]),
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^valid {4}stdin\[0\] \(13 of 65,536 bytes/);
     expect(result.stdout).toContain('refused  stdin[1]: invalid_payload: One field is invalid; see errors.');
@@ -115,7 +124,9 @@ describe('channel-webhooks send and serve', () => {
     const { url, done } = await serve(['--count', '1', '--name', 'Deploys']);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hooks\/channels\/wh_[\w-]+\/[\w-]{43}$/);
     const secret = url.split('/').pop()!;
-    const sent = await run(['send', '--text', 'Deploy *42* finished\n\u001b[31mnot red', '--key', 'deploy-42'], { env: { CHANNEL_WEBHOOK_URL: url } });
+    const sent = await run(['send', '--text', 'Deploy *42* finished\n\u001b[31mnot red', '--key', 'deploy-42'], {
+      env: { CHANNEL_WEBHOOK_URL: url },
+    });
     expect(sent.code).toBe(0);
     const id = sent.stdout.trim();
     expect(sent.stdout).toBe(`${id}\n`);
@@ -134,16 +145,25 @@ describe('channel-webhooks send and serve', () => {
 
   it('reads the payload from standard input, and a resend with the same key is a duplicate, exit 0', async () => {
     const { url, done } = await serve(['--count', '2']);
-    const payload = JSON.stringify({ blocks: [{ type: 'header', text: { type: 'plain_text', text: 'Release 1.2' } }], eventId: 'release-1.2' });
+    const payload = JSON.stringify({
+      blocks: [{ type: 'header', text: { type: 'plain_text', text: 'Release 1.2' } }],
+      eventId: 'release-1.2',
+    });
     const first = await run(['send', url, '-'], { stdin: payload });
     expect(first).toMatchObject({ code: 0, stderr: 'stored (201) under key release-1.2\n' });
     const again = await run(['send', url, '-'], { stdin: payload });
-    expect(again).toEqual({ code: 0, stdout: first.stdout, stderr: 'already stored under key release-1.2 (200 duplicate): the earlier message stands\n' });
+    expect(again).toEqual({
+      code: 0,
+      stdout: first.stdout,
+      stderr: 'already stored under key release-1.2 (200 duplicate): the earlier message stands\n',
+    });
     expect(await run(['send', url, '--text', 'second'])).toMatchObject({ code: 0 });
     const served = await done;
     expect(served.code).toBe(0);
     expect(served.stdout).toContain('\nRelease 1.2\n');
-    expect(served.stderr).toContain(`duplicate: answered with ${first.stdout.trim()}, stored earlier under the same key (200)`);
+    expect(served.stderr).toContain(
+      `duplicate: answered with ${first.stdout.trim()}, stored earlier under the same key (200)`,
+    );
   }, 30_000);
 
   it('a refused send exits 1 with the pointers and their hints, without the secret; serve --fail-on-refusal exits 1', async () => {
@@ -153,12 +173,19 @@ describe('channel-webhooks send and serve', () => {
     const check = validatePayload(JSON.parse(readFileSync(path, 'utf8')));
     if (check.ok) throw new Error('the corpus payload should be refused');
     const [first] = check.errors;
-    expect(first).toMatchObject({ pointer: '/blocks/1/fields', hint: expect.stringMatching(/^Section `fields` are Slack-only/) });
+    expect(first).toMatchObject({
+      pointer: '/blocks/1/fields',
+      hint: expect.stringMatching(/^Section `fields` are Slack-only/),
+    });
     const firstLines = `  /blocks/1/fields is not an allowed property\n    hint: ${first!.hint}\n`;
     const sent = await run(['send', url, '--file', path]);
     expect(sent.code).toBe(1);
     expect(sent.stdout).toBe('');
-    expect(sent.stderr.startsWith(`refused: the endpoint answered 400 invalid_payload: 5 fields are invalid; see errors.\n${firstLines}`)).toBe(true);
+    expect(
+      sent.stderr.startsWith(
+        `refused: the endpoint answered 400 invalid_payload: 5 fields are invalid; see errors.\n${firstLines}`,
+      ),
+    ).toBe(true);
     expect(sent.stderr).not.toContain(secret);
     const served = await done;
     expect(served.code).toBe(1);

@@ -9,35 +9,50 @@ import { finished, stderrShows, useCommand } from './run-command.js';
 // says only what is known.
 const command = useCommand();
 const { run, start, serve } = command;
-const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
+  version: string;
+};
 const SECRET = 'S'.repeat(43);
 
-const usage = (message: string, help = 'channel-webhooks send') => ({ code: 2, stdout: '', stderr: `error: ${message}\nRun '${help} --help' for usage.\n` });
+const usage = (message: string, help = 'channel-webhooks send') => ({
+  code: 2,
+  stdout: '',
+  stderr: `error: ${message}\nRun '${help} --help' for usage.\n`,
+});
 
 describe('the command line', () => {
   it('prints the version with --version and -v', async () => {
-    for (const flag of ['--version', '-v']) expect(await run([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    for (const flag of ['--version', '-v'])
+      expect(await run([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('answers a usage error with its one line and where the help is, an unknown option with the one meant', async () => {
     expect(await run(['send', '--txt', 'hi'])).toEqual(usage("unknown option '--txt'; did you mean '--text'?"));
-    expect(await run(['send', '--attempt', '3'])).toEqual(usage("unknown option '--attempt'; did you mean '--attempts'?"));
+    expect(await run(['send', '--attempt', '3'])).toEqual(
+      usage("unknown option '--attempt'; did you mean '--attempts'?"),
+    );
     expect(await run(['serve', '--count'])).toEqual(usage("option '--count' needs a value", 'channel-webhooks serve'));
     expect(await run(['sned'])).toEqual(usage("unknown command 'sned'; did you mean 'send'?", 'channel-webhooks'));
-    expect(await run(['send', '--text', 'x', '--timeout', '0', `http://127.0.0.1/hooks/channels/wh_1/${SECRET}`])).toEqual(
-      usage('--timeout must be a number of seconds from 0.001 to 2147483'),
-    );
+    expect(
+      await run(['send', '--text', 'x', '--timeout', '0', `http://127.0.0.1/hooks/channels/wh_1/${SECRET}`]),
+    ).toEqual(usage('--timeout must be a number of seconds from 0.001 to 2147483'));
   });
 
   it('says a URL is not an absolute http(s) URL without quoting it or naming the library’s factory', async () => {
     expect(await run(['send', 'not-a-url', '--text', 'x'])).toEqual(
       usage('the webhook URL is not an absolute http(s) URL: it is not a URL (to send a file, give --file <path>)'),
     );
-    expect(await run(['send', '--text', 'x'], { env: { CHANNEL_WEBHOOK_URL: `ftp://chat.example.com/hooks/channels/wh_1/${SECRET}` } })).toEqual(
-      usage('CHANNEL_WEBHOOK_URL is not an absolute http(s) URL: its scheme is ftp:'),
-    );
-    expect(await run(['send', `https://ci:hunter2@chat.example.com/hooks/channels/wh_1/${SECRET}`, '--text', 'x'])).toEqual(
-      usage('the webhook URL is not an absolute http(s) URL: it has a user name or password before the host (user:password@), which a webhook URL never has'),
+    expect(
+      await run(['send', '--text', 'x'], {
+        env: { CHANNEL_WEBHOOK_URL: `ftp://chat.example.com/hooks/channels/wh_1/${SECRET}` },
+      }),
+    ).toEqual(usage('CHANNEL_WEBHOOK_URL is not an absolute http(s) URL: its scheme is ftp:'));
+    expect(
+      await run(['send', `https://ci:hunter2@chat.example.com/hooks/channels/wh_1/${SECRET}`, '--text', 'x']),
+    ).toEqual(
+      usage(
+        'the webhook URL is not an absolute http(s) URL: it has a user name or password before the host (user:password@), which a webhook URL never has',
+      ),
     );
   });
 });
@@ -55,7 +70,8 @@ describe('send, against an endpoint that fails', () => {
             .end(JSON.stringify({ type: 'about:blank', title: code, status, detail: 'x', code }));
         if (kind === 'limited') return problem(429, 'rate_limited', { 'retry-after': seconds! });
         if (kind === 'failing') return problem(500, 'store_failed');
-        if (kind === 'redirect') return res.writeHead(307, { location: `http://127.0.0.1:9/hooks/channels/wh_1/${SECRET}` }).end();
+        if (kind === 'redirect')
+          return res.writeHead(307, { location: `http://127.0.0.1:9/hooks/channels/wh_1/${SECRET}` }).end();
         // 'stalled': never answers.
       }),
     );
@@ -101,7 +117,8 @@ describe('send, against an endpoint that fails', () => {
     expect(await run(['send', url('redirect'), '--text', 'x'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'refused: the endpoint answered 307, a redirect: a webhook URL is never redirected, and the post was not sent on\n',
+      stderr:
+        'refused: the endpoint answered 307, a redirect: a webhook URL is never redirected, and the post was not sent on\n',
     });
   });
 
@@ -126,7 +143,8 @@ describe('send, against an endpoint that fails', () => {
 describe('serve, when it stops', () => {
   it('sums up the run in one line: received, stored, duplicates, refused by code', async () => {
     const { url, child, done } = await serve([]);
-    const post = (body: string, target = url, type = 'application/json') => fetch(target, { method: 'POST', headers: { 'content-type': type }, body });
+    const post = (body: string, target = url, type = 'application/json') =>
+      fetch(target, { method: 'POST', headers: { 'content-type': type }, body });
     expect((await post('{"text":"one","eventId":"e-1"}')).status).toBe(201);
     expect((await post('{"text":"one again","eventId":"e-1"}')).status).toBe(200);
     expect((await post('{"text":"x","colour":"red"}')).status).toBe(400);

@@ -40,7 +40,11 @@ interface Run {
 }
 
 function run(args: string[], stdin = ''): Promise<Run> {
-  const child = spawn(process.execPath, [cli, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stdin.end(stdin);
   let stdout = '';
   let stderr = '';
@@ -73,13 +77,18 @@ describe('channel-webhooks convert', () => {
     expect(JSON.parse(result.stdout)).toEqual(payload);
     expect(validatePayload(JSON.parse(result.stdout))).toMatchObject({ ok: true });
     const bytes = Buffer.byteLength(JSON.stringify(payload));
-    expect(result.stderr).toBe(`${[...changes.map(line), `${changes.length} changes: the payload is valid (${bytes} of 65,536 bytes)`].join('\n')}\n`);
+    expect(result.stderr).toBe(
+      `${[...changes.map(line), `${changes.length} changes: the payload is valid (${bytes} of 65,536 bytes)`].join('\n')}\n`,
+    );
     expect(result.stderr).toContain('changed  /blocks/1/fields → /blocks/1/text/text: ');
     expect(result.stderr).toContain('changed  /blocks/4 → /blocks/5: an actions block is now a section of links');
   });
 
   it('reads standard input, and says when no change was needed', async () => {
-    const payload = { text: 'Deploy 42 finished', blocks: [{ type: 'header', text: { type: 'plain_text', text: 'Deploy 42' } }] };
+    const payload = {
+      text: 'Deploy 42 finished',
+      blocks: [{ type: 'header', text: { type: 'plain_text', text: 'Deploy 42' } }],
+    };
     const result = await run(['convert', '-'], JSON.stringify(payload));
     expect(result).toEqual({
       code: 0,
@@ -91,7 +100,10 @@ describe('channel-webhooks convert', () => {
   it('lists what it dropped and exits 1 when nothing usable is left, printing no payload', async () => {
     const result = await run(
       ['convert', '-'],
-      JSON.stringify({ username: 'ci', blocks: [{ type: 'divider' }, { type: 'actions', elements: [{ type: 'static_select' }] }] }),
+      JSON.stringify({
+        username: 'ci',
+        blocks: [{ type: 'divider' }, { type: 'actions', elements: [{ type: 'static_select' }] }],
+      }),
     );
     expect(result).toEqual({
       code: 1,
@@ -122,11 +134,18 @@ describe('channel-webhooks convert', () => {
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual(fromSlackPayload(slack).payload);
     const bytes = Buffer.byteLength(JSON.stringify(fromSlackPayload(slack).payload)).toLocaleString('en-US');
-    expect(result.stderr.split('\n').at(-2)).toBe(`2 changes, still refused: the payload is ${bytes} bytes; at most 65,536 are accepted`);
+    expect(result.stderr.split('\n').at(-2)).toBe(
+      `2 changes, still refused: the payload is ${bytes} bytes; at most 65,536 are accepted`,
+    );
   });
 
   it('is a usage error, exit 2, without a file, with two, with an unknown option, or with input that is not JSON or cannot be read', async () => {
-    for (const args of [['convert'], ['convert', 'a.json', 'b.json'], ['convert', '--colour', 'a.json'], ['convert', join(dir, 'missing.json')]]) {
+    for (const args of [
+      ['convert'],
+      ['convert', 'a.json', 'b.json'],
+      ['convert', '--colour', 'a.json'],
+      ['convert', join(dir, 'missing.json')],
+    ]) {
       const result = await run(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
@@ -139,7 +158,11 @@ describe('channel-webhooks convert', () => {
 
   it('never writes a terminal control from the input: pointers escaped on stderr, \\u escapes in the JSON', async () => {
     const hostile = '\u001b]52;c;aGk=\u0007\u001b[2J\r\u009b\u202e\u2066';
-    const slack = { text: `x${hostile}`, [hostile]: 1, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: hostile }, [hostile]: 2 }] };
+    const slack = {
+      text: `x${hostile}`,
+      [hostile]: 1,
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: hostile }, [hostile]: 2 }],
+    };
     const result = await run(['convert', '-'], JSON.stringify(slack));
     expect(result.code).toBe(0);
     expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
@@ -152,7 +175,9 @@ describe('channel-webhooks convert', () => {
   });
 
   it('is listed in the command’s help, and has its own', async () => {
-    expect((await run(['--help'])).stdout).toMatch(/\n {2}convert <file\|-> {4}Turn a Slack payload into one this endpoint takes/);
+    expect((await run(['--help'])).stdout).toMatch(
+      /\n {2}convert <file\|-> {4}Turn a Slack payload into one this endpoint takes/,
+    );
     const help = await run(['convert', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: channel-webhooks convert <file\|->\n/);
@@ -168,7 +193,9 @@ describe('channel-webhooks validate, on a Slack payload', () => {
     const result = await run(['validate', path, file('ok.json', { text: 'ok' })]);
     expect(result.code).toBe(1);
     const lines = result.stdout.split('\n');
-    expect(lines.slice(1, 5)).toEqual(check.errors.flatMap((error) => [`  ${error.pointer} ${error.message}`, `    hint: ${error.hint}`]));
+    expect(lines.slice(1, 5)).toEqual(
+      check.errors.flatMap((error) => [`  ${error.pointer} ${error.message}`, `    hint: ${error.hint}`]),
+    );
     expect(lines.slice(-3)).toEqual([
       '2 payloads: 1 valid, 1 refused',
       '1 refused payload uses Slack constructs (see the hints): channel-webhooks convert <file> rewrites a Slack payload for this endpoint.',

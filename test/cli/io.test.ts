@@ -45,7 +45,9 @@ describe('the command’s output', () => {
 
   it('shows text from outside instead of letting it drive the terminal: on one line by default, keeping lines when asked', () => {
     const hostile = 'a\u001b]52;c;aGk=\u0007b\tc\nd\re\u007f\u009b2J\u202eexe.pdf\u202c\u2066x\u2069\u200f\u2028é✓';
-    expect(printable(hostile)).toBe('a\\u001b]52;c;aGk=\\u0007b\\u0009c\\u000ad\\u000de\\u007f\\u009b2J\\u202eexe.pdf\\u202c\\u2066x\\u2069\\u200f\\u2028é✓');
+    expect(printable(hostile)).toBe(
+      'a\\u001b]52;c;aGk=\\u0007b\\u0009c\\u000ad\\u000de\\u007f\\u009b2J\\u202eexe.pdf\\u202c\\u2066x\\u2069\\u200f\\u2028é✓',
+    );
     expect(printable(hostile, { lines: true })).toBe(
       'a\\u001b]52;c;aGk=\\u0007b\tc\nd\\u000de\\u007f\\u009b2J\\u202eexe.pdf\\u202c\\u2066x\\u2069\\u200f\\u2028é✓',
     );

@@ -56,7 +56,11 @@ export function useCommand(): Command {
 
   const start = (args: string[], env: Record<string, string> = {}) => {
     const { CHANNEL_WEBHOOK_URL: _, ...inherited } = process.env;
-    return spawn(process.execPath, [cli, ...args], { cwd: dir, env: { ...inherited, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    return spawn(process.execPath, [cli, ...args], {
+      cwd: dir,
+      env: { ...inherited, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
   };
   return {
     get dir() {

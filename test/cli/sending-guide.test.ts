@@ -23,7 +23,12 @@ interface Block {
 }
 const blocks: Block[] = [];
 for (const match of guide.matchAll(/```(sh|ts)\n([\s\S]*?)```\n(?:\n```text\n([\s\S]*?)```)?/g)) {
-  blocks.push({ line: guide.slice(0, match.index).split('\n').length, lang: match[1]!, code: match[2]!, output: match[3] ?? null });
+  blocks.push({
+    line: guide.slice(0, match.index).split('\n').length,
+    lang: match[1]!,
+    code: match[2]!,
+    output: match[3] ?? null,
+  });
 }
 
 let endpoint: FaultyEndpoint;
@@ -44,7 +49,12 @@ afterAll(async () => {
 function run(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(command, args, {
     cwd: work,
-    env: { ...process.env, PATH: `${shims}:${process.env.PATH}`, CHANNEL_WEBHOOK_URL: endpoint.directUrl, NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      PATH: `${shims}:${process.env.PATH}`,
+      CHANNEL_WEBHOOK_URL: endpoint.directUrl,
+      NO_COLOR: '1',
+    },
   });
   let stdout = '';
   let stderr = '';

@@ -24,16 +24,29 @@ const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028
 /** Fails unless `output` is free of every unsafe character, naming the first one found. */
 function expectSafe(output: string): void {
   const found = UNSAFE.exec(output);
-  expect(found && `U+${found[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${found.index} of ${JSON.stringify(output)}`).toBeNull();
+  expect(
+    found && `U+${found[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${found.index} of ${JSON.stringify(output)}`,
+  ).toBeNull();
 }
 
 describe('serve', () => {
   it('prints a sender’s property names and text escaped, each pointer on one line', async () => {
     const { url, child, done } = await serve([]);
-    const post = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-    const refused = await post(JSON.stringify({ text: 'x', [HOSTILE.osc52]: 1, [HOSTILE.newline]: 2, [HOSTILE.bidi]: 3, [HOSTILE.csi + HOSTILE.cr]: 4 }));
+    const post = (body: string) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const refused = await post(
+      JSON.stringify({
+        text: 'x',
+        [HOSTILE.osc52]: 1,
+        [HOSTILE.newline]: 2,
+        [HOSTILE.bidi]: 3,
+        [HOSTILE.csi + HOSTILE.cr]: 4,
+      }),
+    );
     expect(refused.status).toBe(400);
-    const stored = await post(JSON.stringify({ text: `${HOSTILE.clear}a${HOSTILE.cr}${HOSTILE.title}b\n${HOSTILE.bidi}` }));
+    const stored = await post(
+      JSON.stringify({ text: `${HOSTILE.clear}a${HOSTILE.cr}${HOSTILE.title}b\n${HOSTILE.bidi}` }),
+    );
     expect(stored.status).toBe(201);
     child.kill('SIGINT');
     const served = await done;
@@ -63,15 +76,24 @@ describe('send', () => {
       { header: `idempotency-key${HOSTILE.clear}`, message: HOSTILE.bidi },
     ],
   };
-  const message = { id: `${HOSTILE.osc52}id${HOSTILE.cr}${HOSTILE.bidi}`, body: 'x', blocks: [], author: { type: 'webhook', id: 'wh', name: 'x' } };
+  const message = {
+    id: `${HOSTILE.osc52}id${HOSTILE.cr}${HOSTILE.bidi}`,
+    body: 'x',
+    blocks: [],
+    author: { type: 'webhook', id: 'wh', name: 'x' },
+  };
   beforeAll(async () => {
     endpoint = await listen(
       createServer((req, res) => {
         req.resume();
-        if (req.url!.includes('/refuse/')) res.writeHead(400, { 'content-type': 'application/problem+json' }).end(JSON.stringify(problem));
+        if (req.url!.includes('/refuse/'))
+          res.writeHead(400, { 'content-type': 'application/problem+json' }).end(JSON.stringify(problem));
         else if (req.url!.includes('/fail/'))
-          res.writeHead(500, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ ...problem, status: 500 }));
-        else res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ message, duplicate: false }));
+          res
+            .writeHead(500, { 'content-type': 'application/problem+json' })
+            .end(JSON.stringify({ ...problem, status: 500 }));
+        else
+          res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ message, duplicate: false }));
       }),
     );
   });
@@ -93,7 +115,9 @@ describe('send', () => {
   });
 
   it('prints a stored message’s id, and a key from the payload, escaped', async () => {
-    const sent = await run(['send', url('store'), '-'], { stdin: JSON.stringify({ text: 'x', eventId: `k${HOSTILE.clear}${HOSTILE.bidi}` }) });
+    const sent = await run(['send', url('store'), '-'], {
+      stdin: JSON.stringify({ text: 'x', eventId: `k${HOSTILE.clear}${HOSTILE.bidi}` }),
+    });
     expect(sent.code).toBe(0);
     expectSafe(sent.stdout);
     expectSafe(sent.stderr);
@@ -125,7 +149,9 @@ describe('validate', () => {
     expectSafe(checked.stdout);
     expect(checked.stdout).toContain('  /\\u001b]52;c;aGVsbG8=\\u0007 is not an allowed property\n');
     expect(checked.stdout).toContain('  /two\\u000alines is not an allowed property\n');
-    expect(checked.stdout).toContain(`refused  ${command.dir}/broken\\u001b[2J.json: invalid_json\n  (the body) must be valid JSON (`);
+    expect(checked.stdout).toContain(
+      `refused  ${command.dir}/broken\\u001b[2J.json: invalid_json\n  (the body) must be valid JSON (`,
+    );
     expect(checked.stdout).toMatch(/must be valid JSON \(.*\\u001b.*\)\n/);
   });
 });

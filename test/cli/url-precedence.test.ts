@@ -17,7 +17,10 @@ interface Run {
 
 function run(args: string[], env: Record<string, string>): Promise<Run> {
   const { CHANNEL_WEBHOOK_URL: _, ...inherited } = process.env;
-  const child = spawn(process.execPath, [cli, ...args], { env: { ...inherited, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { ...inherited, NO_COLOR: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -38,7 +41,9 @@ afterAll(async () => {
 /** What each endpoint received and stored while `work` ran. */
 async function traffic(work: () => Promise<Run>) {
   const endpoints = [fromArgument, fromEnvironment];
-  const before = endpoints.map((endpoint) => [endpoint.seen.length, endpoint.store.listMessages('general').length] as const);
+  const before = endpoints.map(
+    (endpoint) => [endpoint.seen.length, endpoint.store.listMessages('general').length] as const,
+  );
   const result = await work();
   const [argument, environment] = endpoints.map((endpoint, i) => ({
     seen: endpoint.seen.slice(before[i]![0]),
@@ -52,10 +57,16 @@ async function traffic(work: () => Promise<Run>) {
 describe('channel-webhooks send: which URL it posts to', () => {
   it('the argument’s URL wins over CHANNEL_WEBHOOK_URL: only the argument’s endpoint receives the post', async () => {
     const { result, argument, environment } = await traffic(() =>
-      run(['send', fromArgument.url, '--text', 'to the argument', '--key', 'both-set'], { CHANNEL_WEBHOOK_URL: fromEnvironment.url }),
+      run(['send', fromArgument.url, '--text', 'to the argument', '--key', 'both-set'], {
+        CHANNEL_WEBHOOK_URL: fromEnvironment.url,
+      }),
     );
     expect(argument.stored.map((message) => message.body)).toEqual(['to the argument']);
-    expect(result).toEqual({ code: 0, stdout: `${argument.stored[0]!.id}\n`, stderr: 'stored (201) under key both-set\n' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${argument.stored[0]!.id}\n`,
+      stderr: 'stored (201) under key both-set\n',
+    });
     expect(argument.seen).toEqual([{ key: 'both-set', body: '{"text":"to the argument"}', fault: 'pass' }]);
     expect(environment).toEqual({ seen: [], stored: [] });
   });
@@ -65,7 +76,11 @@ describe('channel-webhooks send: which URL it posts to', () => {
       run(['send', '--text', 'to the environment', '--key', 'env-only'], { CHANNEL_WEBHOOK_URL: fromEnvironment.url }),
     );
     expect(environment.stored.map((message) => message.body)).toEqual(['to the environment']);
-    expect(result).toEqual({ code: 0, stdout: `${environment.stored[0]!.id}\n`, stderr: 'stored (201) under key env-only\n' });
+    expect(result).toEqual({
+      code: 0,
+      stdout: `${environment.stored[0]!.id}\n`,
+      stderr: 'stored (201) under key env-only\n',
+    });
     expect(environment.seen).toEqual([{ key: 'env-only', body: '{"text":"to the environment"}', fault: 'pass' }]);
     expect(argument).toEqual({ seen: [], stored: [] });
   });

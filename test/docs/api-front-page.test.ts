@@ -8,19 +8,26 @@ import { root } from './doc-files.js';
 // install it, where to start, and a line per entry point of the package saying what it is for,
 // linked to that entry's module. TypeDoc's own check (`typedoc --emit none` in npm test) fails on a
 // link that leads nowhere; this test fails on an entry the page leaves out or one the package does not have.
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string;
+  exports: Record<string, unknown>;
+};
 const exported = Object.keys(manifest.exports)
   .filter((subpath) => subpath !== './package.json')
   .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
 const page = readFileSync(join(root, 'docs', 'api-index.md'), 'utf8');
-const lines = [...page.matchAll(/^- \{@link ([\w/-]+)! \| \1\}: ([^\n]+(?:\n {2}[^\n]+)*)/gm)].map(([, entry, purpose]) => ({
-  entry: entry!,
-  purpose: purpose!.replace(/\n\s+/g, ' '),
-}));
+const lines = [...page.matchAll(/^- \{@link ([\w/-]+)! \| \1\}: ([^\n]+(?:\n {2}[^\n]+)*)/gm)].map(
+  ([, entry, purpose]) => ({
+    entry: entry!,
+    purpose: purpose!.replace(/\n\s+/g, ' '),
+  }),
+);
 
 describe("the API reference's front page", () => {
   it('is the page TypeDoc opens the reference with', async () => {
-    const config = (await import(pathToFileURL(join(root, 'typedoc.config.mjs')).href)) as { default: { readme?: string } };
+    const config = (await import(pathToFileURL(join(root, 'typedoc.config.mjs')).href)) as {
+      default: { readme?: string };
+    };
     expect(config.default.readme).toBe('docs/api-index.md');
   });
 

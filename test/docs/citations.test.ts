@@ -8,7 +8,9 @@ import { root } from './doc-files.js';
 // page a comment or a page points at exists. The checked-in files are read as git lists them.
 const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
   .split('\0')
-  .filter((file) => /\.(ts|mjs|js|md|json)$/.test(file) && !file.startsWith('test/fixtures/') && existsSync(join(root, file)));
+  .filter(
+    (file) => /\.(ts|mjs|js|md|json)$/.test(file) && !file.startsWith('test/fixtures/') && existsSync(join(root, file)),
+  );
 const texts = files.map((file) => ({ file, text: readFileSync(join(root, file), 'utf8') }));
 
 describe('citations', () => {
@@ -17,7 +19,9 @@ describe('citations', () => {
   });
 
   it('every docs/ page a file names exists', () => {
-    const named = texts.flatMap(({ file, text }) => [...text.matchAll(/\bdocs\/([\w-]+\.md)\b/g)].map((match) => ({ file, page: `docs/${match[1]}` })));
+    const named = texts.flatMap(({ file, text }) =>
+      [...text.matchAll(/\bdocs\/([\w-]+\.md)\b/g)].map((match) => ({ file, page: `docs/${match[1]}` })),
+    );
     expect(named.length).toBeGreaterThan(5);
     expect(named.filter(({ page }) => !existsSync(join(root, page)))).toEqual([]);
   });

@@ -80,7 +80,11 @@ async function makeApp(): Promise<string> {
     }
     const names = install[1]!.split(/\s+/).filter((word) => word !== '' && !word.startsWith('-'));
     if (names.includes('channel-webhooks')) {
-      await execFileAsync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: folder });
+      await execFileAsync(
+        'npm',
+        ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball],
+        { cwd: folder },
+      );
     }
     linked.push(...names.filter((name) => name !== 'channel-webhooks'));
   }
@@ -95,11 +99,14 @@ function linkPackage(app: string, name: string): void {
   if (existsSync(target)) return;
   mkdirSync(dirname(target), { recursive: true });
   symlinkSync(join(root, 'node_modules', name), target, 'dir');
-  const bin = (JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }).bin;
+  const bin = (
+    JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as { bin?: string | Record<string, string> }
+  ).bin;
   const bins = typeof bin === 'string' ? { [name]: bin } : (bin ?? {});
   mkdirSync(join(app, 'node_modules', '.bin'), { recursive: true });
   for (const [command, file] of Object.entries(bins)) {
-    if (!existsSync(join(app, 'node_modules', '.bin', command))) symlinkSync(join('..', name, file), join(app, 'node_modules', '.bin', command));
+    if (!existsSync(join(app, 'node_modules', '.bin', command)))
+      symlinkSync(join('..', name, file), join(app, 'node_modules', '.bin', command));
   }
 }
 
@@ -111,7 +118,9 @@ const runPages = pages.filter((page) => codeBlocks(page).some((block) => block.n
 
 describe('the set-up every block runs in', () => {
   it('docs/README.md makes an ES module app, installs the library and a TypeScript runner', () => {
-    expect(setUpCommands()).toEqual(expect.arrayContaining(['npm init -y', 'npm pkg set type=module', 'npm install channel-webhooks']));
+    expect(setUpCommands()).toEqual(
+      expect.arrayContaining(['npm init -y', 'npm pkg set type=module', 'npm install channel-webhooks']),
+    );
     expect(setUpCommands().some((command) => /^npm install (?:-D|--save-dev) tsx$/.test(command))).toBe(true);
   });
 
@@ -119,7 +128,10 @@ describe('the set-up every block runs in', () => {
     expect(runPages.length).toBeGreaterThan(10);
     for (const page of runPages) {
       const link = page.path === 'README.md' ? 'docs/README.md#set-up' : 'README.md#set-up';
-      const before = page.path === 'README.md' ? page.text.slice(0, page.text.search(/^```js$/m)) : page.text.split('\n').slice(0, 6).join('\n');
+      const before =
+        page.path === 'README.md'
+          ? page.text.slice(0, page.text.search(/^```js$/m))
+          : page.text.split('\n').slice(0, 6).join('\n');
       expect(before, page.path).toContain(`](${link})`);
     }
   });
@@ -147,12 +159,18 @@ describe(title('README and docs code blocks', 'both'), () => {
     for (const block of notRun) {
       const test = /\btest\/\S+\.test\.ts\b/.exec(block.notRun!)?.[0];
       expect(test, `${block.where}: the reason names no test`).toBeDefined();
-      expect(readFileSync(join(root, test!), 'utf8'), `${test} does not read ${block.where}`).toContain(block.where.split(':')[0]!);
+      expect(readFileSync(join(root, test!), 'utf8'), `${test} does not read ${block.where}`).toContain(
+        block.where.split(':')[0]!,
+      );
     }
   });
 
   for (const block of blocks.filter((candidate) => candidate.notRun === null)) {
-    it.skipIf(databaseUrl === null || redisUrl === null)(`${block.where} runs as pasted`, () => runBlock(block), 90_000);
+    it.skipIf(databaseUrl === null || redisUrl === null)(
+      `${block.where} runs as pasted`,
+      () => runBlock(block),
+      90_000,
+    );
   }
 });
 
@@ -161,16 +179,31 @@ async function runBlock(block: CodeBlock): Promise<void> {
   const name = block.where.replace(/[^\w]+/g, '-');
   const file = join(app, `${name}${isTest ? '.test' : ''}.${block.lang}`);
   writeFileSync(file, block.code);
-  const { url } = await receiver.manager.create({ userId: 'u1', role: 'member' }, { channelId: 'deploys', name: block.where });
+  const { url } = await receiver.manager.create(
+    { userId: 'u1', role: 'member' },
+    { channelId: 'deploys', name: block.where },
+  );
   const outside: Record<string, string> = {
     DATABASE_URL: databaseUrl!,
     REDIS_URL: redisUrl!,
     REDIS_CLUSTER_NODES: (redisClusterNodes ?? []).join(','),
     CHANNEL_WEBHOOK_URL: url,
   };
-  const env = { PORT: '0', ...Object.fromEntries(OUTSIDE.filter((key) => block.above.includes(key)).map((key) => [key, outside[key]!])) };
+  const env = {
+    PORT: '0',
+    ...Object.fromEntries(OUTSIDE.filter((key) => block.above.includes(key)).map((key) => [key, outside[key]!])),
+  };
   const command = isTest
-    ? [process.execPath, join(app, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--root', app, '--config', join(app, 'vitest.config.js'), file]
+    ? [
+        process.execPath,
+        join(app, 'node_modules', 'vitest', 'vitest.mjs'),
+        'run',
+        '--root',
+        app,
+        '--config',
+        join(app, 'vitest.config.js'),
+        file,
+      ]
     : block.lang === 'ts'
       ? [join(app, 'node_modules', '.bin', 'tsx'), file]
       : [process.execPath, file];
@@ -192,7 +225,8 @@ async function runBlock(block: CodeBlock): Promise<void> {
     // Whatever the server logs about the request has been written by now.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const secret = /\/hooks\/channels\/[^/]+\/([^/?#\s'"]+)/.exec(request.url)?.[1];
-    if (secret !== undefined) expect(run.output().replace(run.curl!, ''), `${block.where} printed the secret`).not.toContain(secret);
+    if (secret !== undefined)
+      expect(run.output().replace(run.curl!, ''), `${block.where} printed the secret`).not.toContain(secret);
     expect(run.output.stderr(), report).toBe('');
   } finally {
     run.stop();
@@ -216,7 +250,12 @@ interface Running {
 function runProgram([program, ...args]: string[], env: Record<string, string>): Promise<Running> {
   return new Promise((resolve) => {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !OUTSIDE.includes(key)));
-    const child = spawn(program!, args, { cwd: app, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(program!, args, {
+      cwd: app,
+      env: { ...inherited, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     const output = Object.assign(() => stdout, { stderr: () => stderr });
@@ -250,8 +289,14 @@ const writesToStderr = (code: string): boolean => /\bconsole\.(error|warn)\(|\bp
 
 /** The request a curl line sends: its URL, `-X`, `-H` headers and `-d` body (POST when there is one). */
 function parseCurl(line: string): { url: string; method: string; headers: Record<string, string>; body?: string } {
-  const words = [...line.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)].map((match) => match[1] ?? match[2]?.replace(/\\(.)/g, '$1') ?? match[3]!);
-  const request: { url: string; method: string; headers: Record<string, string>; body?: string } = { url: '', method: 'GET', headers: {} };
+  const words = [...line.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)].map(
+    (match) => match[1] ?? match[2]?.replace(/\\(.)/g, '$1') ?? match[3]!,
+  );
+  const request: { url: string; method: string; headers: Record<string, string>; body?: string } = {
+    url: '',
+    method: 'GET',
+    headers: {},
+  };
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!;
     if (word === '-X' || word === '--request') request.method = words[++i]!;

@@ -68,7 +68,8 @@ export const anchorOf = (heading: string): string =>
     .replace(/ /g, '-');
 
 /** The anchors of a page's headings. */
-export const anchorsOf = (text: string): Set<string> => new Set([...text.matchAll(/^#+ (.+)$/gm)].map((match) => anchorOf(match[1]!)));
+export const anchorsOf = (text: string): Set<string> =>
+  new Set([...text.matchAll(/^#+ (.+)$/gm)].map((match) => anchorOf(match[1]!)));
 
 /**
  * The commands of the guides' set-up (the first `sh` block under "## Set-up" in docs/README.md),

@@ -15,7 +15,10 @@ const ownFile = new RegExp(
 
 const pages = docPages();
 const links = pages.flatMap((page) =>
-  [...page.text.replace(/```[\s\S]*?```/g, '').matchAll(/\]\(([^)\s]+)\)/g)].map((match) => ({ page: page.path, target: match[1]! })),
+  [...page.text.replace(/```[\s\S]*?```/g, '').matchAll(/\]\(([^)\s]+)\)/g)].map((match) => ({
+    page: page.path,
+    target: match[1]!,
+  })),
 );
 
 /** The repository file and anchor a link leads to, or null for a link outside the repository. */
@@ -37,11 +40,14 @@ function resolveLink(page: string, target: string): { file: string; anchor: stri
 
 describe('README and docs links', () => {
   it('are found on the README and the guides index', () => {
-    for (const page of ['README.md', 'docs/README.md']) expect(links.filter((link) => link.page === page).length, page).toBeGreaterThan(5);
+    for (const page of ['README.md', 'docs/README.md'])
+      expect(links.filter((link) => link.page === page).length, page).toBeGreaterThan(5);
   });
 
   it('to a file of this repository are relative, never to its GitHub address', () => {
-    expect(links.filter((link) => ownFile.test(link.target) || link.target.includes(`github.com/${owner}/${name}/`))).toEqual([]);
+    expect(
+      links.filter((link) => ownFile.test(link.target) || link.target.includes(`github.com/${owner}/${name}/`)),
+    ).toEqual([]);
   });
 
   it('into this repository name files that exist', () => {
@@ -55,8 +61,17 @@ describe('README and docs links', () => {
   it('to a heading name a heading of that page', () => {
     const broken = links.filter((link) => {
       const resolved = resolveLink(link.page, link.target);
-      if (resolved === null || resolved.anchor === null || !resolved.file.endsWith('.md') || !existsSync(join(root, resolved.file))) return false;
-      return statSync(join(root, resolved.file)).isFile() && !anchorsOf(readFileSync(join(root, resolved.file), 'utf8')).has(resolved.anchor);
+      if (
+        resolved === null ||
+        resolved.anchor === null ||
+        !resolved.file.endsWith('.md') ||
+        !existsSync(join(root, resolved.file))
+      )
+        return false;
+      return (
+        statSync(join(root, resolved.file)).isFile() &&
+        !anchorsOf(readFileSync(join(root, resolved.file), 'utf8')).has(resolved.anchor)
+      );
     });
     expect(broken).toEqual([]);
   });

@@ -13,7 +13,9 @@ import { root } from './doc-files.js';
 // connects again after that cursor gets exactly the messages stored since.
 const page = readFileSync(join(root, 'docs/delivering-messages.md'), 'utf8');
 const recipe = (first: string) => {
-  const block = [...page.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.startsWith(first));
+  const block = [...page.matchAll(/```js\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!)
+    .find((code) => code.startsWith(first));
   if (block === undefined) throw new Error(`docs/delivering-messages.md has no block starting with ${first}`);
   return block;
 };
@@ -30,12 +32,17 @@ async function run(name: string, code: string): Promise<{ origin: string; hook: 
   mkdirSync(join(root, '.tmp'), { recursive: true });
   const file = join(root, '.tmp', `${name}.mjs`);
   writeFileSync(file, code);
-  const child = spawn(process.execPath, [file], { cwd: root, env: { PATH: process.env.PATH ?? '', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [file], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   stops.push(() => child.kill('SIGKILL'));
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (let i = 0; i < 400 && !/^curl .* (\S+)$/m.test(output); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let i = 0; i < 400 && !/^curl .* (\S+)$/m.test(output); i++)
+    await new Promise((resolve) => setTimeout(resolve, 25));
   const hook = /^curl .* (\S+)$/m.exec(output)?.[1];
   if (hook === undefined) throw new Error(`${name} did not start:\n${output}`);
   return { origin: new URL(hook).origin, hook };
@@ -58,7 +65,9 @@ describe('the WebSocket recipes of docs/delivering-messages.md', () => {
     const { origin, hook } = await run('recipe-ws', recipe('// WebSockets with ws'));
     const connect = (after?: string) => {
       const received = inbox();
-      const socket = new WebSocket(`${origin.replace('http', 'ws')}/feed?channel=deploys${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`);
+      const socket = new WebSocket(
+        `${origin.replace('http', 'ws')}/feed?channel=deploys${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`,
+      );
       socket.on('message', (data) => received.push(JSON.parse(String(data)) as Delivered));
       stops.push(() => socket.close());
       return { socket, received };

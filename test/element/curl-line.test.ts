@@ -15,6 +15,14 @@ describe('the ready curl line', () => {
     "https://chat.example.com/it's/hooks/channels/wh_x/y",
     'https://chat.example.com/$(touch pwned)/`id`/a b/"q"/hooks/channels/wh_x/y',
   ])('gives curl the URL %s as one argument, with the JSON body', (url) => {
-    expect(argumentsCurlGets(curlLine(url))).toEqual(['-X', 'POST', '-H', 'Content-Type: application/json', '-d', '{"text":"Hello from curl"}', url]);
+    expect(argumentsCurlGets(curlLine(url))).toEqual([
+      '-X',
+      'POST',
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      '{"text":"Hello from curl"}',
+      url,
+    ]);
   });
 });

@@ -21,7 +21,11 @@ const load = (name: string): Promise<Example> => import(`../../examples/${name}/
 const examples: Array<[string, (app: never) => Promise<Listening>]> = [
   ['express', (app) => listen(createServer(app))],
   ['koa', (app: { callback(): Parameters<typeof createServer>[0] }) => listen(createServer(app.callback()))],
-  ['hono', (app: { fetch: (request: Request) => Promise<Response> }) => listen(createAdaptorServer({ fetch: app.fetch }) as ReturnType<typeof createServer>)],
+  [
+    'hono',
+    (app: { fetch: (request: Request) => Promise<Response> }) =>
+      listen(createAdaptorServer({ fetch: app.fetch }) as ReturnType<typeof createServer>),
+  ],
   ['custom-store', (app) => listen(createServer(app))],
 ];
 

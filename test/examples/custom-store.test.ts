@@ -6,4 +6,9 @@ import type { WebhookStore } from 'channel-webhooks';
 const mapStore = '../../examples/custom-store/map-store.js';
 const { createMapStore } = (await import(mapStore)) as { createMapStore: () => WebhookStore };
 
-runStoreConformance({ describe, it, createStore: () => createMapStore(), name: 'examples/custom-store/map-store.js meets the WebhookStore contract' });
+runStoreConformance({
+  describe,
+  it,
+  createStore: () => createMapStore(),
+  name: 'examples/custom-store/map-store.js meets the WebhookStore contract',
+});

@@ -21,13 +21,17 @@ async function freePort(): Promise<number> {
 
 /** Runs the example as `npm start` does, collecting its output. */
 function start(port: number) {
-  const child = spawn(process.execPath, [SCRIPT], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SCRIPT], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const output = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
   const waitFor = async (pattern: RegExp) => {
-    for (let i = 0; i < 200 && !pattern.test(output.stdout); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (let i = 0; i < 200 && !pattern.test(output.stdout); i++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
     return pattern.exec(output.stdout);
   };
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

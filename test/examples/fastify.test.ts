@@ -27,7 +27,10 @@ describe('examples/fastify/server.js', () => {
       },
     });
     const delivered: Message[] = [];
-    const { app, manager } = await example.createApp({ onMessage: (message) => delivered.push(message), logger: { stream } });
+    const { app, manager } = await example.createApp({
+      onMessage: (message) => delivered.push(message),
+      logger: { stream },
+    });
     expect(app.initialConfig.requestTimeout).toBe(15_000);
     const server = await listenFastify(app);
     try {

@@ -9,10 +9,12 @@ type Manager = { create(actor: unknown, input: { channelId: string; name: string
 
 // Plain JavaScript: imported through paths typed as strings, since the examples ship no declarations.
 const helper = (): Promise<Helper> => import('../../examples/shared/log-message.js' as string);
-const fastify = (): Promise<{ createApp(): Promise<{ app: FastifyLikeApp; manager: Manager }> }> => import('../../examples/fastify/server.js' as string);
+const fastify = (): Promise<{ createApp(): Promise<{ app: FastifyLikeApp; manager: Manager }> }> =>
+  import('../../examples/fastify/server.js' as string);
 const nextRoute = (): Promise<{ POST(request: Request): Promise<Response> }> =>
   import('../../examples/nextjs/app/hooks/channels/[id]/[secret]/route.js' as string);
-const nextLib = (): Promise<{ webhooks: { manager: Manager } }> => import('../../examples/nextjs/lib/webhooks.js' as string);
+const nextLib = (): Promise<{ webhooks: { manager: Manager } }> =>
+  import('../../examples/nextjs/lib/webhooks.js' as string);
 
 // What a terminal or log viewer acts on: C0 and C1 controls, DEL, line and paragraph separators,
 // bidi marks, embeddings, overrides and isolates, and lone surrogates.
@@ -67,7 +69,9 @@ describe('examples/shared/log-message.js', () => {
   it('gives one safe line for any text mixing hostile and ordinary characters', async () => {
     const { escapeForLog } = await helper();
     const text = fc
-      .array(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), { maxLength: 20 })
+      .array(fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), {
+        maxLength: 20,
+      })
       .map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, (input) => {
@@ -81,8 +85,12 @@ describe('examples/shared/log-message.js', () => {
 
   it('is the only code in examples/ that prints what a sender chose', () => {
     const root = join(import.meta.dirname, '../../examples');
-    const files = (readdirSync(root, { recursive: true }) as string[]).filter((file) => file.endsWith('.js')).map((file) => join(root, file));
-    const printing = files.filter((file) => /console\.\w+\([^;]*(message\.body|author\.name|webhook\.name)/s.test(readFileSync(file, 'utf8')));
+    const files = (readdirSync(root, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => join(root, file));
+    const printing = files.filter((file) =>
+      /console\.\w+\([^;]*(message\.body|author\.name|webhook\.name)/s.test(readFileSync(file, 'utf8')),
+    );
     expect(printing.map((file) => relative(root, file))).toEqual(['shared/log-message.js']);
   });
 });
@@ -94,7 +102,10 @@ describe.each([
       const { app, manager } = await (await fastify()).createApp();
       const server = await listenFastify(app);
       try {
-        const { url } = await manager.create({ userId: 'u-demo', role: 'member' }, { channelId: 'general', name: 'Demo' });
+        const { url } = await manager.create(
+          { userId: 'u-demo', role: 'member' },
+          { channelId: 'general', name: 'Demo' },
+        );
         expect((await send(`${server.origin}${new URL(url).pathname}`, { body: { text } })).status).toBe(201);
       } finally {
         await server.close();
@@ -104,9 +115,16 @@ describe.each([
   [
     'examples/nextjs',
     async (text: string) => {
-      const { url } = await (await nextLib()).webhooks.manager.create({ userId: 'u-demo', role: 'member' }, { channelId: 'general', name: 'Demo' });
+      const { url } = await (await nextLib()).webhooks.manager.create(
+        { userId: 'u-demo', role: 'member' },
+        { channelId: 'general', name: 'Demo' },
+      );
       const answer = await (await nextRoute()).POST(
-        new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) }),
+        new Request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ text }),
+        }),
       );
       expect(answer.status).toBe(201);
     },

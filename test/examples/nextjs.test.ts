@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
-type Route = Record<'POST' | 'GET' | 'PUT' | 'PATCH' | 'DELETE', (request: Request) => Promise<Response>> & { runtime: string; dynamic: string };
-type Lib = { webhooks: { manager: { create(actor: unknown, input: { channelId: string; name: string }): Promise<{ url: string }> } } };
+type Route = Record<'POST' | 'GET' | 'PUT' | 'PATCH' | 'DELETE', (request: Request) => Promise<Response>> & {
+  runtime: string;
+  dynamic: string;
+};
+type Lib = {
+  webhooks: {
+    manager: { create(actor: unknown, input: { channelId: string; name: string }): Promise<{ url: string }> };
+  };
+};
 
 // Next.js calls a route handler's exported method functions with the Web Request; so does this test.
 const route = (): Promise<Route> => import('../../examples/nextjs/app/hooks/channels/[id]/[secret]/route.js' as string);
@@ -12,7 +19,10 @@ describe('examples/nextjs route handler', () => {
     const handlers = await route();
     expect(handlers.runtime).toBe('nodejs');
     expect(handlers.dynamic).toBe('force-dynamic');
-    const { url } = await (await lib()).webhooks.manager.create({ userId: 'u-demo', role: 'member' }, { channelId: 'general', name: 'Deploys' });
+    const { url } = await (await lib()).webhooks.manager.create(
+      { userId: 'u-demo', role: 'member' },
+      { channelId: 'general', name: 'Deploys' },
+    );
     const post = () =>
       handlers.POST(
         new Request(url, {

@@ -15,15 +15,24 @@ function spyingStore(store: MemoryStore): { store: WebhookStore; getWebhook: Ret
 describe('404 not found', () => {
   it('unknown webhook id answers 404', async () => {
     const s = await setup();
-    const response = await s.post({ text: 'hi' }, { url: `${BASE_URL}/hooks/channels/${WELL_FORMED_ID}/${WELL_FORMED_SECRET}` });
+    const response = await s.post(
+      { text: 'hi' },
+      { url: `${BASE_URL}/hooks/channels/${WELL_FORMED_ID}/${WELL_FORMED_SECRET}` },
+    );
     expect(response).toEqual(NOT_FOUND);
   });
 
   it('wrong secret answers 404 with the same body as an unknown id', async () => {
     const s = await setup();
     const { webhookId } = splitUrl(s.url);
-    const wrongSecret = await s.post({ text: 'hi' }, { url: `${BASE_URL}/hooks/channels/${webhookId}/${WELL_FORMED_SECRET}` });
-    const unknownId = await s.post({ text: 'hi' }, { url: `${BASE_URL}/hooks/channels/${WELL_FORMED_ID}/${WELL_FORMED_SECRET}` });
+    const wrongSecret = await s.post(
+      { text: 'hi' },
+      { url: `${BASE_URL}/hooks/channels/${webhookId}/${WELL_FORMED_SECRET}` },
+    );
+    const unknownId = await s.post(
+      { text: 'hi' },
+      { url: `${BASE_URL}/hooks/channels/${WELL_FORMED_ID}/${WELL_FORMED_SECRET}` },
+    );
     expect(wrongSecret).toEqual(NOT_FOUND);
     expect(wrongSecret).toEqual(unknownId);
     expect(await s.store.listMessages('general')).toEqual([]);

@@ -18,16 +18,18 @@ describe('415 unsupported media type', () => {
     expect(read).not.toHaveBeenCalled();
   });
 
-  it.each(['application/json; charset=UTF-8', 'Application/JSON', 'application/json;charset="utf-8"', 'application/json; foo=bar'])(
-    'Content-Type %s is accepted',
-    async (contentType) => {
-      const s = await setup();
-      const response = await s.post({ text: 'hi' }, { headers: { 'content-type': contentType } });
-      expect(response).toEqual({
-        status: 201,
-        headers: successHeaders(59),
-        body: { message: expectedMessage(s, { text: 'hi' }), duplicate: false },
-      });
-    },
-  );
+  it.each([
+    'application/json; charset=UTF-8',
+    'Application/JSON',
+    'application/json;charset="utf-8"',
+    'application/json; foo=bar',
+  ])('Content-Type %s is accepted', async (contentType) => {
+    const s = await setup();
+    const response = await s.post({ text: 'hi' }, { headers: { 'content-type': contentType } });
+    expect(response).toEqual({
+      status: 201,
+      headers: successHeaders(59),
+      body: { message: expectedMessage(s, { text: 'hi' }), duplicate: false },
+    });
+  });
 });

@@ -45,7 +45,8 @@ class SlidingLog {
 /** The largest number of accepted times in any window of WINDOW ms. */
 function busiestWindow(accepted: number[]): number {
   let most = 0;
-  for (const end of accepted) most = Math.max(most, accepted.filter((time) => time > end - WINDOW && time <= end).length);
+  for (const end of accepted)
+    most = Math.max(most, accepted.filter((time) => time > end - WINDOW && time <= end).length);
   return most;
 }
 
@@ -56,16 +57,20 @@ describe('rate limiter (property)', () => {
   // describe the trailing window after the decision.
   it('createMemoryRateLimiter is an exact sliding log of accepted requests', async () => {
     await fc.assert(
-      fc.asyncProperty(timesArb(100, 400), fc.array(fc.constantFrom('a', 'a', 'a', 'b'), { minLength: 400, maxLength: 400 }), async (times, keys) => {
-        const limiter = createMemoryRateLimiter();
-        const models = { a: new SlidingLog(), b: new SlidingLog() };
-        for (const [index, now] of times.entries()) {
-          const key = keys[index] as 'a' | 'b';
-          const decision = await limiter.hit(key, now);
-          expect(decision).toEqual({ limit: LIMIT, windowMs: WINDOW, ...models[key].decide(now) });
-        }
-        for (const model of Object.values(models)) expect(busiestWindow(model.accepted)).toBeLessThanOrEqual(LIMIT);
-      }),
+      fc.asyncProperty(
+        timesArb(100, 400),
+        fc.array(fc.constantFrom('a', 'a', 'a', 'b'), { minLength: 400, maxLength: 400 }),
+        async (times, keys) => {
+          const limiter = createMemoryRateLimiter();
+          const models = { a: new SlidingLog(), b: new SlidingLog() };
+          for (const [index, now] of times.entries()) {
+            const key = keys[index] as 'a' | 'b';
+            const decision = await limiter.hit(key, now);
+            expect(decision).toEqual({ limit: LIMIT, windowMs: WINDOW, ...models[key].decide(now) });
+          }
+          for (const model of Object.values(models)) expect(busiestWindow(model.accepted)).toBeLessThanOrEqual(LIMIT);
+        },
+      ),
       { numRuns: RUNS_DIRECT },
     );
   });

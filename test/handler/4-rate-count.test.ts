@@ -1,7 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChannelWebhookError } from '../../src/errors.js';
 import type { RateLimiter } from '../../src/ports.js';
-import { BASE_URL, expectedMessage, problem, problemHeaders, setup, splitUrl, successHeaders } from '../support/setup.js';
+import {
+  BASE_URL,
+  expectedMessage,
+  problem,
+  problemHeaders,
+  setup,
+  splitUrl,
+  successHeaders,
+} from '../support/setup.js';
 
 describe('429 rate limited', () => {
   it('the 61st post in 60 s answers 429 with retry-after, and a post succeeds once the window slid', async () => {
@@ -66,7 +74,9 @@ describe('429 rate limited', () => {
     for (let i = 0; i < 60; i++) await s.post({ text: `post ${i}` });
     const { webhookId } = splitUrl(s.url);
     expect((await s.post({ text: 'x' }, { method: 'GET' })).status).toBe(405);
-    expect((await s.post({ text: 'x' }, { url: `${BASE_URL}/hooks/channels/${webhookId}/${'B'.repeat(43)}` })).status).toBe(404);
+    expect(
+      (await s.post({ text: 'x' }, { url: `${BASE_URL}/hooks/channels/${webhookId}/${'B'.repeat(43)}` })).status,
+    ).toBe(404);
     expect((await s.post({ text: 'x' }, { headers: { 'content-type': 'text/plain' } })).status).toBe(415);
     expect((await s.post(undefined, { raw: '{broken' })).status).toBe(429);
     expect((await s.post(undefined, { raw: '{}', headers: { 'content-length': '70000' } })).status).toBe(429);
@@ -74,7 +84,10 @@ describe('429 rate limited', () => {
 
   it('the limit is per webhook', async () => {
     const s = await setup();
-    const other = await s.manager.create({ userId: 'u-owner', role: 'member' }, { channelId: 'general', name: 'Other' });
+    const other = await s.manager.create(
+      { userId: 'u-owner', role: 'member' },
+      { channelId: 'general', name: 'Other' },
+    );
     for (let i = 0; i < 60; i++) await s.post({ text: `post ${i}` });
     expect((await s.post({ text: 'refused' })).status).toBe(429);
     expect((await s.post({ text: 'other hook' }, { url: other.url })).status).toBe(201);
@@ -103,7 +116,8 @@ describe('rate-count rule', () => {
 
   it('409 and duplicate answers count toward the limit', async () => {
     const s = await setup();
-    for (let i = 0; i < 30; i++) expect((await s.post({ text: 'same' }, { idempotencyKey: 'k' })).status).toBe(i === 0 ? 201 : 200);
+    for (let i = 0; i < 30; i++)
+      expect((await s.post({ text: 'same' }, { idempotencyKey: 'k' })).status).toBe(i === 0 ? 201 : 200);
     await s.store.putChannel({ id: 'general', ownerId: 'u-owner', archived: true });
     for (let i = 30; i < 60; i++) expect((await s.post({ text: 'archived' })).status).toBe(409);
     expect((await s.post({ text: 'late' })).status).toBe(429);
@@ -153,7 +167,10 @@ describe('rate limiter failure', () => {
   });
 
   it("with onRateLimiterError 'reject', a failing limiter answers 500 and stores nothing", async () => {
-    const s = await setup({ rateLimiter: failing(() => Promise.reject(new Error('ECONNREFUSED'))), onRateLimiterError: 'reject' });
+    const s = await setup({
+      rateLimiter: failing(() => Promise.reject(new Error('ECONNREFUSED'))),
+      onRateLimiterError: 'reject',
+    });
     const read = vi.fn(async () => '{"text":"hi"}');
     const response = await s.post(undefined, { raw: read });
     expect(response).toEqual({
@@ -168,7 +185,11 @@ describe('rate limiter failure', () => {
   });
 
   it("with onRateLimiterError 'reject', a limiter that hangs past rateLimiterTimeoutMs answers 500", async () => {
-    const s = await setup({ rateLimiter: failing(() => new Promise(() => {})), rateLimiterTimeoutMs: 20, onRateLimiterError: 'reject' });
+    const s = await setup({
+      rateLimiter: failing(() => new Promise(() => {})),
+      rateLimiterTimeoutMs: 20,
+      onRateLimiterError: 'reject',
+    });
     const response = await s.post({ text: 'hi' });
     expect(response).toEqual({ status: 500, headers: problemHeaders(), body: problem(500, 'rate_limiter_failed') });
   });

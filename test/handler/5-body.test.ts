@@ -5,7 +5,11 @@ import { MAX_BODY_BYTES } from '../../src/limits.js';
 import { expectedMessage, problem, problemHeaders, setup, successHeaders } from '../support/setup.js';
 
 const encoder = new TextEncoder();
-const TOO_LARGE = { status: 413, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(413, 'payload_too_large') };
+const TOO_LARGE = {
+  status: 413,
+  headers: problemHeaders({ remaining: 59, seconds: 60 }),
+  body: problem(413, 'payload_too_large'),
+};
 
 /**
  * A 400 about the body as a whole: there is no field to point at, so a list of field errors is
@@ -56,7 +60,10 @@ describe('413 payload too large', () => {
   it('the limit is in UTF-8 bytes, not string length', async () => {
     const s = await setup();
     // 3 bytes per character: 22,000 characters are 66,000 bytes, well within the field limits.
-    const payload = JSON.stringify({ text: '€'.repeat(10_000), blocks: [{ type: 'markdown', text: '€'.repeat(12_000) }] });
+    const payload = JSON.stringify({
+      text: '€'.repeat(10_000),
+      blocks: [{ type: 'markdown', text: '€'.repeat(12_000) }],
+    });
     expect(payload.length).toBeLessThan(MAX_BODY_BYTES);
     expect(await s.post(undefined, { raw: payload })).toEqual(TOO_LARGE);
   });

@@ -31,12 +31,17 @@ describe('what a refusal repeats of the body', () => {
     const name = 'n'.repeat(10_000);
     const top = await s.post(undefined, { raw: `{"text":"hi","${name}":1}` });
     expect(top.status).toBe(400);
-    expect(top.body).toMatchObject({ code: 'invalid_payload', errors: [{ pointer: `/${'n'.repeat(64)}…`, message: 'is not an allowed property' }] });
+    expect(top.body).toMatchObject({
+      code: 'invalid_payload',
+      errors: [{ pointer: `/${'n'.repeat(64)}…`, message: 'is not an allowed property' }],
+    });
     const nested = await s.post(undefined, {
       raw: `{"blocks":[{"type":"section","text":{"type":"mrkdwn","text":"x"},"${name}":1}]}`,
     });
     expect(nested.status).toBe(400);
-    expect((nested.body as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toContain(`/blocks/0/${'n'.repeat(64)}…`);
+    expect((nested.body as { errors: { pointer: string }[] }).errors.map((error) => error.pointer)).toContain(
+      `/blocks/0/${'n'.repeat(64)}…`,
+    );
     for (const response of [top, nested]) expect(JSON.stringify(response).length).toBeLessThan(2_000);
   });
 

@@ -7,7 +7,12 @@ import { expectedMessage, setup, successHeaders } from '../support/setup.js';
 const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'blockkit');
 const corpus = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(CORPUS, name), 'utf8'));
 const richText = (...inline: unknown[]) => ({
-  blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'see ' }, ...inline] }] }],
+  blocks: [
+    {
+      type: 'rich_text',
+      elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'see ' }, ...inline] }],
+    },
+  ],
 });
 const richTextWith = (element: unknown) => ({ blocks: [{ type: 'rich_text', elements: [element] }] });
 const errorsOf = (payload: unknown) => {
@@ -21,15 +26,33 @@ async function expectStored(payload: Record<string, unknown>) {
   expect(response).toEqual({
     status: 201,
     headers: successHeaders(59),
-    body: { message: expectedMessage(s, { text: payload.text as string | undefined, blocks: payload.blocks as unknown[] | undefined }), duplicate: false },
+    body: {
+      message: expectedMessage(s, {
+        text: payload.text as string | undefined,
+        blocks: payload.blocks as unknown[] | undefined,
+      }),
+      duplicate: false,
+    },
   });
 }
 
-const style = { bold: true, italic: true, strike: true, code: true, underline: true, highlight: true, client_highlight: true, unlink: true };
+const style = {
+  bold: true,
+  italic: true,
+  strike: true,
+  code: true,
+  underline: true,
+  highlight: true,
+  client_highlight: true,
+  unlink: true,
+};
 
 describe('rich_text fields that Slack documents are accepted', () => {
   it.each([
-    ['emoji with style and url', { type: 'emoji', name: 'party', url: 'https://emoji.example.com/party.png', style: { bold: true } }],
+    [
+      'emoji with style and url',
+      { type: 'emoji', name: 'party', url: 'https://emoji.example.com/party.png', style: { bold: true } },
+    ],
     ['emoji with unicode and skin_tone', { type: 'emoji', name: '+1', unicode: '1f44d-1f3fb', skin_tone: 2 }],
     [
       'date with style, timezone, url and fallback',
@@ -48,9 +71,18 @@ describe('rich_text fields that Slack documents are accepted', () => {
     ['link with every style flag', { type: 'link', url: 'https://example.com', text: 'site', unsafe: false, style }],
     [
       'link with from_llm, is_slack_url and truncated',
-      { type: 'link', url: 'https://example.slack.com/archives/C1', from_llm: false, is_slack_url: true, truncated: false },
+      {
+        type: 'link',
+        url: 'https://example.slack.com/archives/C1',
+        from_llm: false,
+        is_slack_url: true,
+        truncated: false,
+      },
     ],
-    ['user with style and from_llm', { type: 'user', user_id: 'U123', from_llm: false, style: { client_highlight: true } }],
+    [
+      'user with style and from_llm',
+      { type: 'user', user_id: 'U123', from_llm: false, style: { client_highlight: true } },
+    ],
     ['channel with style', { type: 'channel', channel_id: 'C123', style: { unlink: true } }],
     ['usergroup with style', { type: 'usergroup', usergroup_id: 'S123', style: { strike: true } }],
     ['broadcast with style', { type: 'broadcast', range: 'here', style: { bold: true } }],
@@ -82,15 +114,31 @@ describe('rich_text fields that Slack documents are accepted', () => {
 
 describe('what Slack refuses stays refused, with the pointer at the field', () => {
   it.each([
-    ['a style flag Slack does not document', richText({ type: 'text', text: 'x', style: { blink: true } }), '/blocks/0/elements/0/elements/1/style/blink'],
-    ['a style flag that is not a boolean', richText({ type: 'user', user_id: 'U1', style: { bold: 'yes' } }), '/blocks/0/elements/0/elements/1/style/bold'],
-    ['a date timestamp sent as a string', richText({ type: 'date', timestamp: '1628633089', format: '{ago}' }), '/blocks/0/elements/0/elements/1/timestamp'],
+    [
+      'a style flag Slack does not document',
+      richText({ type: 'text', text: 'x', style: { blink: true } }),
+      '/blocks/0/elements/0/elements/1/style/blink',
+    ],
+    [
+      'a style flag that is not a boolean',
+      richText({ type: 'user', user_id: 'U1', style: { bold: 'yes' } }),
+      '/blocks/0/elements/0/elements/1/style/bold',
+    ],
+    [
+      'a date timestamp sent as a string',
+      richText({ type: 'date', timestamp: '1628633089', format: '{ago}' }),
+      '/blocks/0/elements/0/elements/1/timestamp',
+    ],
     [
       'a date timezone that is not a string',
       richText({ type: 'date', timestamp: 1, format: '{ago}', timezone: 2 }),
       '/blocks/0/elements/0/elements/1/timezone',
     ],
-    ['an emoji url that is not http(s)', richText({ type: 'emoji', name: 'x', url: 'javascript:alert(1)' }), '/blocks/0/elements/0/elements/1/url'],
+    [
+      'an emoji url that is not http(s)',
+      richText({ type: 'emoji', name: 'x', url: 'javascript:alert(1)' }),
+      '/blocks/0/elements/0/elements/1/url',
+    ],
     [
       'a preformatted language that is not a string',
       richTextWith({ type: 'rich_text_preformatted', language: 7, elements: [{ type: 'text', text: 'x' }] }),
@@ -98,15 +146,27 @@ describe('what Slack refuses stays refused, with the pointer at the field', () =
     ],
     [
       'a list border of 2',
-      richTextWith({ type: 'rich_text_list', style: 'bullet', border: 2, elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }] }),
+      richTextWith({
+        type: 'rich_text_list',
+        style: 'bullet',
+        border: 2,
+        elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }],
+      }),
       '/blocks/0/elements/0/border',
     ],
     [
       'a list without style',
-      richTextWith({ type: 'rich_text_list', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }] }),
+      richTextWith({
+        type: 'rich_text_list',
+        elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }],
+      }),
       '/blocks/0/elements/0/style',
     ],
-    ['an inline element Slack has but the contract leaves out (team)', richText({ type: 'team', team_id: 'T1' }), '/blocks/0/elements/0/elements/1/type'],
+    [
+      'an inline element Slack has but the contract leaves out (team)',
+      richText({ type: 'team', team_id: 'T1' }),
+      '/blocks/0/elements/0/elements/1/type',
+    ],
   ])('%s', (_, payload, pointer) => {
     expect(errorsOf(payload).map((error) => error.pointer)).toEqual([pointer]);
   });
@@ -114,11 +174,18 @@ describe('what Slack refuses stays refused, with the pointer at the field', () =
 
 describe('one error per pointer', () => {
   it('a section without text gets one error at /text, not two', () => {
-    expect(errorsOf({ blocks: [{ type: 'section' }] })).toEqual([{ pointer: '/blocks/0/text', message: 'is required' }]);
+    expect(errorsOf({ blocks: [{ type: 'section' }] })).toEqual([
+      { pointer: '/blocks/0/text', message: 'is required' },
+    ]);
   });
 
   it('a list without style gets one error at /style', () => {
-    const errors = errorsOf(richTextWith({ type: 'rich_text_list', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }] }));
+    const errors = errorsOf(
+      richTextWith({
+        type: 'rich_text_list',
+        elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }],
+      }),
+    );
     expect(errors).toEqual([{ pointer: '/blocks/0/elements/0/style', message: 'is required' }]);
   });
 
@@ -201,7 +268,9 @@ describe('what the error list reflects is bounded', () => {
     const key = 'k'.repeat(60_000);
     const response = await s.post({ text: 'hi', [key]: 1 });
     expect(response.status).toBe(400);
-    expect((response.body as { errors: unknown[] }).errors).toEqual([{ pointer: `/${'k'.repeat(64)}…`, message: 'is not an allowed property' }]);
+    expect((response.body as { errors: unknown[] }).errors).toEqual([
+      { pointer: `/${'k'.repeat(64)}…`, message: 'is not an allowed property' },
+    ]);
     expect(JSON.stringify(response.body).length).toBeLessThan(1_000);
   });
 
@@ -218,6 +287,8 @@ describe('what the error list reflects is bounded', () => {
 
 describe('messages', () => {
   it('an empty text gets the whole rule, once', () => {
-    expect(errorsOf({ text: '' })).toEqual([{ pointer: '/text', message: 'must have 1 to 10,000 characters after trimming' }]);
+    expect(errorsOf({ text: '' })).toEqual([
+      { pointer: '/text', message: 'must have 1 to 10,000 characters after trimming' },
+    ]);
   });
 });

@@ -21,7 +21,11 @@ const hinted = (pointer: string, message: string, anchor: string) => ({
 async function expectErrors(payload: unknown, errors: unknown[]) {
   const s = await setup();
   const response = await s.post(payload);
-  expect(response).toEqual({ status: 400, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(400, 'invalid_payload', { errors }) });
+  expect(response).toEqual({
+    status: 400,
+    headers: problemHeaders({ remaining: 59, seconds: 60 }),
+    body: problem(400, 'invalid_payload', { errors }),
+  });
   expect(validatePayload(payload)).toEqual({
     ok: false,
     code: 'invalid_payload',
@@ -38,7 +42,9 @@ const image = { type: 'image', image_url: 'https://example.com/a.png', alt_text:
 
 describe('one cause, one error, with a hint', () => {
   it('a section whose fields stand for its text: one error at /fields, not also "text is required"', async () => {
-    await expectErrors(section({ fields: [mrkdwn('*Env*'), mrkdwn('prod')] }), [hinted('/blocks/0/fields', 'is not an allowed property', 'section-fields')]);
+    await expectErrors(section({ fields: [mrkdwn('*Env*'), mrkdwn('prod')] }), [
+      hinted('/blocks/0/fields', 'is not an allowed property', 'section-fields'),
+    ]);
   });
 
   it('a section with text and fields: the error at /fields carries the hint', async () => {
@@ -59,8 +65,12 @@ describe('one cause, one error, with a hint', () => {
     ['a button', button, /put the button's URL as a link/],
     ['a select menu', { type: 'static_select', options: [] }, /leave it out/],
   ])('a section accessory that is %s gets the hint for it', async (_, accessory, words) => {
-    await expectErrors(section({ text: mrkdwn('Deploy'), accessory }), [hinted('/blocks/0/accessory', 'is not an allowed property', 'section-accessory')]);
-    expect((validatePayload(section({ text: mrkdwn('Deploy'), accessory })) as { errors: FieldError[] }).errors[0]!.hint).toMatch(words);
+    await expectErrors(section({ text: mrkdwn('Deploy'), accessory }), [
+      hinted('/blocks/0/accessory', 'is not an allowed property', 'section-accessory'),
+    ]);
+    expect(
+      (validatePayload(section({ text: mrkdwn('Deploy'), accessory })) as { errors: FieldError[] }).errors[0]!.hint,
+    ).toMatch(words);
   });
 
   it('a section with plain_text text and its emoji flag: one error at /text/type, not also /text/emoji', async () => {
@@ -78,12 +88,24 @@ describe('one cause, one error, with a hint', () => {
   it.each([
     ['image', image, 'image-blocks'],
     ['actions', { type: 'actions', elements: [button] }, 'actions-blocks'],
-    ['input', { type: 'input', element: { type: 'plain_text_input' }, label: { type: 'plain_text', text: 'x' } }, 'other-blocks'],
-    ['video', { type: 'video', video_url: 'https://example.com/v', title: { type: 'plain_text', text: 'demo' } }, 'other-blocks'],
+    [
+      'input',
+      { type: 'input', element: { type: 'plain_text_input' }, label: { type: 'plain_text', text: 'x' } },
+      'other-blocks',
+    ],
+    [
+      'video',
+      { type: 'video', video_url: 'https://example.com/v', title: { type: 'plain_text', text: 'demo' } },
+      'other-blocks',
+    ],
     ['file', { type: 'file', external_id: 'x', source: 'remote' }, 'other-blocks'],
   ])('the %s block type gets its hint at /type', async (_, block, anchor) => {
     await expectErrors({ text: 'x', blocks: [block] }, [
-      hinted('/blocks/0/type', 'must be one of "header", "section", "markdown", "divider", "context", "rich_text"', anchor),
+      hinted(
+        '/blocks/0/type',
+        'must be one of "header", "section", "markdown", "divider", "context", "rich_text"',
+        anchor,
+      ),
     ]);
   });
 
@@ -103,13 +125,22 @@ describe('one cause, one error, with a hint', () => {
   });
 
   it('blocks that show no text without a text get the hint to add one', async () => {
-    await expectErrors({ blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'user', user_id: 'U1' }] }] }] }, [
-      hinted('/blocks', 'must contain visible text when text is omitted', 'blocks-without-text'),
-    ]);
+    await expectErrors(
+      {
+        blocks: [
+          { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'user', user_id: 'U1' }] }] },
+        ],
+      },
+      [hinted('/blocks', 'must contain visible text when text is omitted', 'blocks-without-text')],
+    );
   });
 
   it('a rich_text team element gets its hint', async () => {
-    const payload = { blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'team', team_id: 'T1' }] }] }] };
+    const payload = {
+      blocks: [
+        { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'team', team_id: 'T1' }] }] },
+      ],
+    };
     await expectErrors(payload, [
       hinted(
         '/blocks/0/elements/0/elements/0/type',
@@ -122,7 +153,11 @@ describe('one cause, one error, with a hint', () => {
 
 describe('what is not a Slack construct is refused as before, without a hint', () => {
   it.each([
-    ['an unknown property', { text: 'hi', colour: 'red' }, [{ pointer: '/colour', message: 'is not an allowed property' }]],
+    [
+      'an unknown property',
+      { text: 'hi', colour: 'red' },
+      [{ pointer: '/colour', message: 'is not an allowed property' }],
+    ],
     [
       'a property named like a Slack field inside a block',
       { blocks: [{ type: 'divider', channel: '#a' }], text: 'x' },
@@ -132,7 +167,12 @@ describe('what is not a Slack construct is refused as before, without a hint', (
     [
       'a block type Slack does not have',
       { text: 'x', blocks: [{ type: 'carousel' }] },
-      [{ pointer: '/blocks/0/type', message: 'must be one of "header", "section", "markdown", "divider", "context", "rich_text"' }],
+      [
+        {
+          pointer: '/blocks/0/type',
+          message: 'must be one of "header", "section", "markdown", "divider", "context", "rich_text"',
+        },
+      ],
     ],
     ['blank text', { text: '  ' }, [{ pointer: '/text', message: 'must have 1 to 10,000 characters after trimming' }]],
   ])('%s', async (_, payload, errors) => {
@@ -147,7 +187,12 @@ describe('what is not a Slack construct is refused as before, without a hint', (
   });
 
   it('a payload full of Slack fields still lists at most 20 errors', () => {
-    const payload = { text: 'hi', ...Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`field${index}`, 1])), username: 'x', channel: '#a' };
+    const payload = {
+      text: 'hi',
+      ...Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`field${index}`, 1])),
+      username: 'x',
+      channel: '#a',
+    };
     const check = validatePayload(payload);
     expect(check.ok).toBe(false);
     expect((check as { errors: unknown[] }).errors).toHaveLength(20);
@@ -164,7 +209,11 @@ describe('hints over the Block Kit corpus', () => {
     expect(refused).toHaveLength(39);
     const slack = refused.flatMap(([name, check]) =>
       check.errors
-        .filter((error) => /\/(fields|accessory)$|^\/channel$|^\/response_type$/.test(error.pointer ?? '') || /^\/blocks\/\d+\/type$/.test(error.pointer ?? ''))
+        .filter(
+          (error) =>
+            /\/(fields|accessory)$|^\/channel$|^\/response_type$/.test(error.pointer ?? '') ||
+            /^\/blocks\/\d+\/type$/.test(error.pointer ?? ''),
+        )
         .map((error) => [name, error] as const),
     );
     expect(slack.length).toBeGreaterThan(40);
@@ -173,7 +222,9 @@ describe('hints over the Block Kit corpus', () => {
 
   it('no section refused for its fields is also told that its text is required', () => {
     for (const [name, { errors }] of refused) {
-      const fields = errors.filter((error) => error.pointer?.endsWith('/fields')).map((error) => error.pointer!.replace(/\/fields$/, '/text'));
+      const fields = errors
+        .filter((error) => error.pointer?.endsWith('/fields'))
+        .map((error) => error.pointer!.replace(/\/fields$/, '/text'));
       expect(
         errors.filter((error) => fields.includes(error.pointer!)),
         name,
@@ -191,21 +242,41 @@ describe('every hint links to a section of docs/slack-differences.md', () => {
     { blocks: [{ type: 'header', text: mrkdwn('x') }] },
     { blocks: ['image', 'actions', 'input', 'video', 'file', 'call'].map((type) => ({ type })) },
     { blocks: [{ type: 'divider' }] },
-    { blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'team', team_id: 'T1' }] }] }] },
+    {
+      blocks: [
+        { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'team', team_id: 'T1' }] }] },
+      ],
+    },
     {
       text: 'x',
       ...Object.fromEntries(
-        ['attachments', 'username', 'icon_emoji', 'icon_url', 'channel', 'thread_ts', 'reply_broadcast', 'mrkdwn', 'unfurl_links', 'unfurl_media'].map(
-          (field) => [field, 1],
-        ),
+        [
+          'attachments',
+          'username',
+          'icon_emoji',
+          'icon_url',
+          'channel',
+          'thread_ts',
+          'reply_broadcast',
+          'mrkdwn',
+          'unfurl_links',
+          'unfurl_media',
+        ].map((field) => [field, 1]),
       ),
     },
     {
       text: 'x',
-      ...Object.fromEntries(['link_names', 'parse', 'response_type', 'replace_original', 'delete_original', 'metadata'].map((field) => [field, 1])),
+      ...Object.fromEntries(
+        ['link_names', 'parse', 'response_type', 'replace_original', 'delete_original', 'metadata'].map((field) => [
+          field,
+          1,
+        ]),
+      ),
     },
   ];
-  const hints = payloads.flatMap((payload) => ((validatePayload(payload) as { errors?: FieldError[] }).errors ?? []).flatMap((error) => error.hint ?? []));
+  const hints = payloads.flatMap((payload) =>
+    ((validatePayload(payload) as { errors?: FieldError[] }).errors ?? []).flatMap((error) => error.hint ?? []),
+  );
 
   it('each hint names the guide and an anchor that is a heading there', () => {
     expect(new Set(hints).size).toBeGreaterThanOrEqual(30);

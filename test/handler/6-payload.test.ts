@@ -8,7 +8,10 @@ async function expectAccepted(payload: Record<string, unknown>, headers: Record<
     status: 201,
     headers: successHeaders(59),
     body: {
-      message: expectedMessage(s, { text: payload.text as string | undefined, blocks: payload.blocks as unknown[] | undefined }),
+      message: expectedMessage(s, {
+        text: payload.text as string | undefined,
+        blocks: payload.blocks as unknown[] | undefined,
+      }),
       duplicate: false,
     },
   });
@@ -104,7 +107,10 @@ describe('blocks count and visible text', () => {
   });
 
   it('51 blocks are refused and 50 accepted', async () => {
-    expectRefused(await refusal({ text: 'hi', blocks: Array.from({ length: 51 }, () => ({ type: 'divider' })) }), '/blocks');
+    expectRefused(
+      await refusal({ text: 'hi', blocks: Array.from({ length: 51 }, () => ({ type: 'divider' })) }),
+      '/blocks',
+    );
     await expectAccepted({ text: 'hi', blocks: Array.from({ length: 50 }, () => ({ type: 'divider' })) });
   });
 
@@ -117,7 +123,11 @@ describe('blocks count and visible text', () => {
   });
 
   it('a blank header without text is refused', async () => {
-    expectRefused(await refusal({ blocks: [{ type: 'header', text: { type: 'plain_text', text: '   ' } }] }), '/blocks', { within: '' });
+    expectRefused(
+      await refusal({ blocks: [{ type: 'header', text: { type: 'plain_text', text: '   ' } }] }),
+      '/blocks',
+      { within: '' },
+    );
   });
 
   it('a divider-only message with text is accepted', async () => {
@@ -129,14 +139,26 @@ describe('blocks count and visible text', () => {
     ['a section', section('body')],
     ['a markdown block', { type: 'markdown', text: '**bold**' }],
     ['a context text element', { type: 'context', elements: [{ type: 'mrkdwn', text: 'note' }] }],
-    ['a rich_text text', { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'hi' }] }] }],
-    ['a rich_text link', { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://example.com' }] }] }],
+    [
+      'a rich_text text',
+      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'hi' }] }] },
+    ],
+    [
+      'a rich_text link',
+      {
+        type: 'rich_text',
+        elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://example.com' }] }],
+      },
+    ],
   ])('%s is visible text without text', async (_, block) => {
     await expectAccepted({ blocks: [{ type: 'divider' }, block] });
   });
 
   it('an image-only context is not visible text', async () => {
-    const block = { type: 'context', elements: [{ type: 'image', image_url: 'https://example.com/a.png', alt_text: 'a' }] };
+    const block = {
+      type: 'context',
+      elements: [{ type: 'image', image_url: 'https://example.com/a.png', alt_text: 'a' }],
+    };
     expectRefused(await refusal({ blocks: [block] }), '/blocks', { within: '' });
   });
 });
@@ -177,7 +199,11 @@ describe('block shapes', () => {
               { type: 'color', value: '#ff0000' },
             ],
           },
-          { type: 'rich_text_list', style: 'bullet', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'item' }] }] },
+          {
+            type: 'rich_text_list',
+            style: 'bullet',
+            elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'item' }] }],
+          },
           { type: 'rich_text_quote', elements: [{ type: 'text', text: 'quoted' }] },
           { type: 'rich_text_preformatted', elements: [{ type: 'text', text: 'code' }] },
         ],
@@ -204,30 +230,62 @@ describe('block shapes', () => {
     ['256 characters', 'c'.repeat(256)],
     ['a number', 7],
   ])('a block_id that is %s is refused', async (_, blockId) => {
-    expectRefused(await refusal({ text: 'hi', blocks: [{ type: 'divider' }, { type: 'divider', block_id: blockId }] }), '/blocks/1/block_id', {
-      within: '/blocks/1',
-    });
+    expectRefused(
+      await refusal({ text: 'hi', blocks: [{ type: 'divider' }, { type: 'divider', block_id: blockId }] }),
+      '/blocks/1/block_id',
+      {
+        within: '/blocks/1',
+      },
+    );
   });
 
   const invalid: [string, unknown, string][] = [
-    ['an unknown block type', { type: 'image', image_url: 'https://example.com/a.png', alt_text: 'a' }, '/blocks/0/type'],
+    [
+      'an unknown block type',
+      { type: 'image', image_url: 'https://example.com/a.png', alt_text: 'a' },
+      '/blocks/0/type',
+    ],
     ['a block without type', { text: 'x' }, '/blocks/0/type'],
     ['a block that is not an object', 'divider', '/blocks/0'],
     ['a header with mrkdwn text', { type: 'header', text: { type: 'mrkdwn', text: 'x' } }, '/blocks/0/text/type'],
     ['a header with string text', { type: 'header', text: 'x' }, '/blocks/0/text'],
     ['a header without text', { type: 'header' }, '/blocks/0/text'],
-    ['a header with a non-boolean emoji flag', { type: 'header', text: { type: 'plain_text', text: 'x', emoji: 'yes' } }, '/blocks/0/text/emoji'],
-    ['a header with a verbatim flag', { type: 'header', text: { type: 'plain_text', text: 'x', verbatim: true } }, '/blocks/0/text/verbatim'],
+    [
+      'a header with a non-boolean emoji flag',
+      { type: 'header', text: { type: 'plain_text', text: 'x', emoji: 'yes' } },
+      '/blocks/0/text/emoji',
+    ],
+    [
+      'a header with a verbatim flag',
+      { type: 'header', text: { type: 'plain_text', text: 'x', verbatim: true } },
+      '/blocks/0/text/verbatim',
+    ],
     ['a section with plain_text', { type: 'section', text: { type: 'plain_text', text: 'x' } }, '/blocks/0/text/type'],
-    ['a section with a non-boolean verbatim flag', { type: 'section', text: { type: 'mrkdwn', text: 'x', verbatim: 1 } }, '/blocks/0/text/verbatim'],
-    ['a section with an emoji flag', { type: 'section', text: { type: 'mrkdwn', text: 'x', emoji: true } }, '/blocks/0/text/emoji'],
+    [
+      'a section with a non-boolean verbatim flag',
+      { type: 'section', text: { type: 'mrkdwn', text: 'x', verbatim: 1 } },
+      '/blocks/0/text/verbatim',
+    ],
+    [
+      'a section with an emoji flag',
+      { type: 'section', text: { type: 'mrkdwn', text: 'x', emoji: true } },
+      '/blocks/0/text/emoji',
+    ],
     ['a section with fields', { type: 'section', text: { type: 'mrkdwn', text: 'x' }, fields: [] }, '/blocks/0/fields'],
     ['a markdown block with object text', { type: 'markdown', text: { type: 'mrkdwn', text: 'x' } }, '/blocks/0/text'],
     ['a divider with text', { type: 'divider', text: 'x' }, '/blocks/0/text'],
     ['a context without elements', { type: 'context' }, '/blocks/0/elements'],
     ['a context with 0 elements', { type: 'context', elements: [] }, '/blocks/0/elements'],
-    ['a context with 11 elements', { type: 'context', elements: Array.from({ length: 11 }, () => ({ type: 'plain_text', text: 'x' })) }, '/blocks/0/elements'],
-    ['a context with a button', { type: 'context', elements: [{ type: 'button', text: 'x' }] }, '/blocks/0/elements/0/type'],
+    [
+      'a context with 11 elements',
+      { type: 'context', elements: Array.from({ length: 11 }, () => ({ type: 'plain_text', text: 'x' })) },
+      '/blocks/0/elements',
+    ],
+    [
+      'a context with a button',
+      { type: 'context', elements: [{ type: 'button', text: 'x' }] },
+      '/blocks/0/elements/0/type',
+    ],
     [
       'a context image without alt_text',
       { type: 'context', elements: [{ type: 'image', image_url: 'https://example.com/a.png' }] },
@@ -244,7 +302,11 @@ describe('block shapes', () => {
       '/blocks/0/elements/0/image_url',
     ],
     ['a rich_text without elements', { type: 'rich_text' }, '/blocks/0/elements'],
-    ['a rich_text with an unknown element', { type: 'rich_text', elements: [{ type: 'rich_text_table', elements: [] }] }, '/blocks/0/elements/0/type'],
+    [
+      'a rich_text with an unknown element',
+      { type: 'rich_text', elements: [{ type: 'rich_text_table', elements: [] }] },
+      '/blocks/0/elements/0/type',
+    ],
     [
       'a rich_text with an unknown inline element',
       { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'button', text: 'x' }] }] },
@@ -252,12 +314,18 @@ describe('block shapes', () => {
     ],
     [
       'a rich_text link with a javascript: URL',
-      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'javascript:alert(1)' }] }] },
+      {
+        type: 'rich_text',
+        elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'javascript:alert(1)' }] }],
+      },
       '/blocks/0/elements/0/elements/0/url',
     ],
     [
       'a rich_text link with a data: URL',
-      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'data:text/html,x' }] }] },
+      {
+        type: 'rich_text',
+        elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'data:text/html,x' }] }],
+      },
       '/blocks/0/elements/0/elements/0/url',
     ],
     [
@@ -267,12 +335,20 @@ describe('block shapes', () => {
     ],
     [
       'a rich_text list with an unknown style',
-      { type: 'rich_text', elements: [{ type: 'rich_text_list', style: 'dashed', elements: [{ type: 'rich_text_section', elements: [] }] }] },
+      {
+        type: 'rich_text',
+        elements: [
+          { type: 'rich_text_list', style: 'dashed', elements: [{ type: 'rich_text_section', elements: [] }] },
+        ],
+      },
       '/blocks/0/elements/0/style',
     ],
     [
       'a rich_text broadcast to an unknown range',
-      { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'broadcast', range: 'world' }] }] },
+      {
+        type: 'rich_text',
+        elements: [{ type: 'rich_text_section', elements: [{ type: 'broadcast', range: 'world' }] }],
+      },
       '/blocks/0/elements/0/elements/0/range',
     ],
   ];
@@ -290,7 +366,10 @@ describe('block shapes', () => {
     ['1 element', 1],
     ['10 elements', 10],
   ])('a context with %s is accepted', async (_, count) => {
-    await expectAccepted({ text: 'hi', blocks: [{ type: 'context', elements: Array.from({ length: count }, () => ({ type: 'plain_text', text: 'x' })) }] });
+    await expectAccepted({
+      text: 'hi',
+      blocks: [{ type: 'context', elements: Array.from({ length: count }, () => ({ type: 'plain_text', text: 'x' })) }],
+    });
   });
 });
 
@@ -305,7 +384,11 @@ describe('markdown total', () => {
   });
 
   it('12,001 characters of markdown across blocks are refused', async () => {
-    const blocks = [{ type: 'markdown', text: 'a'.repeat(6_000) }, { type: 'divider' }, { type: 'markdown', text: 'b'.repeat(6_001) }];
+    const blocks = [
+      { type: 'markdown', text: 'a'.repeat(6_000) },
+      { type: 'divider' },
+      { type: 'markdown', text: 'b'.repeat(6_001) },
+    ];
     expectRefused(await refusal({ blocks }), '/blocks/2/text', { within: '/blocks' });
   });
 

@@ -25,7 +25,10 @@ const contentArb: fc.Arbitrary<Pick<Post, 'text' | 'blocks'>> = fc.oneof(
   fc.record({ text: fc.constantFrom('deploy ok', 'deploy failed', ' spaced '), blocks: fc.constant(undefined) }),
   fc.record({
     text: fc.constant(undefined),
-    blocks: fc.constantFrom<unknown[]>([{ type: 'markdown', text: 'm' }], [{ type: 'divider' }, { type: 'header', text: { type: 'plain_text', text: 'H' } }]),
+    blocks: fc.constantFrom<unknown[]>(
+      [{ type: 'markdown', text: 'm' }],
+      [{ type: 'divider' }, { type: 'header', text: { type: 'plain_text', text: 'H' } }],
+    ),
   }),
   fc.record({ text: fc.constant('both'), blocks: fc.constant<unknown[]>([{ type: 'divider' }]) }),
 );
@@ -42,7 +45,9 @@ const postArb = (hooks: number): fc.Arbitrary<Post> =>
 
 const scenarioArb = fc
   .integer({ min: 2, max: 3 })
-  .chain((hooks) => fc.record({ hooks: fc.constant(hooks), posts: fc.array(postArb(hooks), { minLength: 1, maxLength: 30 }) }));
+  .chain((hooks) =>
+    fc.record({ hooks: fc.constant(hooks), posts: fc.array(postArb(hooks), { minLength: 1, maxLength: 30 }) }),
+  );
 
 async function world(hooks: number, wrap: (store: WebhookStore) => WebhookStore = (store) => store) {
   const clock = createFakeClock();
@@ -50,7 +55,8 @@ async function world(hooks: number, wrap: (store: WebhookStore) => WebhookStore 
   await store.putChannel({ id: 'general', ownerId: OWNER.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock });
   const created: WebhookWithUrl[] = [];
-  for (let i = 0; i < hooks; i++) created.push(await manager.create(OWNER, { channelId: 'general', name: `hook ${i}` }));
+  for (let i = 0; i < hooks; i++)
+    created.push(await manager.create(OWNER, { channelId: 'general', name: `hook ${i}` }));
   const handle = createWebhookHandler({
     store: wrap(store),
     clock,
@@ -145,13 +151,20 @@ describe('idempotency (property)', () => {
         });
         expect(stored).toHaveLength(keyless + groups.size);
         for (const group of groups.values()) {
-          expect(group.responses.map((response) => response.status).sort()).toEqual([...Array<number>(group.responses.length - 1).fill(200), 201]);
+          expect(group.responses.map((response) => response.status).sort()).toEqual([
+            ...Array<number>(group.responses.length - 1).fill(200),
+            201,
+          ]);
           const message = messageOf(group.responses[0]!);
           for (const response of group.responses) expect(messageOf(response)).toEqual(message);
           expect(stored).toContainEqual(message);
-          expect(group.posts.some((post) => message.body === (post.text ?? '') && JSON.stringify(message.blocks) === JSON.stringify(post.blocks ?? []))).toBe(
-            true,
-          );
+          expect(
+            group.posts.some(
+              (post) =>
+                message.body === (post.text ?? '') &&
+                JSON.stringify(message.blocks) === JSON.stringify(post.blocks ?? []),
+            ),
+          ).toBe(true);
         }
       }),
       { numRuns: RUNS_CONCURRENT },

@@ -31,7 +31,8 @@ describe('200 duplicate', () => {
   it('keys are compared exactly: no trimming, no case folding', async () => {
     const s = await setup();
     const statuses = [];
-    for (const key of ['abc', ' abc', 'ABC', 'abc ']) statuses.push((await s.post({ text: key }, { idempotencyKey: key })).status);
+    for (const key of ['abc', ' abc', 'ABC', 'abc '])
+      statuses.push((await s.post({ text: key }, { idempotencyKey: key })).status);
     expect(statuses).toEqual([201, 201, 201, 201]);
   });
 
@@ -53,11 +54,15 @@ describe('200 duplicate', () => {
 
   it('concurrent posts with one key store one message and all answer with it', async () => {
     const s = await setup();
-    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => s.post({ text: `attempt ${i}` }, { idempotencyKey: 'race' })));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => s.post({ text: `attempt ${i}` }, { idempotencyKey: 'race' })),
+    );
     const stored = await s.store.listMessages('general');
     expect(stored).toHaveLength(1);
     expect(responses.map((response) => response.status).sort()).toEqual([...Array<number>(11).fill(200), 201]);
     for (const response of responses) expect((response.body as { message: unknown }).message).toEqual(stored[0]);
-    expect(responses.filter((response) => (response.body as { duplicate: boolean }).duplicate === false)).toHaveLength(1);
+    expect(responses.filter((response) => (response.body as { duplicate: boolean }).duplicate === false)).toHaveLength(
+      1,
+    );
   });
 });

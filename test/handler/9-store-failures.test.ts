@@ -4,7 +4,11 @@ import type { WebhookStore } from '../../src/ports.js';
 import { deepText, expectedMessage, problem, problemHeaders, setup, splitUrl } from '../support/setup.js';
 
 const LEAKY = 'connect ECONNREFUSED db.internal:5432 user=chat password=hunter2';
-const STORE_FAILED = { status: 500, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(500, 'store_failed') };
+const STORE_FAILED = {
+  status: 500,
+  headers: problemHeaders({ remaining: 59, seconds: 60 }),
+  body: problem(500, 'store_failed'),
+};
 
 type Method = 'getWebhook' | 'insertMessage';
 
@@ -50,7 +54,11 @@ describe('500 store failure', () => {
 
   it('a store that hangs on the webhook lookup past storeTimeoutMs answers 500', async () => {
     const s = await setup({ wrapStore: breaking('getWebhook', hanging), storeTimeoutMs: 20 });
-    expect(await s.post({ text: 'hi' })).toEqual({ status: 500, headers: problemHeaders(), body: problem(500, 'store_failed') });
+    expect(await s.post({ text: 'hi' })).toEqual({
+      status: 500,
+      headers: problemHeaders(),
+      body: problem(500, 'store_failed'),
+    });
   });
 
   it('a store that hangs on the guarded insert past storeTimeoutMs answers 500', async () => {
@@ -76,7 +84,10 @@ describe('onError', () => {
       await setup({ wrapStore: breaking('getWebhook', throwing) }),
       await setup({ wrapStore: breaking('insertMessage', hanging), storeTimeoutMs: 10 }),
       await setup({ rateLimiter: { hit: () => Promise.reject(new Error('limiter down')) } }),
-      await setup({ rateLimiter: { hit: () => Promise.reject(new Error('limiter down')) }, onRateLimiterError: 'reject' }),
+      await setup({
+        rateLimiter: { hit: () => Promise.reject(new Error('limiter down')) },
+        onRateLimiterError: 'reject',
+      }),
       await setup({ onMessage: () => Promise.reject(new Error('fan-out failed')) }),
     ];
     for (const s of scenarios) {

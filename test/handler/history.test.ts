@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
 import { POST_HISTORY_LIMIT } from '../../src/limits.js';
 import type { PostRecord, WebhookStore } from '../../src/ports.js';
-import { ADMIN, deepText, OWNER, type ReportedError, settle, setup, type World, type WorldOptions } from '../support/setup.js';
+import {
+  ADMIN,
+  deepText,
+  OWNER,
+  type ReportedError,
+  settle,
+  setup,
+  type World,
+  type WorldOptions,
+} from '../support/setup.js';
 
 // Every answer to a post whose URL proved its webhook's secret goes to that webhook's history, off
 // the answer's path; nothing else does. A record says what the answer said, never the secret or
@@ -10,7 +19,8 @@ import { ADMIN, deepText, OWNER, type ReportedError, settle, setup, type World, 
 
 const GUIDE = 'https://github.com/channel-webhooks/channel-webhooks/blob/main/docs/slack-differences.md';
 const at = (s: World) => s.clock.now();
-const bytes = (body: unknown) => new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body)).byteLength;
+const bytes = (body: unknown) =>
+  new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body)).byteLength;
 
 /** The webhook's history once the recorder has written, newest first. */
 async function history(s: World, webhookId = s.webhookId): Promise<PostRecord[]> {
@@ -34,7 +44,18 @@ function stored(s: World, fields: Partial<PostRecord>): PostRecord {
 }
 
 function refused(s: World, status: number, code: string, fields: Partial<PostRecord> = {}): PostRecord {
-  return { webhookId: s.webhookId, at: at(s), status, code, errors: [], idempotencyKey: null, messageId: null, bodyBytes: null, count: 1, ...fields };
+  return {
+    webhookId: s.webhookId,
+    at: at(s),
+    status,
+    code,
+    errors: [],
+    idempotencyKey: null,
+    messageId: null,
+    bodyBytes: null,
+    count: 1,
+    ...fields,
+  };
 }
 
 describe('what the history records', () => {
@@ -51,13 +72,32 @@ describe('what the history records', () => {
     expect(await history(s)).toEqual([
       refused(s, 413, 'payload_too_large'),
       refused(s, 415, 'unsupported_media_type'),
-      refused(s, 400, 'invalid_json', { errors: [{ pointer: '', message: 'must be valid JSON' }], bodyBytes: bytes('{"text": "cut') }),
+      refused(s, 400, 'invalid_json', {
+        errors: [{ pointer: '', message: 'must be valid JSON' }],
+        bodyBytes: bytes('{"text": "cut'),
+      }),
       refused(s, 400, 'invalid_payload', {
-        errors: [{ pointer: '/blocks/0/fields', message: 'is not an allowed property', hint: expect.stringContaining(`${GUIDE}#section-fields`) }],
+        errors: [
+          {
+            pointer: '/blocks/0/fields',
+            message: 'is not an allowed property',
+            hint: expect.stringContaining(`${GUIDE}#section-fields`),
+          },
+        ],
         bodyBytes: bytes(fields),
       }),
-      stored(s, { status: 200, idempotencyKey: 'deploy-42', messageId: messageId(repeated), bodyBytes: bytes({ text: 'Deploy 42 again' }) }),
-      stored(s, { status: 201, idempotencyKey: 'deploy-42', messageId: messageId(created), bodyBytes: bytes({ text: 'Deploy 42 finished' }) }),
+      stored(s, {
+        status: 200,
+        idempotencyKey: 'deploy-42',
+        messageId: messageId(repeated),
+        bodyBytes: bytes({ text: 'Deploy 42 again' }),
+      }),
+      stored(s, {
+        status: 201,
+        idempotencyKey: 'deploy-42',
+        messageId: messageId(created),
+        bodyBytes: bytes({ text: 'Deploy 42 finished' }),
+      }),
     ]);
   });
 
@@ -67,7 +107,12 @@ describe('what the history records', () => {
     expect(archived.status).toBe(409);
     const archivedId = s.archivedPath.split('/').at(-2)!;
     expect(await history(s, archivedId)).toEqual([
-      { ...refused(s, 409, 'channel_archived'), webhookId: archivedId, idempotencyKey: 'a-1', bodyBytes: bytes({ text: 'into the archive' }) },
+      {
+        ...refused(s, 409, 'channel_archived'),
+        webhookId: archivedId,
+        idempotencyKey: 'a-1',
+        bodyBytes: bytes({ text: 'into the archive' }),
+      },
     ]);
 
     const revokedMidway = await s.post(undefined, {
@@ -87,14 +132,22 @@ describe('what the history records', () => {
       clock: s.clock,
       onError: () => {},
     });
-    const answer = await failing({ method: 'POST', url: s.url, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    const answer = await failing({
+      method: 'POST',
+      url: s.url,
+      headers: { 'content-type': 'application/json' },
+      body: '{"text":"hi"}',
+    });
     expect(answer.status).toBe(500);
     expect(await history(s)).toEqual([refused(s, 500, 'store_failed', { bodyBytes: bytes('{"text":"hi"}') })]);
   });
 
   it('a 400 keeps its first five errors and nothing of the body', async () => {
     const s = await setup();
-    const payload = { text: 'TOP-SECRET-BODY', ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`extra${i}`, 'TOP-SECRET-VALUE'])) };
+    const payload = {
+      text: 'TOP-SECRET-BODY',
+      ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`extra${i}`, 'TOP-SECRET-VALUE'])),
+    };
     const answer = await s.post(payload);
     const [record] = await history(s);
     expect(record!.errors).toEqual((answer.body as { errors: unknown[] }).errors.slice(0, 5));
@@ -104,7 +157,12 @@ describe('what the history records', () => {
 
   it('a wrong or unknown secret, a malformed URL, or any method but POST is recorded nowhere', async () => {
     const written: PostRecord[][] = [];
-    const s = await setup({ wrapStore: (store) => ({ ...store, recordPosts: (records) => (written.push([...records]), store.recordPosts(records)) }) });
+    const s = await setup({
+      wrapStore: (store) => ({
+        ...store,
+        recordPosts: (records) => (written.push([...records]), store.recordPosts(records)),
+      }),
+    });
     await s.post({ text: 'hi' }, { url: s.wrongSecretPath });
     await s.post({ text: 'hi' }, { url: `/hooks/channels/wh_${'A'.repeat(22)}/${'B'.repeat(43)}` });
     await s.post({ text: 'hi' }, { url: `/hooks/channels/${s.webhookId}/short` });
@@ -152,7 +210,12 @@ describe("the history's bounds", () => {
 
   it('a flood of 400s from a sender holding the URL keeps the history at its bound and each batch small', async () => {
     const batches: number[] = [];
-    const s = await setup({ wrapStore: (store) => ({ ...store, recordPosts: (records) => (batches.push(records.length), store.recordPosts(records)) }) });
+    const s = await setup({
+      wrapStore: (store) => ({
+        ...store,
+        recordPosts: (records) => (batches.push(records.length), store.recordPosts(records)),
+      }),
+    });
     // 3,000 refused posts over 30 minutes: 60 a minute are counted and refused 400, the rest 429.
     for (let i = 0; i < 3_000; i++) {
       await s.post(undefined, { raw: '{"text": 1}' });
@@ -182,7 +245,9 @@ describe('recording never changes an answer', () => {
     await send({ text: 'archived' }, { url: s.archivedPath });
     await s.manager.update(ADMIN, s.webhookId, { description: 'still posting' });
     await settle();
-    const normalized = JSON.parse(JSON.stringify(out), (key, value) => (key === 'id' || key === 'createdAt' ? '…' : value));
+    const normalized = JSON.parse(JSON.stringify(out), (key, value) =>
+      key === 'id' || key === 'createdAt' ? '…' : value,
+    );
     return { answers: normalized, errors: s.errors };
   }
 
@@ -201,19 +266,27 @@ describe('recording never changes an answer', () => {
     ['never settles', (store) => ({ ...store, recordPosts: () => new Promise<void>(() => {}) })],
   ];
 
-  it.each(failing)('a history write that %s: the same answers as without a history, and onError hears stage history', async (_, wrap) => {
-    const expected = await answers({ wrapStore: without });
-    const actual = await answers({ wrapStore: wrap, storeTimeoutMs: 20 });
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(actual.answers).toEqual(expected.answers);
-    expect(expected.errors).toEqual([]);
-    expect(actual.errors.length).toBeGreaterThan(0);
-    for (const { context } of actual.errors) expect(context).toEqual({ stage: 'history' });
-  });
+  it.each(failing)(
+    'a history write that %s: the same answers as without a history, and onError hears stage history',
+    async (_, wrap) => {
+      const expected = await answers({ wrapStore: without });
+      const actual = await answers({ wrapStore: wrap, storeTimeoutMs: 20 });
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(actual.answers).toEqual(expected.answers);
+      expect(expected.errors).toEqual([]);
+      expect(actual.errors.length).toBeGreaterThan(0);
+      for (const { context } of actual.errors) expect(context).toEqual({ stage: 'history' });
+    },
+  );
 
   it('the answer is out before the history is written', async () => {
     const events: string[] = [];
-    const s = await setup({ wrapStore: (store) => ({ ...store, recordPosts: (records) => (events.push('recordPosts'), store.recordPosts(records)) }) });
+    const s = await setup({
+      wrapStore: (store) => ({
+        ...store,
+        recordPosts: (records) => (events.push('recordPosts'), store.recordPosts(records)),
+      }),
+    });
     const answer = s.handle.fastPath!.handleMatched(
       { method: 'POST', url: s.path, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' },
       { webhookId: s.webhookId, secret: s.secret },
@@ -227,7 +300,16 @@ describe('recording never changes an answer', () => {
   it('a handler over a store without history answers as before and never asks for it', async () => {
     const s = await setup({ wrapStore: without });
     const handle = createWebhookHandler({ store: without(s.store) });
-    expect((await handle({ method: 'POST', url: s.url, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' })).status).toBe(201);
+    expect(
+      (
+        await handle({
+          method: 'POST',
+          url: s.url,
+          headers: { 'content-type': 'application/json' },
+          body: '{"text":"hi"}',
+        })
+      ).status,
+    ).toBe(201);
     expect(s.store.listPosts(s.webhookId, POST_HISTORY_LIMIT)).toEqual([]);
   });
 });

@@ -8,7 +8,10 @@ describe('onMessage', () => {
     await s.post({ text: 'one again' }, { idempotencyKey: 'k' });
     const second = await s.post({ text: 'two' });
     await settle();
-    expect(s.delivered).toEqual([(first.body as { message: unknown }).message, (second.body as { message: unknown }).message]);
+    expect(s.delivered).toEqual([
+      (first.body as { message: unknown }).message,
+      (second.body as { message: unknown }).message,
+    ]);
   });
 
   it('is not called for refused posts', async () => {

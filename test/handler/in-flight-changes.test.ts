@@ -31,7 +31,11 @@ describe('a webhook changed while its post body is still arriving', () => {
   it('revoked: 404, nothing stored, nothing delivered', async () => {
     const s = await setup();
     const response = await postWhile(s, () => s.manager.revoke(OWNER, s.webhookId));
-    expect(response).toEqual({ status: 404, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(404, 'not_found') });
+    expect(response).toEqual({
+      status: 404,
+      headers: problemHeaders({ remaining: 59, seconds: 60 }),
+      body: problem(404, 'not_found'),
+    });
     await settle();
     expect(await s.store.listMessages(CHANNEL_ID)).toEqual([]);
     expect(s.delivered).toEqual([]);
@@ -44,7 +48,11 @@ describe('a webhook changed while its post body is still arriving', () => {
     const response = await postWhile(s, async () => {
       rotatedUrl = (await s.manager.rotate(OWNER, s.webhookId)).url;
     });
-    expect(response).toEqual({ status: 404, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(404, 'not_found') });
+    expect(response).toEqual({
+      status: 404,
+      headers: problemHeaders({ remaining: 59, seconds: 60 }),
+      body: problem(404, 'not_found'),
+    });
     expect(await s.store.listMessages(CHANNEL_ID)).toEqual([]);
     // The same key through the new secret is a first post, not a duplicate of the refused one.
     const retried = await s.post({ text: 'in flight' }, { url: rotatedUrl, idempotencyKey: 'in-flight-1' });
@@ -54,7 +62,9 @@ describe('a webhook changed while its post body is still arriving', () => {
 
   it('channel archived: 409, nothing stored, nothing delivered', async () => {
     const s = await setup();
-    const response = await postWhile(s, async () => s.store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: true }));
+    const response = await postWhile(s, async () =>
+      s.store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: true }),
+    );
     expect(response).toEqual({
       status: 409,
       headers: problemHeaders({ remaining: 59, seconds: 60 }),
@@ -86,15 +96,25 @@ describe('a webhook changed after the body arrived, just before the insert', () 
   };
 
   it('channel archived: 409 and nothing stored', async () => {
-    const { s, response } = await changedBeforeInsert((s) => Promise.resolve(s.store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: true })));
-    expect(response).toEqual({ status: 409, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(409, 'channel_archived') });
+    const { s, response } = await changedBeforeInsert((s) =>
+      Promise.resolve(s.store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: true })),
+    );
+    expect(response).toEqual({
+      status: 409,
+      headers: problemHeaders({ remaining: 59, seconds: 60 }),
+      body: problem(409, 'channel_archived'),
+    });
     expect(await s.store.listMessages(CHANNEL_ID)).toEqual([]);
     expect(s.delivered).toEqual([]);
   });
 
   it('revoked: 404 and nothing stored', async () => {
     const { s, response } = await changedBeforeInsert((s) => s.manager.revoke(OWNER, s.webhookId));
-    expect(response).toEqual({ status: 404, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(404, 'not_found') });
+    expect(response).toEqual({
+      status: 404,
+      headers: problemHeaders({ remaining: 59, seconds: 60 }),
+      body: problem(404, 'not_found'),
+    });
     expect(await s.store.listMessages(CHANNEL_ID)).toEqual([]);
   });
 });

@@ -8,7 +8,12 @@ describe('handle() given a plain mistake', () => {
   it('reads Content-Type and Idempotency-Key in any case', async () => {
     const s = await setup();
     const post = () =>
-      s.handle({ method: 'POST', url: s.url, headers: { 'Content-Type': 'application/json', 'IDEMPOTENCY-KEY': 'deploy-1' }, body: '{"text":"hi"}' });
+      s.handle({
+        method: 'POST',
+        url: s.url,
+        headers: { 'Content-Type': 'application/json', 'IDEMPOTENCY-KEY': 'deploy-1' },
+        body: '{"text":"hi"}',
+      });
     const first = await post();
     const again = await post();
     expect([first.status, again.status]).toEqual([201, 200]);
@@ -28,7 +33,11 @@ describe('handle() given a plain mistake', () => {
 
   it('answers a Fetch Request with the misconfigured problem pointing at channel-webhooks/fetch', async () => {
     const s = await setup();
-    const fetchRequest = new Request(s.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    const fetchRequest = new Request(s.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"text":"hi"}',
+    });
     const response = await s.handle(fetchRequest as never);
     expect(response).toEqual({
       status: 500,
@@ -43,6 +52,8 @@ describe('handle() given a plain mistake', () => {
       },
     });
     expect(s.store.listMessages('general')).toEqual([]);
-    expect(s.errors.map(({ error, context }) => [context.stage, (error as { code?: string }).code])).toEqual([['handler', 'misconfigured']]);
+    expect(s.errors.map(({ error, context }) => [context.stage, (error as { code?: string }).code])).toEqual([
+      ['handler', 'misconfigured'],
+    ]);
   });
 });

@@ -28,7 +28,9 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
     '%00',
     '\\u0000',
   ),
-  fc.constantFrom(199, 200, 201, 254, 255, 256, 9_999, 10_000, 10_001, 12_000, 12_001).map((length) => 'a'.repeat(length)),
+  fc
+    .constantFrom(199, 200, 201, 254, 255, 256, 9_999, 10_000, 10_001, 12_000, 12_001)
+    .map((length) => 'a'.repeat(length)),
   fc.constantFrom(200, 201, 10_000, 10_001).map((length) => ` ${'😀'.repeat(length)} `),
 );
 
@@ -117,12 +119,19 @@ export const node: fc.Arbitrary<Node> = fc.letrec<{ node: Node; typed: Node }>((
     { depthSize: 'small', withCrossShrink: true },
     { weight: 4, arbitrary: leaf },
     { weight: 1, arbitrary: fc.array(tie('node'), { maxLength: 4 }).map((items): Node => ({ kind: 'array', items })) },
-    { weight: 1, arbitrary: fc.array(fc.tuple(key, tie('node')), { maxLength: 4 }).map((entries): Node => ({ kind: 'object', entries })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.tuple(key, tie('node')), { maxLength: 4 })
+        .map((entries): Node => ({ kind: 'object', entries })),
+    },
     { weight: 1, arbitrary: tie('typed') },
   ),
   typed: fc
     .tuple(blockType, fc.array(fc.tuple(key, tie('node')), { maxLength: 3 }))
-    .map(([type, entries]): Node => ({ kind: 'object', entries: [['type', { kind: 'string', value: type }], ...entries] })),
+    .map(
+      ([type, entries]): Node => ({ kind: 'object', entries: [['type', { kind: 'string', value: type }], ...entries] }),
+    ),
 })).node;
 
 /** A top-level body: an object with the contract's fields (any values), extra keys and duplicates. */
@@ -187,7 +196,12 @@ export const twist: fc.Arbitrary<Twist> = fc.oneof(
       )
       .map(([at, bytes]): Twist => ({ kind: 'bytes', at, bytes })),
   },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(1_000, 5_000, 20_000), fc.boolean()).map(([depth, escaped]): Twist => ({ kind: 'nest', depth, escaped })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(1_000, 5_000, 20_000), fc.boolean())
+      .map(([depth, escaped]): Twist => ({ kind: 'nest', depth, escaped })),
+  },
   { weight: 1, arbitrary: fc.constant<Twist>({ kind: 'raw-surrogate' }) },
   { weight: 1, arbitrary: fc.constantFrom(65_535, 65_536, 65_537, 70_000).map((to): Twist => ({ kind: 'pad', to })) },
 );
@@ -220,7 +234,9 @@ export function applyTwist(text: string, how: Twist): Uint8Array | string {
     case 'nest': {
       const inner = how.escaped ? '"\\u0041"' : '1';
       const nested = `${'['.repeat(how.depth)}${inner}${']'.repeat(how.depth)}`;
-      return encoder.encode(text.startsWith('{') && text !== '{}' ? `{"deep":${nested},${text.slice(1)}` : `{"deep":${nested}}`);
+      return encoder.encode(
+        text.startsWith('{') && text !== '{}' ? `{"deep":${nested},${text.slice(1)}` : `{"deep":${nested}}`,
+      );
     }
     case 'raw-surrogate':
       return text.startsWith('{"') ? `{"\ud800${text.slice(2)}` : `"\udc00"`;
@@ -236,11 +252,15 @@ export function applyTwist(text: string, how: Twist): Uint8Array | string {
 
 // ---- Valid bodies ---------------------------------------------------------------------------
 
-const visible = fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }).filter((value) => value.trim().length > 0 && !UNSTORABLE.test(value));
+const visible = fc
+  .string({ unit: 'binary', minLength: 1, maxLength: 30 })
+  .filter((value) => value.trim().length > 0 && !UNSTORABLE.test(value));
 const anyText = fc.string({ unit: 'binary', maxLength: 30 }).filter((value) => !UNSTORABLE.test(value));
 const flag = fc.option(fc.boolean(), { nil: undefined });
 const blockId = fc.option(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 20 }), { nil: undefined });
-const style = fc.option(fc.record({ bold: fc.boolean(), italic: fc.boolean() }, { requiredKeys: [] }), { nil: undefined });
+const style = fc.option(fc.record({ bold: fc.boolean(), italic: fc.boolean() }, { requiredKeys: [] }), {
+  nil: undefined,
+});
 
 function withOptional<T extends Record<string, unknown>>(value: T): T {
   for (const name of Object.keys(value)) if (value[name] === undefined) delete value[name];
@@ -283,7 +303,11 @@ const block = fc.oneof(
       fc.oneof(
         fc.record({ type: fc.constant('plain_text'), text: anyText }),
         fc.record({ type: fc.constant('mrkdwn'), text: anyText }),
-        fc.record({ type: fc.constant('image'), image_url: fc.constant('https://example.com/i.png'), alt_text: fc.constant('logo') }),
+        fc.record({
+          type: fc.constant('image'),
+          image_url: fc.constant('https://example.com/i.png'),
+          alt_text: fc.constant('logo'),
+        }),
       ),
       { minLength: 1, maxLength: 3 },
     ),
@@ -305,10 +329,13 @@ const block = fc.oneof(
             type: fc.constant('rich_text_list'),
             style: fc.constantFrom('bullet', 'ordered'),
             indent: fc.option(fc.integer({ min: 0, max: 8 }), { nil: undefined }),
-            elements: fc.array(fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(inline, { maxLength: 2 }) }), {
-              minLength: 1,
-              maxLength: 2,
-            }),
+            elements: fc.array(
+              fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(inline, { maxLength: 2 }) }),
+              {
+                minLength: 1,
+                maxLength: 2,
+              },
+            ),
           })
           .map(withOptional),
       ),
@@ -319,10 +346,14 @@ const block = fc.oneof(
 
 /** A body every rule accepts: text and/or blocks (with visible text when text is absent), maybe an eventId. */
 export const validPayload: fc.Arbitrary<{ text?: string; blocks?: unknown[]; eventId?: string }> = fc
-  .record({ text: visible, blocks: fc.array(block, { minLength: 1, maxLength: 5 }), eventId: visible }, { requiredKeys: [] })
+  .record(
+    { text: visible, blocks: fc.array(block, { minLength: 1, maxLength: 5 }), eventId: visible },
+    { requiredKeys: [] },
+  )
   .map((payload) => {
     if (payload.text === undefined && payload.blocks === undefined) return { ...payload, text: 'fallback' };
-    if (payload.text === undefined) return { ...payload, blocks: [...payload.blocks!, { type: 'markdown', text: 'visible' }] };
+    if (payload.text === undefined)
+      return { ...payload, blocks: [...payload.blocks!, { type: 'markdown', text: 'visible' }] };
     return payload;
   });
 
@@ -332,7 +363,8 @@ export function pointers(value: unknown, at = ''): string[] {
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) found.push(...pointers(item, `${at}/${index}`));
   } else if (typeof value === 'object' && value !== null) {
-    for (const [name, item] of Object.entries(value)) found.push(...pointers(item, `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+    for (const [name, item] of Object.entries(value))
+      found.push(...pointers(item, `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`));
   }
   return found;
 }
@@ -365,6 +397,7 @@ export function replaceAt(value: unknown, pointer: string, replacement: unknown)
 export function valueAt(value: unknown, pointer: string): unknown {
   if (pointer === '') return value;
   let target = value as Record<string, unknown>;
-  for (const part of pointer.slice(1).split('/')) target = target[part.replace(/~1/g, '/').replace(/~0/g, '~')] as Record<string, unknown>;
+  for (const part of pointer.slice(1).split('/'))
+    target = target[part.replace(/~1/g, '/').replace(/~0/g, '~')] as Record<string, unknown>;
   return target;
 }

@@ -16,7 +16,10 @@ const post = (world: World, text: string, key?: string) =>
   world.handle({
     method: 'POST',
     url: world.url,
-    headers: key === undefined ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'idempotency-key': key },
+    headers:
+      key === undefined
+        ? { 'content-type': 'application/json' }
+        : { 'content-type': 'application/json', 'idempotency-key': key },
     body: JSON.stringify({ text }),
   });
 
@@ -69,57 +72,63 @@ describe('store faults', () => {
     (['throws', 'rejects', 'rejects late', 'hangs'] as const).map((kind) => ({ method, kind })),
   );
 
-  it.each(matrix)('a store whose $method $kind answers 500 store_failed, stores nothing, and a retry stores once', async ({ method, kind }) => {
-    const broken = { on: true };
-    const world = await setup({ wrapStore: breakable(method, kind, broken), storeTimeoutMs: DEADLINE_MS });
-    const started = performance.now();
-    const failed = await post(world, 'deploy 42', 'evt-42');
-    expect(performance.now() - started).toBeLessThan(2_000);
-    expectContractAnswer(failed, [500]);
-    expect(failed.body).toMatchObject({ code: 'store_failed', status: 500 });
-    expect(JSON.stringify(failed)).not.toContain('db-primary');
-    expect(world.errors.map(({ context }) => context)).toEqual([{ stage: 'store', webhookId: world.webhookId }]);
-    const reported = world.errors[0]!.error;
-    if (kind === 'hangs') expect(isChannelWebhookError(reported, 'store_timeout')).toBe(true);
-    else expect((reported as Error).message).toContain('refused');
-    expect(await stored(world)).toEqual([]);
+  it.each(matrix)(
+    'a store whose $method $kind answers 500 store_failed, stores nothing, and a retry stores once',
+    async ({ method, kind }) => {
+      const broken = { on: true };
+      const world = await setup({ wrapStore: breakable(method, kind, broken), storeTimeoutMs: DEADLINE_MS });
+      const started = performance.now();
+      const failed = await post(world, 'deploy 42', 'evt-42');
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expectContractAnswer(failed, [500]);
+      expect(failed.body).toMatchObject({ code: 'store_failed', status: 500 });
+      expect(JSON.stringify(failed)).not.toContain('db-primary');
+      expect(world.errors.map(({ context }) => context)).toEqual([{ stage: 'store', webhookId: world.webhookId }]);
+      const reported = world.errors[0]!.error;
+      if (kind === 'hangs') expect(isChannelWebhookError(reported, 'store_timeout')).toBe(true);
+      else expect((reported as Error).message).toContain('refused');
+      expect(await stored(world)).toEqual([]);
 
-    broken.on = false;
-    const retried = await post(world, 'deploy 42', 'evt-42');
-    expect(retried.status).toBe(201);
-    expect(await post(world, 'deploy 42', 'evt-42')).toMatchObject({ status: 200, body: { duplicate: true } });
-    await expectConsistent(world, [retried]);
-    expect(await stored(world)).toHaveLength(1);
-  });
+      broken.on = false;
+      const retried = await post(world, 'deploy 42', 'evt-42');
+      expect(retried.status).toBe(201);
+      expect(await post(world, 'deploy 42', 'evt-42')).toMatchObject({ status: 200, body: { duplicate: true } });
+      await expectConsistent(world, [retried]);
+      expect(await stored(world)).toHaveLength(1);
+    },
+  );
 
   // Rule: a write that lands after the deadline answered 500 cannot make a retry with the same key
   // store a second message, whether the retry comes before or after the late write lands.
-  it.each(['before', 'after'] as const)('a late insert that lands %s the retry leaves exactly one message for the key', async (when) => {
-    let slowCalls = 1;
-    let landed: Promise<unknown> = Promise.resolve();
-    const world = await setup({
-      storeTimeoutMs: DEADLINE_MS,
-      wrapStore: (store) => ({
-        ...store,
-        insertMessage: (input) => {
-          if (slowCalls-- <= 0) return store.insertMessage(input);
-          landed = delay(DEADLINE_MS * 4).then(() => store.insertMessage(input));
-          return landed as ReturnType<WebhookStore['insertMessage']>;
-        },
-      }),
-    });
-    const failed = await post(world, 'late', 'evt-late');
-    expect(failed.body).toMatchObject({ status: 500, code: 'store_failed' });
-    if (when === 'after') await landed;
-    const retried = await post(world, 'late', 'evt-late');
-    await landed;
-    const messages = await stored(world);
-    expect(messages).toHaveLength(1);
-    expect(retried.status).toBe(when === 'after' ? 200 : 201);
-    expect((retried.body as { message: Message }).message).toEqual(messages[0]);
-    const again = await post(world, 'late', 'evt-late');
-    expect(again).toMatchObject({ status: 200, body: { duplicate: true, message: messages[0] } });
-  });
+  it.each(['before', 'after'] as const)(
+    'a late insert that lands %s the retry leaves exactly one message for the key',
+    async (when) => {
+      let slowCalls = 1;
+      let landed: Promise<unknown> = Promise.resolve();
+      const world = await setup({
+        storeTimeoutMs: DEADLINE_MS,
+        wrapStore: (store) => ({
+          ...store,
+          insertMessage: (input) => {
+            if (slowCalls-- <= 0) return store.insertMessage(input);
+            landed = delay(DEADLINE_MS * 4).then(() => store.insertMessage(input));
+            return landed as ReturnType<WebhookStore['insertMessage']>;
+          },
+        }),
+      });
+      const failed = await post(world, 'late', 'evt-late');
+      expect(failed.body).toMatchObject({ status: 500, code: 'store_failed' });
+      if (when === 'after') await landed;
+      const retried = await post(world, 'late', 'evt-late');
+      await landed;
+      const messages = await stored(world);
+      expect(messages).toHaveLength(1);
+      expect(retried.status).toBe(when === 'after' ? 200 : 201);
+      expect((retried.body as { message: Message }).message).toEqual(messages[0]);
+      const again = await post(world, 'late', 'evt-late');
+      expect(again).toMatchObject({ status: 200, body: { duplicate: true, message: messages[0] } });
+    },
+  );
 
   // Rule: under concurrent load on a store that fails a third of its calls (each failure a
   // different fault), senders that retry with their key until they succeed end with exactly one
@@ -177,23 +186,34 @@ describe('rate-limiter faults', () => {
     rejects: { hit: () => Promise.reject(new Error('redis at cache.internal:6379 unreachable')) },
     hangs: { hit: () => new Promise<never>(() => {}) },
   };
-  const matrix = Object.keys(limiters).flatMap((kind) => (['allow', 'reject'] as const).map((mode) => ({ kind, mode })));
+  const matrix = Object.keys(limiters).flatMap((kind) =>
+    (['allow', 'reject'] as const).map((mode) => ({ kind, mode })),
+  );
 
-  it.each(matrix)("a limiter that $kind, with onRateLimiterError '$mode', answers by that mode and reports it", async ({ kind, mode }) => {
-    const world = await setup({ rateLimiter: limiters[kind]!, onRateLimiterError: mode, rateLimiterTimeoutMs: DEADLINE_MS });
-    const response = await post(world, 'unthrottled?');
-    expect(world.errors.map(({ context }) => context)).toEqual([{ stage: 'rate_limiter', webhookId: world.webhookId }]);
-    expect(JSON.stringify(response)).not.toContain('cache.internal');
-    if (mode === 'allow') {
-      expectContractAnswer(response, [201]);
-      expect(response.headers.ratelimit).toBeUndefined();
-      expect(await stored(world)).toHaveLength(1);
-    } else {
-      expectContractAnswer(response, [500]);
-      expect(response.body).toMatchObject({ code: 'rate_limiter_failed' });
-      expect(await stored(world)).toEqual([]);
-    }
-  });
+  it.each(matrix)(
+    "a limiter that $kind, with onRateLimiterError '$mode', answers by that mode and reports it",
+    async ({ kind, mode }) => {
+      const world = await setup({
+        rateLimiter: limiters[kind]!,
+        onRateLimiterError: mode,
+        rateLimiterTimeoutMs: DEADLINE_MS,
+      });
+      const response = await post(world, 'unthrottled?');
+      expect(world.errors.map(({ context }) => context)).toEqual([
+        { stage: 'rate_limiter', webhookId: world.webhookId },
+      ]);
+      expect(JSON.stringify(response)).not.toContain('cache.internal');
+      if (mode === 'allow') {
+        expectContractAnswer(response, [201]);
+        expect(response.headers.ratelimit).toBeUndefined();
+        expect(await stored(world)).toHaveLength(1);
+      } else {
+        expectContractAnswer(response, [500]);
+        expect(response.body).toMatchObject({ code: 'rate_limiter_failed' });
+        expect(await stored(world)).toEqual([]);
+      }
+    },
+  );
 });
 
 describe('hook faults', () => {
@@ -208,19 +228,22 @@ describe('hook faults', () => {
     expect(await stored(world)).toHaveLength(1);
   });
 
-  it.each(['throws', 'rejects'] as const)('an onMessage hook that %s leaves the 201 and reports stage on_message', async (kind) => {
-    const world = await setup({
-      onMessage:
-        kind === 'throws'
-          ? () => {
-              throw new Error('fan-out failed');
-            }
-          : () => Promise.reject(new Error('fan-out failed')),
-    });
-    expectContractAnswer(await post(world, 'stored anyway'), [201]);
-    await delay(0);
-    expect(world.errors.map(({ context }) => context)).toEqual([{ stage: 'on_message', webhookId: world.webhookId }]);
-  });
+  it.each(['throws', 'rejects'] as const)(
+    'an onMessage hook that %s leaves the 201 and reports stage on_message',
+    async (kind) => {
+      const world = await setup({
+        onMessage:
+          kind === 'throws'
+            ? () => {
+                throw new Error('fan-out failed');
+              }
+            : () => Promise.reject(new Error('fan-out failed')),
+      });
+      expectContractAnswer(await post(world, 'stored anyway'), [201]);
+      await delay(0);
+      expect(world.errors.map(({ context }) => context)).toEqual([{ stage: 'on_message', webhookId: world.webhookId }]);
+    },
+  );
 });
 
 describe('hostile clients over HTTP', () => {
@@ -239,7 +262,11 @@ describe('hostile clients over HTTP', () => {
       const body = '{"text":"served"}';
       const req = httpRequest(
         `${origin}${path}`,
-        { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+        {
+          method: 'POST',
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': body.length },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -258,7 +285,9 @@ describe('hostile clients over HTTP', () => {
       socket.on('data', (chunk) => (received += chunk.toString('latin1')));
       socket.on('error', () => undefined);
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-      socket.write(`POST ${world.path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 400\r\n\r\n`);
+      socket.write(
+        `POST ${world.path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 400\r\n\r\n`,
+      );
       const body = `{"text":"${'x'.repeat(380)}"}`;
       let sent = 0;
       const trickle = setInterval(() => {
@@ -291,12 +320,18 @@ describe('hostile clients over HTTP', () => {
         if (i % 2 === 0) socket.write(`POST ${world.path} HTTP/1.1\r\nhost: x\r\n`);
         sockets.push(socket);
       }
-      await Promise.all(sockets.map((socket) => new Promise((resolve) => (socket.connecting ? socket.once('connect', resolve) : resolve(undefined)))));
+      await Promise.all(
+        sockets.map(
+          (socket) =>
+            new Promise((resolve) => (socket.connecting ? socket.once('connect', resolve) : resolve(undefined))),
+        ),
+      );
       const started = performance.now();
       expect(await postOk(app.origin, world.path)).toBe(201);
       expect(performance.now() - started).toBeLessThan(2_000);
       const deadline = performance.now() + 6_000;
-      while (sockets.some((socket) => !socket.destroyed && !socket.readableEnded) && performance.now() < deadline) await delay(100);
+      while (sockets.some((socket) => !socket.destroyed && !socket.readableEnded) && performance.now() < deadline)
+        await delay(100);
       expect(sockets.filter((socket) => !socket.destroyed && !socket.readableEnded)).toHaveLength(0);
       expect(await stored(world)).toHaveLength(1);
     } finally {

@@ -2,7 +2,18 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BodyReader, HeaderValue, RawBody, WebhookResponse } from '../../src/http/http-types.js';
 import type { Message } from '../../src/ports.js';
-import { applyTwist, jsonKind, KIND_SAMPLES, payloadNode, pointers, render, replaceAt, twist, validPayload, valueAt } from './arbitraries.js';
+import {
+  applyTwist,
+  jsonKind,
+  KIND_SAMPLES,
+  payloadNode,
+  pointers,
+  render,
+  replaceAt,
+  twist,
+  validPayload,
+  valueAt,
+} from './arbitraries.js';
 import { expectContractAnswer, FUZZ_SEED, fuzzRuns, prototypeSnapshot, watchProcess } from './support.js';
 import { setup, type World } from '../support/setup.js';
 
@@ -28,7 +39,13 @@ function deliver(body: Uint8Array | string, how: Delivery): RawBody | BodyReader
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-async function post(world: World, body: RawBody | BodyReader, headers: Record<string, HeaderValue> = JSON_HEADERS, url = world.url, method = 'POST') {
+async function post(
+  world: World,
+  body: RawBody | BodyReader,
+  headers: Record<string, HeaderValue> = JSON_HEADERS,
+  url = world.url,
+  method = 'POST',
+) {
   // One second apart: the limiter never refuses, so every answer comes from the input alone.
   world.clock.advance(1_001);
   world.errors.length = 0;
@@ -102,7 +119,12 @@ describe('fuzzing the core handler with hostile bodies', () => {
     await fc.assert(
       fc.asyncProperty(payloadNode, twist, delivery, async (tree, how, mode) => {
         const before = world.stored.length;
-        expectSound(world, await post(world, deliver(applyTwist(render(tree), how), mode)), before, [200, 201, 400, 413]);
+        expectSound(
+          world,
+          await post(world, deliver(applyTwist(render(tree), how), mode)),
+          before,
+          [200, 201, 400, 413],
+        );
       }),
       { seed: FUZZ_SEED, numRuns: RUNS.trees },
     );
@@ -145,8 +167,18 @@ describe('fuzzing the core handler with hostile headers', () => {
           fc.constantFrom(...GOOD_TYPES).map((value) => ({ good: true, value: value as HeaderValue })),
           fc.constantFrom(...BAD_TYPES).map((value) => ({ good: false, value })),
         ),
-        header(fc.oneof(fc.constantFrom<HeaderValue>('', ' ', 'k', 'a'.repeat(200), 'a'.repeat(201), ['k', 'k'], []), fc.string({ maxLength: 20 }))),
-        header(fc.constantFrom<HeaderValue>('0', '5', '65536', '65537', '99999999999999999999', 'abc', '-1', ' 70000 ', '', ['1', '2'])),
+        header(
+          fc.oneof(
+            fc.constantFrom<HeaderValue>('', ' ', 'k', 'a'.repeat(200), 'a'.repeat(201), ['k', 'k'], []),
+            fc.string({ maxLength: 20 }),
+          ),
+        ),
+        header(
+          fc.constantFrom<HeaderValue>('0', '5', '65536', '65537', '99999999999999999999', 'abc', '-1', ' 70000 ', '', [
+            '1',
+            '2',
+          ]),
+        ),
         header(fc.constantFrom<HeaderValue>('chunked', 'gzip', '', ['chunked', 'chunked'])),
         validPayload,
         async (contentType, key, length, transfer, payload) => {
@@ -206,10 +238,27 @@ describe('fuzzing the core handler with hostile methods and URLs', () => {
     const route = fc.oneof(
       fc.constantFrom(...wrongUrls).map((url) => ({ url, valid: false })),
       fc.string({ maxLength: 80 }).map((url) => ({ url, valid: false })),
-      fc.constantFrom(path, `https://chat.example.com${path}`, `/api/v1${path}`, `${path}?x=1`, `${path}#frag`).map((url) => ({ url, valid: true })),
+      fc
+        .constantFrom(path, `https://chat.example.com${path}`, `/api/v1${path}`, `${path}?x=1`, `${path}#frag`)
+        .map((url) => ({ url, valid: true })),
     );
     const method = fc.oneof(
-      fc.constantFrom('POST', 'post', 'Post', 'GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT', '', ' POST', 'POST\0'),
+      fc.constantFrom(
+        'POST',
+        'post',
+        'Post',
+        'GET',
+        'PUT',
+        'PATCH',
+        'DELETE',
+        'HEAD',
+        'OPTIONS',
+        'TRACE',
+        'CONNECT',
+        '',
+        ' POST',
+        'POST\0',
+      ),
       fc.string({ maxLength: 8 }),
     );
     await fc.assert(
@@ -245,7 +294,9 @@ describe('fuzzing the core handler field by field', () => {
     );
     await fc.assert(
       fc.asyncProperty(
-        mutation.filter(({ payload, pointer, replacement }) => jsonKind(valueAt(payload, pointer)) !== jsonKind(replacement)),
+        mutation.filter(
+          ({ payload, pointer, replacement }) => jsonKind(valueAt(payload, pointer)) !== jsonKind(replacement),
+        ),
         async ({ payload, pointer, replacement }) => {
           const before = world.stored.length;
           const response = await post(world, JSON.stringify(replaceAt(payload, pointer, replacement)));
@@ -253,7 +304,9 @@ describe('fuzzing the core handler field by field', () => {
           const body = response.body as { code: string; errors: { pointer?: string }[] };
           expect(body.code).toBe('invalid_payload');
           const related = body.errors.some(
-            ({ pointer: at }) => at !== undefined && (at === pointer || pointer.startsWith(`${at}/`) || at.startsWith(`${pointer}/`) || at === ''),
+            ({ pointer: at }) =>
+              at !== undefined &&
+              (at === pointer || pointer.startsWith(`${at}/`) || at.startsWith(`${pointer}/`) || at === ''),
           );
           expect(related, `${JSON.stringify(body.errors)} for ${pointer}`).toBe(true);
         },
@@ -278,7 +331,11 @@ describe('fuzzing the core handler field by field', () => {
           expect(message).toEqual(earlier);
           return;
         }
-        expect(message).toMatchObject({ body: payload.text ?? '', blocks: payload.blocks ?? [], author: { type: 'webhook', id: world.webhookId, name: 'CI' } });
+        expect(message).toMatchObject({
+          body: payload.text ?? '',
+          blocks: payload.blocks ?? [],
+          author: { type: 'webhook', id: world.webhookId, name: 'CI' },
+        });
         if (payload.eventId !== undefined) byKey.set(payload.eventId, message);
       }),
       { seed: FUZZ_SEED, numRuns: RUNS.valid },
@@ -287,11 +344,13 @@ describe('fuzzing the core handler field by field', () => {
 });
 
 const encode = (text: string) => new TextEncoder().encode(text);
-const bytesOf = (...parts: (string | number[])[]) => Uint8Array.from(parts.flatMap((part) => (typeof part === 'string' ? [...encode(part)] : part)));
+const bytesOf = (...parts: (string | number[])[]) =>
+  Uint8Array.from(parts.flatMap((part) => (typeof part === 'string' ? [...encode(part)] : part)));
 const padTo = (json: string, size: number) => `${json}${' '.repeat(size - encode(json).length)}`;
 const deep = (depth: number, inner: string) => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
 const dividers = (count: number) => JSON.stringify(Array.from({ length: count }, () => ({ type: 'divider' })));
-const plain = (count: number) => JSON.stringify(Array.from({ length: count }, () => ({ type: 'plain_text', text: 'ctx' })));
+const plain = (count: number) =>
+  JSON.stringify(Array.from({ length: count }, () => ({ type: 'plain_text', text: 'ctx' })));
 
 interface Case {
   name: string;
@@ -308,16 +367,34 @@ interface Case {
 /** Named hostile inputs from the issue, each with the exact answer docs/design.md settles. */
 const CASES: Case[] = [
   { name: 'text of 10,000 code points', body: JSON.stringify({ text: '😀'.repeat(10_000) }), status: 201 },
-  { name: 'text of 10,001 code points', body: JSON.stringify({ text: '😀'.repeat(10_001) }), status: 400, code: 'invalid_payload', at: '/text' },
+  {
+    name: 'text of 10,001 code points',
+    body: JSON.stringify({ text: '😀'.repeat(10_001) }),
+    status: 400,
+    code: 'invalid_payload',
+    at: '/text',
+  },
   {
     name: 'text of 10,000 after trimming, stored untrimmed',
     body: JSON.stringify({ text: ` ${'a'.repeat(10_000)}\n` }),
     status: 201,
     stored: ` ${'a'.repeat(10_000)}\n`,
   },
-  { name: 'text of whitespace only', body: JSON.stringify({ text: ' \t\n\u00a0' }), status: 400, code: 'invalid_payload', at: '/text' },
+  {
+    name: 'text of whitespace only',
+    body: JSON.stringify({ text: ' \t\n\u00a0' }),
+    status: 400,
+    code: 'invalid_payload',
+    at: '/text',
+  },
   { name: '50 blocks', body: `{"text":"t","blocks":${dividers(50)}}`, status: 201 },
-  { name: '51 blocks', body: `{"text":"t","blocks":${dividers(51)}}`, status: 400, code: 'invalid_payload', at: '/blocks' },
+  {
+    name: '51 blocks',
+    body: `{"text":"t","blocks":${dividers(51)}}`,
+    status: 400,
+    code: 'invalid_payload',
+    at: '/blocks',
+  },
   {
     name: 'markdown blocks of 12,000 characters together',
     body: JSON.stringify({
@@ -341,8 +418,19 @@ const CASES: Case[] = [
     at: '/blocks',
   },
   { name: 'eventId of 200 characters', body: JSON.stringify({ text: 't', eventId: 'e'.repeat(200) }), status: 201 },
-  { name: 'eventId of 201 characters', body: JSON.stringify({ text: 't', eventId: 'e'.repeat(201) }), status: 400, code: 'invalid_payload', at: '/eventId' },
-  { name: 'Idempotency-Key of 200 characters', body: '{"text":"t"}', headers: { 'idempotency-key': 'k'.repeat(200) }, status: 201 },
+  {
+    name: 'eventId of 201 characters',
+    body: JSON.stringify({ text: 't', eventId: 'e'.repeat(201) }),
+    status: 400,
+    code: 'invalid_payload',
+    at: '/eventId',
+  },
+  {
+    name: 'Idempotency-Key of 200 characters',
+    body: '{"text":"t"}',
+    headers: { 'idempotency-key': 'k'.repeat(200) },
+    status: 201,
+  },
   {
     name: 'Idempotency-Key of 201 characters',
     body: '{"text":"t"}',
@@ -367,7 +455,11 @@ const CASES: Case[] = [
     code: 'invalid_payload',
     at: 'header:idempotency-key',
   },
-  { name: 'block_id of 255 characters', body: JSON.stringify({ text: 't', blocks: [{ type: 'divider', block_id: 'b'.repeat(255) }] }), status: 201 },
+  {
+    name: 'block_id of 255 characters',
+    body: JSON.stringify({ text: 't', blocks: [{ type: 'divider', block_id: 'b'.repeat(255) }] }),
+    status: 201,
+  },
   {
     name: 'block_id of 256 characters',
     body: JSON.stringify({ text: 't', blocks: [{ type: 'divider', block_id: 'b'.repeat(256) }] }),
@@ -385,8 +477,19 @@ const CASES: Case[] = [
   },
   { name: 'a body of exactly 65,536 bytes', body: padTo('{"text":"t"}', 65_536), status: 201 },
   { name: 'a body of 65,537 bytes', body: padTo('{"text":"t"}', 65_537), status: 413, code: 'payload_too_large' },
-  { name: 'a body of 65,536 bytes declared as such', body: padTo('{"text":"t"}', 65_536), headers: { 'content-length': '65536' }, status: 201 },
-  { name: 'a Content-Length of 65,537', body: '{"text":"t"}', headers: { 'content-length': '65537' }, status: 413, code: 'payload_too_large' },
+  {
+    name: 'a body of 65,536 bytes declared as such',
+    body: padTo('{"text":"t"}', 65_536),
+    headers: { 'content-length': '65536' },
+    status: 201,
+  },
+  {
+    name: 'a Content-Length of 65,537',
+    body: '{"text":"t"}',
+    headers: { 'content-length': '65537' },
+    status: 413,
+    code: 'payload_too_large',
+  },
   {
     name: 'arrays nested 20,000 deep in an unknown field',
     body: `{"text":"t","deep":${deep(20_000, '1')}}`,
@@ -422,8 +525,20 @@ const CASES: Case[] = [
     code: 'invalid_payload',
     at: '/blocks/0/block_id',
   },
-  { name: 'blocks nested 20,000 deep', body: `{"blocks":${deep(20_000, '{"type":"divider"}')}}`, status: 400, code: 'invalid_payload', at: '/blocks/0' },
-  { name: 'a __proto__ key', body: '{"__proto__":{"polluted":true},"text":"t"}', status: 400, code: 'invalid_payload', at: '/__proto__' },
+  {
+    name: 'blocks nested 20,000 deep',
+    body: `{"blocks":${deep(20_000, '{"type":"divider"}')}}`,
+    status: 400,
+    code: 'invalid_payload',
+    at: '/blocks/0',
+  },
+  {
+    name: 'a __proto__ key',
+    body: '{"__proto__":{"polluted":true},"text":"t"}',
+    status: 400,
+    code: 'invalid_payload',
+    at: '/__proto__',
+  },
   {
     name: 'a constructor.prototype key',
     body: '{"constructor":{"prototype":{"polluted":true}},"text":"t"}',
@@ -438,7 +553,13 @@ const CASES: Case[] = [
     code: 'invalid_payload',
     at: '/blocks/0/__proto__',
   },
-  { name: 'a number too large for a double as text', body: '{"text":1e400}', status: 400, code: 'invalid_payload', at: '/text' },
+  {
+    name: 'a number too large for a double as text',
+    body: '{"text":1e400}',
+    status: 400,
+    code: 'invalid_payload',
+    at: '/text',
+  },
   {
     name: 'a 30-digit integer as eventId',
     body: '{"text":"t","eventId":123456789012345678901234567890}',
@@ -446,17 +567,59 @@ const CASES: Case[] = [
     code: 'invalid_payload',
     at: '/eventId',
   },
-  { name: 'a UTF-8 BOM before the JSON (bytes)', body: bytesOf([0xef, 0xbb, 0xbf], '{"text":"bom"}'), status: 201, stored: 'bom' },
+  {
+    name: 'a UTF-8 BOM before the JSON (bytes)',
+    body: bytesOf([0xef, 0xbb, 0xbf], '{"text":"bom"}'),
+    status: 201,
+    stored: 'bom',
+  },
   { name: 'a BOM before the JSON (string)', body: '\ufeff{"text":"bom"}', status: 201, stored: 'bom' },
-  { name: 'two BOMs before the JSON', body: bytesOf([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], '{"text":"bom"}'), status: 400, code: 'invalid_json' },
-  { name: 'a stray 0xFF byte in a string', body: bytesOf('{"text":"a', [0xff], '"}'), status: 400, code: 'invalid_json' },
-  { name: 'an overlong NUL (C0 80)', body: bytesOf('{"text":"a', [0xc0, 0x80], '"}'), status: 400, code: 'invalid_json' },
-  { name: 'a UTF-8-encoded surrogate (ED A0 80)', body: bytesOf('{"text":"a', [0xed, 0xa0, 0x80], '"}'), status: 400, code: 'invalid_json' },
-  { name: 'a code point above U+10FFFF (F4 90 80 80)', body: bytesOf('{"text":"a', [0xf4, 0x90, 0x80, 0x80], '"}'), status: 400, code: 'invalid_json' },
+  {
+    name: 'two BOMs before the JSON',
+    body: bytesOf([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], '{"text":"bom"}'),
+    status: 400,
+    code: 'invalid_json',
+  },
+  {
+    name: 'a stray 0xFF byte in a string',
+    body: bytesOf('{"text":"a', [0xff], '"}'),
+    status: 400,
+    code: 'invalid_json',
+  },
+  {
+    name: 'an overlong NUL (C0 80)',
+    body: bytesOf('{"text":"a', [0xc0, 0x80], '"}'),
+    status: 400,
+    code: 'invalid_json',
+  },
+  {
+    name: 'a UTF-8-encoded surrogate (ED A0 80)',
+    body: bytesOf('{"text":"a', [0xed, 0xa0, 0x80], '"}'),
+    status: 400,
+    code: 'invalid_json',
+  },
+  {
+    name: 'a code point above U+10FFFF (F4 90 80 80)',
+    body: bytesOf('{"text":"a', [0xf4, 0x90, 0x80, 0x80], '"}'),
+    status: 400,
+    code: 'invalid_json',
+  },
   { name: 'a raw NUL byte in a string', body: bytesOf('{"text":"a', [0x00], '"}'), status: 400, code: 'invalid_json' },
   { name: 'an escaped NUL in text', body: '{"text":"a\\u0000"}', status: 400, code: 'invalid_payload', at: '/text' },
-  { name: 'an escaped lone surrogate in eventId', body: '{"text":"t","eventId":"\\ud800"}', status: 400, code: 'invalid_payload', at: '/eventId' },
-  { name: 'a literal lone surrogate in a string body', body: '{"text":"a\ud800"}', status: 400, code: 'invalid_payload', at: '/text' },
+  {
+    name: 'an escaped lone surrogate in eventId',
+    body: '{"text":"t","eventId":"\\ud800"}',
+    status: 400,
+    code: 'invalid_payload',
+    at: '/eventId',
+  },
+  {
+    name: 'a literal lone surrogate in a string body',
+    body: '{"text":"a\ud800"}',
+    status: 400,
+    code: 'invalid_payload',
+    at: '/text',
+  },
   { name: 'an empty body', body: '', status: 400, code: 'invalid_json' },
   { name: 'no body at all', body: undefined, status: 400, code: 'invalid_json' },
   { name: 'JSON null', body: 'null', status: 400, code: 'invalid_payload', at: '' },
@@ -470,14 +633,19 @@ describe('named hostile inputs and every limit ±1', () => {
     const response = await post(world, body, { ...JSON_HEADERS, ...headers });
     expectSound(world, response, 0, [status]);
     if (status === 201) {
-      const sent = typeof body === 'string' ? body.replace(/^\ufeff/, '') : new TextDecoder().decode(body as Uint8Array);
-      expect((response.body as { message: Message }).message.body).toBe(stored ?? (JSON.parse(sent) as { text?: string }).text ?? '');
+      const sent =
+        typeof body === 'string' ? body.replace(/^\ufeff/, '') : new TextDecoder().decode(body as Uint8Array);
+      expect((response.body as { message: Message }).message.body).toBe(
+        stored ?? (JSON.parse(sent) as { text?: string }).text ?? '',
+      );
       return;
     }
     const problem = response.body as { code: string; errors?: { pointer?: string; header?: string }[] };
     expect(problem.code).toBe(code);
     if (at !== undefined) {
-      const named = (problem.errors ?? []).map((error) => (error.header !== undefined ? `header:${error.header}` : error.pointer));
+      const named = (problem.errors ?? []).map((error) =>
+        error.header !== undefined ? `header:${error.header}` : error.pointer,
+      );
       expect(named).toContain(at);
     }
   });

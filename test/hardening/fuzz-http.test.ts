@@ -38,7 +38,9 @@ function exchange(origin: string, sent: Sent): Promise<Answer> {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.setTimeout(10_000, () => req.destroy(new Error(`no answer in 10 s to ${sent.method} ${sent.path}`)));
@@ -66,7 +68,10 @@ const contentType = fc.oneof(
   },
   { weight: 1, arbitrary: printable },
 );
-const keyHeader = fc.option(fc.oneof(printable, fc.constantFrom<string | string[]>('', ' ', 'k'.repeat(201), ['k', 'k'], ['a', 'b'])), { nil: undefined });
+const keyHeader = fc.option(
+  fc.oneof(printable, fc.constantFrom<string | string[]>('', ' ', 'k'.repeat(201), ['k', 'k'], ['a', 'b'])),
+  { nil: undefined },
+);
 const body = fc.oneof(
   { weight: 3, arbitrary: validPayload.map((payload) => new TextEncoder().encode(JSON.stringify(payload))) },
   {
@@ -106,14 +111,26 @@ describe.each(frameworkTargets)('fuzzing over real HTTP through $name', (target)
     const wrongSecret = `${world.path.slice(0, -43)}${world.secret.startsWith('A') ? 'B' : 'A'}${world.secret.slice(1)}`;
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof({ weight: 8, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') }),
+        fc.oneof(
+          { weight: 8, arbitrary: fc.constant('POST') },
+          { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') },
+        ),
         fc.oneof(
           { weight: 8, arbitrary: fc.constant(`/api${world.path}`) },
-          { weight: 1, arbitrary: fc.constantFrom(`/api${wrongSecret}`, `/api/hooks/channels/wh_${'A'.repeat(22)}/${world.secret}`) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              `/api${wrongSecret}`,
+              `/api/hooks/channels/wh_${'A'.repeat(22)}/${world.secret}`,
+            ),
+          },
         ),
         contentType,
         keyHeader,
-        fc.array(fc.tuple(fc.constantFrom('x-junk', 'accept', 'content-encoding', 'expect-ct', 'authorization'), printable), { maxLength: 3 }),
+        fc.array(
+          fc.tuple(fc.constantFrom('x-junk', 'accept', 'content-encoding', 'expect-ct', 'authorization'), printable),
+          { maxLength: 3 },
+        ),
         body,
         fc.boolean(),
         async (method, path, type, key, junk, bytes, chunked) => {
@@ -122,7 +139,13 @@ describe.each(frameworkTargets)('fuzzing over real HTTP through $name', (target)
           for (const [name, value] of junk) headers[name] = value;
           const before = world.stored.length;
           world.errors.length = 0;
-          const answer = await exchange(app.origin, { method, path, headers, body: bytes, chunked: chunked && method !== 'GET' && method !== 'HEAD' });
+          const answer = await exchange(app.origin, {
+            method,
+            path,
+            headers,
+            body: bytes,
+            chunked: chunked && method !== 'GET' && method !== 'HEAD',
+          });
           const allowed: number[] = CONTRACT_STATUSES.filter((status) => status !== 500);
           expect(allowed, `${answer.status} ${answer.text}`).toContain(answer.status);
           expect(world.stored.length).toBe(before + (answer.status === 201 ? 1 : 0));

@@ -3,15 +3,29 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore } from '../../adapters/stores/postgres/index.js';
 import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
-import { createWebhookHandler, createWebhookManager, type ErrorContext, type Message, type WebhookHandler } from '../../src/index.js';
+import {
+  createWebhookHandler,
+  createWebhookManager,
+  type ErrorContext,
+  type Message,
+  type WebhookHandler,
+} from '../../src/index.js';
 import { isCi } from '../support/global-setup.js';
-import { serverBinaries, startPostgres, startRedis, type PostgresServer, type RedisServer } from '../support/servers.js';
+import {
+  serverBinaries,
+  startPostgres,
+  startRedis,
+  type PostgresServer,
+  type RedisServer,
+} from '../support/servers.js';
 import { delay } from './support.js';
 
 // This file stops and restarts its own PostgreSQL and Redis, so it never shares the run's servers.
 const { postgres, redis, missing } = serverBinaries();
 const skip = (postgres === null || redis === null) && !isCi();
-const suite = skip ? `restarts under load (SKIPPED: ${missing.join('; ')})` : 'PostgreSQL and Redis restarts under load';
+const suite = skip
+  ? `restarts under load (SKIPPED: ${missing.join('; ')})`
+  : 'PostgreSQL and Redis restarts under load';
 const SENDERS = 8;
 
 describe.skipIf(skip)(suite, () => {
@@ -26,7 +40,12 @@ describe.skipIf(skip)(suite, () => {
 
   beforeAll(async () => {
     [database, cache] = await Promise.all([startPostgres(), startRedis()]);
-    pool = new pg.Pool({ connectionString: database.url, max: 6, statement_timeout: 1_000, connectionTimeoutMillis: 1_000 });
+    pool = new pg.Pool({
+      connectionString: database.url,
+      max: 6,
+      statement_timeout: 1_000,
+      connectionTimeoutMillis: 1_000,
+    });
     pool.on('error', () => {});
     store = createPostgresStore({ pool, tablePrefix: 'cwtest_restart_', timeoutMs: 1_000 });
     await store.migrate();
@@ -36,7 +55,13 @@ describe.skipIf(skip)(suite, () => {
       { channelId: 'general', name: 'Load' },
     );
     path = new URL(url).pathname;
-    client = new Redis(cache.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, lazyConnect: true, retryStrategy: () => 100 });
+    client = new Redis(cache.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 500,
+      lazyConnect: true,
+      retryStrategy: () => 100,
+    });
     client.on('error', () => {});
     await client.connect();
     handle = createWebhookHandler({

@@ -43,7 +43,12 @@ describe('every credential failure is the same 404', () => {
   // difference in work fails every round, scheduler noise on a shared machine does not.
   it('a 404 for an unknown id and for a wrong secret take comparable time', async () => {
     const world = await setup();
-    const unknown: WebhookRequest = { method: 'POST', url: `/hooks/channels/wh_${'Q'.repeat(22)}/${world.secret}`, headers: json, body: '{"text":"x"}' };
+    const unknown: WebhookRequest = {
+      method: 'POST',
+      url: `/hooks/channels/wh_${'Q'.repeat(22)}/${world.secret}`,
+      headers: json,
+      body: '{"text":"x"}',
+    };
     const wrong: WebhookRequest = {
       method: 'POST',
       url: `/hooks/channels/${world.webhookId}/${otherSecret(world.secret)}`,
@@ -166,7 +171,9 @@ describe('secrets are stored hashed and never leak', () => {
     const everything = deepText([answers, world.errors, seenByStore, logged, managerViews]);
     for (const secret of secrets) expect(everything).not.toContain(secret);
     expect(deepText(managerViews)).not.toMatch(/[0-9a-f]{64}/);
-    expect(logged.filter((entry) => !(Array.isArray(entry) && entry.length === 2 && typeof entry[1] === 'object'))).toEqual([]);
+    expect(
+      logged.filter((entry) => !(Array.isArray(entry) && entry.length === 2 && typeof entry[1] === 'object')),
+    ).toEqual([]);
   });
 });
 
@@ -178,7 +185,10 @@ describe('rotation, revocation and body limits', () => {
     const { url } = await world.manager.rotate(OWNER, world.webhookId);
     expect((await postTo(world, world.url)).status).toBe(404);
     const repeat = await postTo(world, url, '{"text":"twice","eventId":"e1"}');
-    expect(repeat).toMatchObject({ status: 200, body: { duplicate: true, message: (first.body as { message: unknown }).message } });
+    expect(repeat).toMatchObject({
+      status: 200,
+      body: { duplicate: true, message: (first.body as { message: unknown }).message },
+    });
     await world.manager.revoke(OWNER, world.webhookId);
     expect((await postTo(world, url)).status).toBe(404);
     await expect(world.manager.rotate(OWNER, world.webhookId)).rejects.toMatchObject({ code: 'webhook_revoked' });
@@ -194,11 +204,23 @@ describe('rotation, revocation and body limits', () => {
     const wrong = world.url.replace(/[^/]+$/, otherSecret(world.secret));
     await world.handle({ method: 'GET', url: world.url, headers: json, body: reader('405') });
     await world.handle({ method: 'POST', url: wrong, headers: json, body: reader('404') });
-    await world.handle({ method: 'POST', url: world.url, headers: { 'content-type': 'text/plain' }, body: reader('415') });
-    const tooLarge = await world.handle({ method: 'POST', url: world.url, headers: { ...json, 'content-length': '65537' }, body: reader('413') });
+    await world.handle({
+      method: 'POST',
+      url: world.url,
+      headers: { 'content-type': 'text/plain' },
+      body: reader('415'),
+    });
+    const tooLarge = await world.handle({
+      method: 'POST',
+      url: world.url,
+      headers: { ...json, 'content-length': '65537' },
+      body: reader('413'),
+    });
     expect(tooLarge.status).toBe(413);
     expect(reads).toEqual([]);
-    expect((await world.handle({ method: 'POST', url: world.url, headers: json, body: reader('201') })).status).toBe(201);
+    expect((await world.handle({ method: 'POST', url: world.url, headers: json, body: reader('201') })).status).toBe(
+      201,
+    );
     expect(reads).toEqual(['201']);
   });
 });

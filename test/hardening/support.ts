@@ -7,7 +7,9 @@ import type { Message } from '../../src/ports.js';
 export const CONTRACT_STATUSES = [200, 201, 400, 404, 405, 409, 413, 415, 429, 500] as const;
 
 /** The status each stable problem code goes with. */
-export const CODE_STATUS: Record<string, number> = Object.fromEntries(Object.entries(PROBLEMS).map(([code, { status }]) => [code, status]));
+export const CODE_STATUS: Record<string, number> = Object.fromEntries(
+  Object.entries(PROBLEMS).map(([code, { status }]) => [code, status]),
+);
 
 /** Runs per property: `FUZZ_RUNS` scaled by `share`, or the seeded slice's `slice` when unset. */
 export function fuzzRuns(slice: number, share: number): number {
@@ -40,7 +42,13 @@ export function expectContractAnswer(response: WebhookResponse, allowed: readonl
 /** Asserts an RFC 9457 body with a stable code matching `status`. */
 export function expectProblemBody(body: unknown, status: number): void {
   const problem = body as Record<string, unknown>;
-  expect(problem).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), code: expect.any(String) });
+  expect(problem).toMatchObject({
+    type: expect.any(String),
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    code: expect.any(String),
+  });
   expect(CODE_STATUS[problem.code as string], `code ${String(problem.code)} with status ${status}`).toBe(status);
   if (status === 400 && problem.code !== 'invalid_json' && problem.code !== 'body_read_failed') {
     expect(Array.isArray(problem.errors) && problem.errors.length > 0).toBe(true);
@@ -49,7 +57,11 @@ export function expectProblemBody(body: unknown, status: number): void {
 
 /** Own property names of the built-in prototypes a parser could be tricked into writing to. */
 export function prototypeSnapshot(): string {
-  return JSON.stringify([Object.prototype, Array.prototype, Function.prototype, String.prototype].map((proto) => Reflect.ownKeys(proto).map(String).sort()));
+  return JSON.stringify(
+    [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((proto) =>
+      Reflect.ownKeys(proto).map(String).sort(),
+    ),
+  );
 }
 
 /** Collects unhandled rejections and uncaught exceptions while installed. */

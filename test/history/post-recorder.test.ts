@@ -7,7 +7,17 @@ import { settle } from '../support/setup.js';
 const T0 = Date.UTC(2026, 0, 1, 12);
 
 function record(webhookId: string, at: number, status = 201, count = 1): PostRecord {
-  return { webhookId, at, status, code: status === 201 ? null : 'rate_limited', errors: [], idempotencyKey: null, messageId: null, bodyBytes: null, count };
+  return {
+    webhookId,
+    at,
+    status,
+    code: status === 201 ? null : 'rate_limited',
+    errors: [],
+    idempotencyKey: null,
+    messageId: null,
+    bodyBytes: null,
+    count,
+  };
 }
 
 /** A store write that settles when the test says so, and the batches it was given. */
@@ -87,7 +97,12 @@ describe('the post recorder', () => {
     recorder.record(record('wh_a', minute + 59_999, 429));
     await settle();
     expect(batches).toEqual([
-      [record('wh_a', minute + 5, 429, 4), record('wh_a', minute + 10, 201), record('wh_b', minute + 30, 429), record('wh_a', minute + 60_000, 429)],
+      [
+        record('wh_a', minute + 5, 429, 4),
+        record('wh_a', minute + 10, 201),
+        record('wh_b', minute + 30, 429),
+        record('wh_a', minute + 60_000, 429),
+      ],
     ]);
   });
 
@@ -134,7 +149,11 @@ describe('the post recorder', () => {
     await settle();
     expect(write.batches[1]).toHaveLength(MAX_WAITING_RECORDS);
     expect(reported).toEqual([
-      expect.objectContaining({ name: 'ChannelWebhookError', code: 'history_unavailable', message: expect.stringContaining('251 post records') }),
+      expect.objectContaining({
+        name: 'ChannelWebhookError',
+        code: 'history_unavailable',
+        message: expect.stringContaining('251 post records'),
+      }),
     ]);
   });
 
@@ -150,7 +169,9 @@ describe('the post recorder', () => {
     const batches: number[] = [];
     const failing = make();
     let calls = 0;
-    const { recorder, reported } = recorderOver((records) => (calls++ === 0 ? failing() : void batches.push(records.length)));
+    const { recorder, reported } = recorderOver((records) =>
+      calls++ === 0 ? failing() : void batches.push(records.length),
+    );
     recorder.record(record('wh_a', T0));
     await settle();
     await settle();

@@ -1,6 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type ContextManager } from '@opentelemetry/api';
+import {
+  context,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type ContextManager,
+} from '@opentelemetry/api';
 import { DataPointType, MeterProvider, MetricReader, type Histogram } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,7 +32,9 @@ function telemetry() {
   /** Every data point of metric `name`, as [attributes, value]. */
   const points = async (name: string) => {
     const { resourceMetrics } = await reader.collect();
-    const metric = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics).find((m) => m.descriptor.name === name);
+    const metric = resourceMetrics.scopeMetrics
+      .flatMap((scope) => scope.metrics)
+      .find((m) => m.descriptor.name === name);
     if (metric === undefined) return [];
     return metric.dataPoints.map((point) => [
       point.attributes,
@@ -35,7 +45,8 @@ function telemetry() {
 }
 
 /** Every string a span carries: its name and attribute values. */
-const spanText = (t: ReturnType<typeof telemetry>) => JSON.stringify(t.exporter.getFinishedSpans().map((span) => [span.name, span.attributes]));
+const spanText = (t: ReturnType<typeof telemetry>) =>
+  JSON.stringify(t.exporter.getFinishedSpans().map((span) => [span.name, span.attributes]));
 
 const ROUTE = '/hooks/channels/{webhook_id}/{secret}';
 
@@ -44,9 +55,13 @@ describe('instrumentHandler', () => {
     const t = telemetry();
     const s = await setup();
     const handle = instrumentHandler(s.handle, t.providers);
-    const answer = await handle(request(s.url, { text: 'deploy finished: secret-ish text' }, { idempotencyKey: 'key-123456' }));
+    const answer = await handle(
+      request(s.url, { text: 'deploy finished: secret-ish text' }, { idempotencyKey: 'key-123456' }),
+    );
     expect(answer.status).toBe(201);
-    expect(await t.points('channel_webhooks.posts')).toEqual([[{ 'http.response.status_code': 201, 'channel_webhooks.code': 'created' }, 1]]);
+    expect(await t.points('channel_webhooks.posts')).toEqual([
+      [{ 'http.response.status_code': 201, 'channel_webhooks.code': 'created' }, 1],
+    ]);
     expect(await t.points('http.server.request.duration')).toEqual([
       [{ 'http.request.method': 'POST', 'http.route': ROUTE, 'http.response.status_code': 201 }, 1],
     ]);
@@ -66,7 +81,8 @@ describe('instrumentHandler', () => {
     });
     expect(span!.status.code).toBe(SpanStatusCode.UNSET);
     const text = spanText(t);
-    for (const secretive of [splitUrl(s.url).secret, 'key-123456', 'secret-ish text', s.url]) expect(text).not.toContain(secretive);
+    for (const secretive of [splitUrl(s.url).secret, 'key-123456', 'secret-ish text', s.url])
+      expect(text).not.toContain(secretive);
   });
 
   it('a duplicate is counted with code duplicate and marked on the span', async () => {
@@ -80,7 +96,10 @@ describe('instrumentHandler', () => {
       [{ 'http.response.status_code': 201, 'channel_webhooks.code': 'created' }, 1],
       [{ 'http.response.status_code': 200, 'channel_webhooks.code': 'duplicate' }, 1],
     ]);
-    expect(t.exporter.getFinishedSpans().map((span) => span.attributes['channel_webhooks.duplicate'])).toEqual([false, true]);
+    expect(t.exporter.getFinishedSpans().map((span) => span.attributes['channel_webhooks.duplicate'])).toEqual([
+      false,
+      true,
+    ]);
   });
 
   it('rate-limit refusals are counted, with code rate_limited', async () => {
@@ -91,18 +110,28 @@ describe('instrumentHandler', () => {
     expect((await handle(request(s.url, { text: 'b' }))).status).toBe(429);
     expect((await handle(request(s.url, { text: 'c' }))).status).toBe(429);
     expect(await t.points('channel_webhooks.rate_limited')).toEqual([[{}, 2]]);
-    expect(await t.points('channel_webhooks.posts')).toContainEqual([{ 'http.response.status_code': 429, 'channel_webhooks.code': 'rate_limited' }, 2]);
+    expect(await t.points('channel_webhooks.posts')).toContainEqual([
+      { 'http.response.status_code': 429, 'channel_webhooks.code': 'rate_limited' },
+      2,
+    ]);
   });
 
   it.each([
     [
       'store',
       {
-        wrapStore: (store: import('../../src/memory/memory-store.js').MemoryStore) => ({ ...store, insertMessage: () => Promise.reject(new Error('db down')) }),
+        wrapStore: (store: import('../../src/memory/memory-store.js').MemoryStore) => ({
+          ...store,
+          insertMessage: () => Promise.reject(new Error('db down')),
+        }),
       },
       'store_failed',
     ],
-    ['rate limiter', { rateLimiter: { hit: () => Promise.reject(new Error('limiter down')) }, onRateLimiterError: 'reject' as const }, 'rate_limiter_failed'],
+    [
+      'rate limiter',
+      { rateLimiter: { hit: () => Promise.reject(new Error('limiter down')) }, onRateLimiterError: 'reject' as const },
+      'rate_limiter_failed',
+    ],
   ])('a %s failure is a backend failure, an error.type and an error span', async (_, options, code) => {
     const t = telemetry();
     const s = await setup(options);
@@ -128,7 +157,10 @@ describe('instrumentHandler', () => {
       [{ 'http.response.status_code': 404, 'channel_webhooks.code': 'not_found' }, 1],
       [{ 'http.response.status_code': 400, 'channel_webhooks.code': 'invalid_json' }, 1],
     ]);
-    expect(t.exporter.getFinishedSpans().map((span) => span.status.code)).toEqual([SpanStatusCode.UNSET, SpanStatusCode.UNSET]);
+    expect(t.exporter.getFinishedSpans().map((span) => span.status.code)).toEqual([
+      SpanStatusCode.UNSET,
+      SpanStatusCode.UNSET,
+    ]);
     expect(spanText(t)).not.toContain(splitUrl(s.url).secret);
   });
 
@@ -155,11 +187,17 @@ describe('instrumentHandler', () => {
 
   it('returns the inner answer untouched, and keeps attribute values to a closed set', async () => {
     const t = telemetry();
-    const answer: WebhookResponse = { status: 418, headers: { 'x-a': 'b' }, body: { code: 'made up by someone', detail: 'free text' } };
+    const answer: WebhookResponse = {
+      status: 418,
+      headers: { 'x-a': 'b' },
+      body: { code: 'made up by someone', detail: 'free text' },
+    };
     const inner: WebhookHandler = async () => answer;
     const handle = instrumentHandler(inner, t.providers);
     expect(await handle({ method: 'BREW', url: '/elsewhere', headers: {} })).toBe(answer);
-    expect(await t.points('channel_webhooks.posts')).toEqual([[{ 'http.response.status_code': 418, 'channel_webhooks.code': 'other' }, 1]]);
+    expect(await t.points('channel_webhooks.posts')).toEqual([
+      [{ 'http.response.status_code': 418, 'channel_webhooks.code': 'other' }, 1],
+    ]);
     expect(t.exporter.getFinishedSpans()[0]!.attributes).toEqual({
       'http.request.method': '_OTHER',
       'http.route': ROUTE,
@@ -222,7 +260,9 @@ describe('instrumentHandler', () => {
     } finally {
       trace.disable();
     }
-    expect(t.exporter.getFinishedSpans().map((span) => [span.name, span.attributes['channel_webhooks.code']])).toEqual([[`POST ${ROUTE}`, 'created']]);
+    expect(t.exporter.getFinishedSpans().map((span) => [span.name, span.attributes['channel_webhooks.code']])).toEqual([
+      [`POST ${ROUTE}`, 'created'],
+    ]);
   });
 
   it('with no SDK registered, answers are those of the bare handler', async () => {

@@ -109,7 +109,10 @@ describe('create', () => {
     ['not a string', 42],
   ])('a name that is %s is refused with invalid_name', async (_, name) => {
     const w = await world();
-    expectCode(await rejection(w.manager.create(ORG_OWNER, { channelId: 'ops', name: name as string })), 'invalid_name');
+    expectCode(
+      await rejection(w.manager.create(ORG_OWNER, { channelId: 'ops', name: name as string })),
+      'invalid_name',
+    );
   });
 
   it.each([
@@ -195,7 +198,8 @@ describe('secrets', () => {
   it('every webhook gets its own secret', async () => {
     const w = await world();
     const urls = new Set<string>();
-    for (let i = 0; i < 20; i++) urls.add(splitUrl((await w.manager.create(ORG_OWNER, { channelId: 'ops', name: `h${i}` })).url).secret);
+    for (let i = 0; i < 20; i++)
+      urls.add(splitUrl((await w.manager.create(ORG_OWNER, { channelId: 'ops', name: `h${i}` })).url).secret);
     expect(urls.size).toBe(20);
   });
 });

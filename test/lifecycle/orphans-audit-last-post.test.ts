@@ -32,7 +32,12 @@ function createDeletableStore() {
   return store;
 }
 
-async function world(options: { onAudit?: (event: AuditEvent) => void | Promise<void>; onError?: (error: unknown, context: unknown) => void } = {}) {
+async function world(
+  options: {
+    onAudit?: (event: AuditEvent) => void | Promise<void>;
+    onError?: (error: unknown, context: unknown) => void;
+  } = {},
+) {
   const clock = createFakeClock();
   const store = createDeletableStore();
   await store.putChannel({ id: 'ops', ownerId: CHANNEL_OWNER.userId, archived: false });
@@ -120,7 +125,9 @@ describe('revokeAll', () => {
     const a = await w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'A' });
     w.store.deleteChannel('ops');
     expectCode(await rejection(w.manager.revokeAll(CHANNEL_OWNER, 'ops')), 'forbidden');
-    expect((await w.manager.revokeAll(ORG_ADMIN, 'ops')).map((info) => [info.id, info.status])).toEqual([[a.webhook.id, 'revoked']]);
+    expect((await w.manager.revokeAll(ORG_ADMIN, 'ops')).map((info) => [info.id, info.status])).toEqual([
+      [a.webhook.id, 'revoked'],
+    ]);
     await w.store.putChannel({ id: 'ops', ownerId: CHANNEL_OWNER.userId, archived: false });
     expect((await w.post(a.url, 'x')).status).toBe(404);
   });
@@ -187,7 +194,12 @@ describe('audit events', () => {
         throw new Error('disk full');
       },
     };
-    const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock, onAudit: (event) => void events.push(event) });
+    const manager = createWebhookManager({
+      store,
+      baseUrl: 'https://chat.example.com',
+      clock,
+      onAudit: (event) => void events.push(event),
+    });
     await expect(manager.create(ORG_OWNER, { channelId: 'ops', name: 'CI' })).rejects.toThrow('disk full');
     expect(events).toEqual([]);
   });
@@ -271,7 +283,10 @@ describe('lastPostAt', () => {
     const inner = createMemoryStore();
     await inner.putChannel({ id: 'ops', ownerId: 'u', archived: false });
     const stamps = new Map<string, number>();
-    const withStamp = <T extends WebhookRecord>(record: T) => ({ ...record, lastPostAt: stamps.get(record.id) ?? null });
+    const withStamp = <T extends WebhookRecord>(record: T) => ({
+      ...record,
+      lastPostAt: stamps.get(record.id) ?? null,
+    });
     const store: WebhookStore = {
       ...inner,
       getWebhook: async (id) => {
@@ -290,7 +305,14 @@ describe('lastPostAt', () => {
       ['posted', 1_700_000_000_123],
       ['silent', null],
     ]);
-    expect((await createWebhookManager({ store: inner, baseUrl: 'https://chat.example.com' }).get(ORG_OWNER, silent.webhook.id)).lastPostAt).toBeNull();
+    expect(
+      (
+        await createWebhookManager({ store: inner, baseUrl: 'https://chat.example.com' }).get(
+          ORG_OWNER,
+          silent.webhook.id,
+        )
+      ).lastPostAt,
+    ).toBeNull();
   });
 });
 

@@ -16,7 +16,12 @@ async function world() {
   const store = createMemoryStore();
   store.putChannel({ id: 'ops', ownerId: CHANNEL_OWNER.userId, archived: false });
   const events: AuditEvent[] = [];
-  const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock, onAudit: (event) => void events.push(event) });
+  const manager = createWebhookManager({
+    store,
+    baseUrl: 'https://chat.example.com',
+    clock,
+    onAudit: (event) => void events.push(event),
+  });
   return { clock, store, manager, events };
 }
 
@@ -32,7 +37,12 @@ async function rejection(action: Promise<unknown>): Promise<{ code?: unknown; me
 describe('a profile at creation', () => {
   it('is stored trimmed, returned with the webhook, and in the audit event', async () => {
     const w = await world();
-    const { webhook } = await w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI', description: '  Deploys of api\nand web  ', avatarUrl: AVATAR });
+    const { webhook } = await w.manager.create(CHANNEL_OWNER, {
+      channelId: 'ops',
+      name: 'CI',
+      description: '  Deploys of api\nand web  ',
+      avatarUrl: AVATAR,
+    });
     expect(webhook).toMatchObject({ description: 'Deploys of api\nand web', avatarUrl: AVATAR });
     expect(w.store.getWebhook(webhook.id)).toMatchObject({ description: 'Deploys of api\nand web', avatarUrl: AVATAR });
     expect(w.events).toEqual([
@@ -52,19 +62,28 @@ describe('a profile at creation', () => {
   it('is empty when none is given, and a blank description or an empty URL is none', async () => {
     const w = await world();
     const bare = await w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI' });
-    const blank = await w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CD', description: ' \n\t ', avatarUrl: '' });
+    const blank = await w.manager.create(CHANNEL_OWNER, {
+      channelId: 'ops',
+      name: 'CD',
+      description: ' \n\t ',
+      avatarUrl: '',
+    });
     for (const { webhook } of [bare, blank]) expect(webhook).toMatchObject({ description: null, avatarUrl: null });
   });
 
   it('is checked after the permission: a member of another channel learns nothing from a bad profile', async () => {
     const w = await world();
-    const error = await rejection(w.manager.create(OTHER_MEMBER, { channelId: 'ops', name: 'CI', description: 'x'.repeat(501) }));
+    const error = await rejection(
+      w.manager.create(OTHER_MEMBER, { channelId: 'ops', name: 'CI', description: 'x'.repeat(501) }),
+    );
     expect(error.code).toBe('forbidden');
   });
 
   it('a refused profile creates nothing', async () => {
     const w = await world();
-    const error = await rejection(w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI', avatarUrl: 'http://chat.example.com/a.png' }));
+    const error = await rejection(
+      w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI', avatarUrl: 'http://chat.example.com/a.png' }),
+    );
     expect(error.code).toBe('invalid_avatar_url');
     expect(w.store.listWebhooks('ops')).toEqual([]);
     expect(w.events).toEqual([]);
@@ -74,7 +93,12 @@ describe('a profile at creation', () => {
 describe('update', () => {
   it('changes the fields given, keeps the others, and emits webhook.updated with the profile before and after', async () => {
     const w = await world();
-    const { webhook } = await w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI', description: 'Deploys', avatarUrl: AVATAR });
+    const { webhook } = await w.manager.create(CHANNEL_OWNER, {
+      channelId: 'ops',
+      name: 'CI',
+      description: 'Deploys',
+      avatarUrl: AVATAR,
+    });
     w.clock.advance(5_000);
     const updated = await w.manager.update(ORG_ADMIN, webhook.id, { description: 'Deploys and rollbacks' });
     expect(updated).toEqual({ ...webhook, description: 'Deploys and rollbacks' });
@@ -114,7 +138,12 @@ describe('update', () => {
     w.store.putChannel({ id: 'other', ownerId: CHANNEL_OWNER.userId, archived: false });
     const { webhook } = await w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI' });
     const before = w.store.getWebhook(webhook.id);
-    const updated = await w.manager.update(CHANNEL_OWNER, webhook.id, { name: 'Renamed', channelId: 'other', secretHash: 'x', description: 'Mine' } as never);
+    const updated = await w.manager.update(CHANNEL_OWNER, webhook.id, {
+      name: 'Renamed',
+      channelId: 'other',
+      secretHash: 'x',
+      description: 'Mine',
+    } as never);
     expect(updated).toEqual({ ...webhook, description: 'Mine' });
     expect(w.store.getWebhook(webhook.id)).toEqual({ ...before, description: 'Mine' });
   });
@@ -135,17 +164,26 @@ describe('update', () => {
     const w = await world();
     const { webhook } = await w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI' });
     const racing = createWebhookManager({
-      store: { ...w.store, updateWebhookProfile: (id, change) => (w.store.revokeWebhook(id, 1), w.store.updateWebhookProfile(id, change)) },
+      store: {
+        ...w.store,
+        updateWebhookProfile: (id, change) => (w.store.revokeWebhook(id, 1), w.store.updateWebhookProfile(id, change)),
+      },
       baseUrl: 'https://chat.example.com',
     });
-    expect((await rejection(racing.update(CHANNEL_OWNER, webhook.id, { description: 'x' }))).code).toBe('webhook_revoked');
+    expect((await rejection(racing.update(CHANNEL_OWNER, webhook.id, { description: 'x' }))).code).toBe(
+      'webhook_revoked',
+    );
   });
 
   it('is for those who may manage the webhook only, checked before the change is looked at', async () => {
     const w = await world();
     const { webhook } = await w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI' });
-    expect((await rejection(w.manager.update(OTHER_MEMBER, webhook.id, { description: 'x'.repeat(9_000) }))).code).toBe('forbidden');
-    expect((await rejection(w.manager.update(CHANNEL_OWNER, webhook.id, 'text' as never))).code).toBe('invalid_argument');
+    expect((await rejection(w.manager.update(OTHER_MEMBER, webhook.id, { description: 'x'.repeat(9_000) }))).code).toBe(
+      'forbidden',
+    );
+    expect((await rejection(w.manager.update(CHANNEL_OWNER, webhook.id, 'text' as never))).code).toBe(
+      'invalid_argument',
+    );
   });
 });
 
@@ -162,14 +200,20 @@ describe('the profile rules', () => {
   ];
   it.each(refusedDescriptions)('refuses a description with %s (invalid_description)', async (_, description) => {
     const w = await world();
-    const error = await rejection(w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI', description: description as string }));
+    const error = await rejection(
+      w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI', description: description as string }),
+    );
     expect(error.code).toBe('invalid_description');
   });
 
   it('takes 500 characters after trimming, emoji counted once, tabs and line breaks kept', async () => {
     const w = await world();
     const description = `${'🚀'.repeat(250)}\t${'x'.repeat(247)}\n.`;
-    const { webhook } = await w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI', description: `  ${description}  ` });
+    const { webhook } = await w.manager.create(CHANNEL_OWNER, {
+      channelId: 'ops',
+      name: 'CI',
+      description: `  ${description}  `,
+    });
     expect(webhook.description).toBe(description);
   });
 
@@ -189,12 +233,18 @@ describe('the profile rules', () => {
     ['no host', 'https:///a.png'],
     ['a number', 7],
   ];
-  it.each(refusedUrls)('refuses an avatar URL with %s (invalid_avatar_url), without repeating it', async (_, avatarUrl) => {
-    const w = await world();
-    const error = await rejection(w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI', avatarUrl: avatarUrl as string }));
-    expect(error.code).toBe('invalid_avatar_url');
-    if (typeof avatarUrl === 'string' && avatarUrl.length > 12) expect(error.message).not.toContain(avatarUrl.slice(8));
-  });
+  it.each(refusedUrls)(
+    'refuses an avatar URL with %s (invalid_avatar_url), without repeating it',
+    async (_, avatarUrl) => {
+      const w = await world();
+      const error = await rejection(
+        w.manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI', avatarUrl: avatarUrl as string }),
+      );
+      expect(error.code).toBe('invalid_avatar_url');
+      if (typeof avatarUrl === 'string' && avatarUrl.length > 12)
+        expect(error.message).not.toContain(avatarUrl.slice(8));
+    },
+  );
 
   it('takes an https URL of 2,048 characters, with a port, a query and a fragment', async () => {
     const w = await world();
@@ -212,10 +262,12 @@ describe('the profile rules', () => {
     const candidate = fc.oneof(
       fc.webUrl({ withQueryParameters: true, withFragments: true }),
       fc.constantFrom(...XSS_STRINGS),
-      fc.tuple(fc.webUrl(), fc.constantFrom(' ', '\t', '\u0000', '\u200B', '\u2028', '\\', '\u00A0'), fc.nat()).map(([url, char, at]) => {
-        const place = at % (url.length + 1);
-        return url.slice(0, place) + char + url.slice(place);
-      }),
+      fc
+        .tuple(fc.webUrl(), fc.constantFrom(' ', '\t', '\u0000', '\u200B', '\u2028', '\\', '\u00A0'), fc.nat())
+        .map(([url, char, at]) => {
+          const place = at % (url.length + 1);
+          return url.slice(0, place) + char + url.slice(place);
+        }),
     );
     await fc.assert(
       fc.asyncProperty(candidate, async (avatarUrl) => {

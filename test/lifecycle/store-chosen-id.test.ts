@@ -32,7 +32,10 @@ describe('the webhook id of a store that chooses it', () => {
     await store.putChannel({ id: 'ops', ownerId: 'u1', archived: false });
     const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com' });
     const ids = await Promise.all(
-      [1, 2].map(async () => (await manager.create({ userId: 'u1', role: 'member' }, { channelId: 'ops', name: 'CI' })).webhook.id),
+      [1, 2].map(
+        async () =>
+          (await manager.create({ userId: 'u1', role: 'member' }, { channelId: 'ops', name: 'CI' })).webhook.id,
+      ),
     );
     for (const id of ids) expect(id).toMatch(/^wh_[A-Za-z0-9_-]{22}$/);
     expect(ids[0]).not.toBe(ids[1]);

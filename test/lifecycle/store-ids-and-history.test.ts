@@ -24,7 +24,10 @@ describe("a store's own webhook ids (newWebhookId)", () => {
     const inner = createMemoryStore();
     inner.putChannel({ id: 'ops', ownerId: CHANNEL_OWNER.userId, archived: false });
     const asked: string[] = [];
-    const store: WebhookStore = { ...inner, newWebhookId: (channelId) => (asked.push(channelId), `wh_ops${'A'.repeat(19)}`) };
+    const store: WebhookStore = {
+      ...inner,
+      newWebhookId: (channelId) => (asked.push(channelId), `wh_ops${'A'.repeat(19)}`),
+    };
     const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com' });
     const { webhook, url } = await manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI' });
     expect(asked).toEqual(['ops']);
@@ -41,7 +44,10 @@ describe("a store's own webhook ids (newWebhookId)", () => {
   ])('an id of the wrong shape (%s) is a store_failed error, and nothing is created', async (_, id) => {
     const inner = createMemoryStore();
     inner.putChannel({ id: 'ops', ownerId: CHANNEL_OWNER.userId, archived: false });
-    const manager = createWebhookManager({ store: { ...inner, newWebhookId: () => id as string }, baseUrl: 'https://chat.example.com' });
+    const manager = createWebhookManager({
+      store: { ...inner, newWebhookId: () => id as string },
+      baseUrl: 'https://chat.example.com',
+    });
     const error = await rejection(manager.create(CHANNEL_OWNER, { channelId: 'ops', name: 'CI' }));
     expect(error).toMatchObject({ code: 'store_failed', message: expect.stringContaining('newWebhookId') });
     expect(inner.listWebhooks('ops')).toEqual([]);
@@ -81,7 +87,9 @@ describe("the manager's history", () => {
 
   it.each([0, 101, 1.5, '10'])('refuses limit %s with invalid_argument', async (limit) => {
     const w = await world();
-    expect((await rejection(w.manager.history(ORG_OWNER, w.webhook.id, { limit: limit as number }))).code).toBe('invalid_argument');
+    expect((await rejection(w.manager.history(ORG_OWNER, w.webhook.id, { limit: limit as number }))).code).toBe(
+      'invalid_argument',
+    );
   });
 
   it('a store without listPosts: history_unavailable, after the permission check', async () => {

@@ -23,10 +23,26 @@ function refusal(build: () => unknown): string {
 
 describe('createManagementApi refuses options it cannot work with, when the app is built', () => {
   it.each([
-    ['no manager', { authenticate }, /options\.manager must be a WebhookManager: got undefined\. Pass createWebhookManager/],
-    ['a store for the manager', { manager: createMemoryStore(), authenticate }, /options\.manager must be a WebhookManager: it has no create\(\)/],
-    ['no authenticate', { manager }, /options\.authenticate must be a function \(request\) => \{ userId, role \} \| null: got undefined/],
-    ['a basePath without its slash', { manager, authenticate, basePath: 'api/manage' }, /options\.basePath must be '' or a path starting with '\/'/],
+    [
+      'no manager',
+      { authenticate },
+      /options\.manager must be a WebhookManager: got undefined\. Pass createWebhookManager/,
+    ],
+    [
+      'a store for the manager',
+      { manager: createMemoryStore(), authenticate },
+      /options\.manager must be a WebhookManager: it has no create\(\)/,
+    ],
+    [
+      'no authenticate',
+      { manager },
+      /options\.authenticate must be a function \(request\) => \{ userId, role \} \| null: got undefined/,
+    ],
+    [
+      'a basePath without its slash',
+      { manager, authenticate, basePath: 'api/manage' },
+      /options\.basePath must be '' or a path starting with '\/'/,
+    ],
     ['a basePath ending in a slash', { manager, authenticate, basePath: '/api/manage/' }, /options\.basePath/],
     [
       'a trusted origin with a path',
@@ -39,7 +55,14 @@ describe('createManagementApi refuses options it cannot work with, when the app 
   });
 
   it('takes a basePath of several segments and trusted origins with a port', () => {
-    expect(() => createManagementApi({ manager, authenticate, basePath: '/api/v2/manage', trustedOrigins: ['https://admin.example.com:8443'] })).not.toThrow();
+    expect(() =>
+      createManagementApi({
+        manager,
+        authenticate,
+        basePath: '/api/v2/manage',
+        trustedOrigins: ['https://admin.example.com:8443'],
+      }),
+    ).not.toThrow();
   });
 });
 
@@ -51,12 +74,16 @@ describe('the mounts refuse what is not the API', () => {
     ['createNodeManagementListener', createNodeManagementListener],
   ] as const)('%s: a manager, a handler or nothing in place of the API', (name, create) => {
     for (const wrong of [manager, () => null, undefined]) {
-      expect(refusal(() => (create as (api: unknown) => unknown)(wrong))).toMatch(new RegExp(`^${name}: api must be the API from createManagementApi\\(\\)`));
+      expect(refusal(() => (create as (api: unknown) => unknown)(wrong))).toMatch(
+        new RegExp(`^${name}: api must be the API from createManagementApi\\(\\)`),
+      );
     }
   });
 
   it('createManagementAdapter names itself when its binding does not', () => {
     const api = createManagementApi({ manager, authenticate });
-    expect(refusal(() => createManagementAdapter(api, {} as never, { bodyTimeoutMs: 0 }))).toMatch(/^createManagementAdapter: options\.bodyTimeoutMs/);
+    expect(refusal(() => createManagementAdapter(api, {} as never, { bodyTimeoutMs: 0 }))).toMatch(
+      /^createManagementAdapter: options\.bodyTimeoutMs/,
+    );
   });
 });

@@ -17,11 +17,15 @@ const document = createManagementOpenApiDocument({ basePath: '' }) as Record<str
 function schemaOf(method: string, path: string): object {
   const bare = path.split('?')[0]!;
   const template = Object.keys(document.paths).find(
-    (candidate) => new RegExp(`^${candidate.replace(/\{\w+\}/g, '[^/]+')}$`).test(bare) && document.paths[candidate][method.toLowerCase()] !== undefined,
+    (candidate) =>
+      new RegExp(`^${candidate.replace(/\{\w+\}/g, '[^/]+')}$`).test(bare) &&
+      document.paths[candidate][method.toLowerCase()] !== undefined,
   );
   expect(template, `${method} ${path} is no route of the document`).toBeDefined();
   const operation = document.paths[template!][method.toLowerCase()];
-  const [, success] = Object.entries(operation.responses as Record<string, { content: Record<string, { schema: object }> }>)[0]!;
+  const [, success] = Object.entries(
+    operation.responses as Record<string, { content: Record<string, { schema: object }> }>,
+  )[0]!;
   return success.content['application/json']!.schema;
 }
 
@@ -36,13 +40,18 @@ describe(`the example answers of ${GUIDE}`, () => {
     expect(examples.length).toBeGreaterThanOrEqual(4);
   });
 
-  it.each(examples.map((example) => [example.line, example] as const))('the one at line %i matches the document', (_, { lead, json }) => {
-    const ajv = new Ajv2020({ strict: false });
-    addFormats.default(ajv);
-    ajv.addSchema({ $id: 'doc', components: document.components });
-    const route = /^`(GET|POST|PATCH) ([^`]+)`/.exec(lead);
-    const schema = lead.startsWith('A refusal') ? { $ref: '#/components/schemas/ManagementProblem' } : schemaOf(route![1]!, route![2]!);
-    const check = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"doc#/components')));
-    expect(check(json), JSON.stringify(check.errors)).toBe(true);
-  });
+  it.each(examples.map((example) => [example.line, example] as const))(
+    'the one at line %i matches the document',
+    (_, { lead, json }) => {
+      const ajv = new Ajv2020({ strict: false });
+      addFormats.default(ajv);
+      ajv.addSchema({ $id: 'doc', components: document.components });
+      const route = /^`(GET|POST|PATCH) ([^`]+)`/.exec(lead);
+      const schema = lead.startsWith('A refusal')
+        ? { $ref: '#/components/schemas/ManagementProblem' }
+        : schemaOf(route![1]!, route![2]!);
+      const check = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"doc#/components')));
+      expect(check(json), JSON.stringify(check.errors)).toBe(true);
+    },
+  );
 });

@@ -22,7 +22,9 @@ async function world() {
   const history = async (query = '') => {
     await settle();
     const response = await api.fetch(
-      new Request(`https://chat.example.com/webhooks/${webhook.id}/posts${query}`, { headers: { cookie: `session=${CALLERS['the channel owner'].userId}` } }),
+      new Request(`https://chat.example.com/webhooks/${webhook.id}/posts${query}`, {
+        headers: { cookie: `session=${CALLERS['the channel owner'].userId}` },
+      }),
     );
     return { status: response.status, json: (await response.json()) as { posts: Array<Record<string, unknown>> } };
   };
@@ -34,7 +36,13 @@ describe('the history route', () => {
     const w = await world();
     await w.post({ text: 'Deploy 42 finished' });
     await w.post({
-      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Deploy' }, accessory: { type: 'button', text: { type: 'plain_text', text: 'Open' } } }],
+      blocks: [
+        {
+          type: 'section',
+          text: { type: 'mrkdwn', text: 'Deploy' },
+          accessory: { type: 'button', text: { type: 'plain_text', text: 'Open' } },
+        },
+      ],
     });
     await w.post({ text: 'Deploy 43', attachments: [{ color: '#36a64f', text: 'green' }] });
     const { status, json } = await w.history();
@@ -45,10 +53,18 @@ describe('the history route', () => {
       [201, null],
     ]);
     expect(json.posts[0]!.errors).toEqual([
-      { pointer: '/attachments', message: 'is not an allowed property', hint: expect.stringContaining(`${GUIDE}#attachments`) },
+      {
+        pointer: '/attachments',
+        message: 'is not an allowed property',
+        hint: expect.stringContaining(`${GUIDE}#attachments`),
+      },
     ]);
     expect(json.posts[1]!.errors).toEqual([
-      { pointer: '/blocks/0/accessory', message: 'is not an allowed property', hint: expect.stringContaining(`${GUIDE}#section-accessory`) },
+      {
+        pointer: '/blocks/0/accessory',
+        message: 'is not an allowed property',
+        hint: expect.stringContaining(`${GUIDE}#section-accessory`),
+      },
     ]);
   });
 

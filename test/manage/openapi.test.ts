@@ -36,7 +36,10 @@ function failingWith(code: 'store_failed' | 'store_timeout') {
 }
 
 /** An API over `store`, with a channel, a webhook (one post recorded) and a revoked webhook in it; the endpoint's handler unless `handle` is false. */
-async function world(store: WebhookStore & { putChannel(channel: unknown): unknown } = createMemoryStore(), { handle = true } = {}) {
+async function world(
+  store: WebhookStore & { putChannel(channel: unknown): unknown } = createMemoryStore(),
+  { handle = true } = {},
+) {
   store.putChannel({ id: 'ops', ownerId: CALLERS['the channel owner'].userId, archived: false });
   store.putChannel({ id: 'old', ownerId: CALLERS['the channel owner'].userId, archived: true });
   const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock: createFakeClock() });
@@ -45,7 +48,17 @@ async function world(store: WebhookStore & { putChannel(channel: unknown): unkno
   const revoked = (await manager.create(owner, { channelId: 'ops', name: 'Old' })).webhook;
   await manager.revoke(owner, revoked.id);
   await store.recordPosts?.([
-    { webhookId: webhook.id, at: 1, status: 201, code: null, errors: [], idempotencyKey: null, messageId: 'm1', bodyBytes: 2, count: 1 },
+    {
+      webhookId: webhook.id,
+      at: 1,
+      status: 201,
+      code: null,
+      errors: [],
+      idempotencyKey: null,
+      messageId: 'm1',
+      bodyBytes: 2,
+      count: 1,
+    },
   ]);
   const api = createManagementApi({
     manager,
@@ -65,8 +78,16 @@ interface Call {
   body?: BodyInit;
 }
 
-async function call(api: { fetch(request: Request): Promise<Response> }, { method, path, cookie = OWNER, headers = {}, body }: Call) {
-  const init: RequestInit & { duplex?: string } = { method, headers: { cookie, 'content-type': 'application/json', ...headers }, body, duplex: 'half' };
+async function call(
+  api: { fetch(request: Request): Promise<Response> },
+  { method, path, cookie = OWNER, headers = {}, body }: Call,
+) {
+  const init: RequestInit & { duplex?: string } = {
+    method,
+    headers: { cookie, 'content-type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  };
   const response = await api.fetch(new Request(`https://chat.example.com${BASE}${path}`, init));
   return {
     status: response.status,
@@ -76,9 +97,14 @@ async function call(api: { fetch(request: Request): Promise<Response> }, { metho
 }
 
 const routes = Object.entries(document.paths as Json).flatMap(([path, item]) =>
-  Object.entries(item as Json).map(([method, operation]) => ({ path: path.slice(BASE.length), method: method.toUpperCase(), operation: operation as Json })),
+  Object.entries(item as Json).map(([method, operation]) => ({
+    path: path.slice(BASE.length),
+    method: method.toUpperCase(),
+    operation: operation as Json,
+  })),
 );
-const concrete = (path: string, ids: { webhookId: string }) => path.replace('{channelId}', 'ops').replace('{webhookId}', ids.webhookId);
+const concrete = (path: string, ids: { webhookId: string }) =>
+  path.replace('{channelId}', 'ops').replace('{webhookId}', ids.webhookId);
 const isWrite = (method: string) => method !== 'GET';
 const creates = (route: (typeof routes)[number]) => route.method === 'POST' && route.path.endsWith('/webhooks');
 const goodBody = (route: (typeof routes)[number], setup: { url: string }) =>
@@ -101,7 +127,12 @@ const withProfile = (route: (typeof routes)[number], field: string, value: strin
  */
 async function provoke(route: (typeof routes)[number], code: string) {
   const on = async (setup: Awaited<ReturnType<typeof world>>, change: Partial<Call> = {}) =>
-    call(setup.api, { method: route.method, path: concrete(route.path, setup), body: goodBody(route, setup), ...change });
+    call(setup.api, {
+      method: route.method,
+      path: concrete(route.path, setup),
+      body: goodBody(route, setup),
+      ...change,
+    });
   switch (code) {
     case 'cross_site_request':
       return on(await world(), { headers: { 'sec-fetch-site': 'cross-site' } });
@@ -172,7 +203,8 @@ function expectDocumented(route: (typeof routes)[number], answer: Awaited<Return
   const [mediaType, media] = Object.entries(response!.content as Json)[0]!;
   expect(answer.headers['content-type']).toBe(mediaType);
   for (const [name, header] of Object.entries(response!.headers as Json)) {
-    if (header.required) expect(answer.headers[name.toLowerCase()], `${what}: header ${name}`).toBe(header.schema.const);
+    if (header.required)
+      expect(answer.headers[name.toLowerCase()], `${what}: header ${name}`).toBe(header.schema.const);
   }
   const check = compileAgainstDocument(media.schema);
   expect(check(answer.json), `${what}: ${JSON.stringify(check.errors)} in ${JSON.stringify(answer.json)}`).toBe(true);
@@ -180,12 +212,20 @@ function expectDocumented(route: (typeof routes)[number], answer: Awaited<Return
 
 describe('the management OpenAPI document', () => {
   it('validates strictly as OpenAPI 3.1 under swagger-parser, with other options too', async () => {
-    await expect(SwaggerParser.validate(structuredClone(document) as never, { validate: { schema: true, spec: true } })).resolves.toBeDefined();
-    const custom = createManagementOpenApiDocument({ serverUrl: 'https://hooks.example.org', basePath: '', title: 'Acme' }) as Json;
+    await expect(
+      SwaggerParser.validate(structuredClone(document) as never, { validate: { schema: true, spec: true } }),
+    ).resolves.toBeDefined();
+    const custom = createManagementOpenApiDocument({
+      serverUrl: 'https://hooks.example.org',
+      basePath: '',
+      title: 'Acme',
+    }) as Json;
     await expect(SwaggerParser.validate(structuredClone(custom) as never)).resolves.toBeDefined();
     expect(Object.keys(custom.paths)).toContain('/webhooks/{webhookId}/rotate');
     for (const options of [{ basePath: 'api' }, { basePath: '/api/' }, { serverUrl: 'ftp://x' }, { title: ' ' }]) {
-      expect(() => createManagementOpenApiDocument(options)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+      expect(() => createManagementOpenApiDocument(options)).toThrow(
+        expect.objectContaining({ code: 'invalid_argument' }),
+      );
     }
   });
 
@@ -205,7 +245,11 @@ describe('the management OpenAPI document', () => {
   describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_, route) => {
     it('its success answer validates against the document', async () => {
       const setup = await world();
-      const answer = await call(setup.api, { method: route.method, path: concrete(route.path, setup), body: goodBody(route, setup) });
+      const answer = await call(setup.api, {
+        method: route.method,
+        path: concrete(route.path, setup),
+        body: goodBody(route, setup),
+      });
       expect(answer.status, JSON.stringify(answer.json)).toBe(Number(Object.keys(route.operation.responses)[0]));
       expectDocumented(route, answer, 'success');
     });

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { readAnswer, send, type Answer, type Listening } from '../support/http.js';
 import { expectAnswerHeaders, problemBody } from './role-table.js';
-import { BASE_PATH, CALLERS, managementTargets, memoryStore, openWorld, signedIn, type Fixture, type ManagedWorld } from './support.js';
+import {
+  BASE_PATH,
+  CALLERS,
+  managementTargets,
+  memoryStore,
+  openWorld,
+  signedIn,
+  type Fixture,
+  type ManagedWorld,
+} from './support.js';
 
 const OWNER = signedIn('the channel owner');
 const TRUSTED = 'https://admin.example.com';
@@ -35,21 +44,28 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
 
   describe('cross-site requests', () => {
     const list = () => url(`/channels/${fixture.channelId}/webhooks`);
-    it.each(['cross-site', 'same-site'])('Sec-Fetch-Site: %s is refused with 403, signed in or not, for reads and writes', async (site) => {
-      for (const [method, path, body] of [
-        ['GET', list(), undefined],
-        ['POST', url(`/webhooks/${fixture.webhookId}/revoke`), {}],
-        ['PATCH', url(`/webhooks/${fixture.webhookId}`), { description: 'from elsewhere' }],
-      ] as const) {
-        expectProblem(
-          await send(path, { method, headers: { ...OWNER, 'sec-fetch-site': site, origin: 'https://evil.example' }, body }),
-          403,
-          'cross_site_request',
-        );
-      }
-      expect((await world.store.getWebhook(fixture.webhookId))?.revokedAt).toBeNull();
-      expect((await world.store.getWebhook(fixture.webhookId))?.description).toBe('Deploys from CI');
-    });
+    it.each(['cross-site', 'same-site'])(
+      'Sec-Fetch-Site: %s is refused with 403, signed in or not, for reads and writes',
+      async (site) => {
+        for (const [method, path, body] of [
+          ['GET', list(), undefined],
+          ['POST', url(`/webhooks/${fixture.webhookId}/revoke`), {}],
+          ['PATCH', url(`/webhooks/${fixture.webhookId}`), { description: 'from elsewhere' }],
+        ] as const) {
+          expectProblem(
+            await send(path, {
+              method,
+              headers: { ...OWNER, 'sec-fetch-site': site, origin: 'https://evil.example' },
+              body,
+            }),
+            403,
+            'cross_site_request',
+          );
+        }
+        expect((await world.store.getWebhook(fixture.webhookId))?.revokedAt).toBeNull();
+        expect((await world.store.getWebhook(fixture.webhookId))?.description).toBe('Deploys from CI');
+      },
+    );
 
     it.each(['same-origin', 'none'])('Sec-Fetch-Site: %s is answered', async (site) => {
       expect((await send(list(), { method: 'GET', headers: { ...OWNER, 'sec-fetch-site': site } })).status).toBe(200);
@@ -68,7 +84,9 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
 
     it('a trusted origin is answered, cross-site or not', async () => {
       const headers = { ...OWNER, origin: TRUSTED };
-      expect((await send(list(), { method: 'GET', headers: { ...headers, 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+      expect(
+        (await send(list(), { method: 'GET', headers: { ...headers, 'sec-fetch-site': 'cross-site' } })).status,
+      ).toBe(200);
       expect((await send(list(), { method: 'GET', headers })).status).toBe(200);
     });
   });
@@ -86,7 +104,12 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
         ['PATCH', url(`/webhooks/${fixture.webhookId}`)],
         ['POST', url(`/webhooks/${fixture.webhookId}/rotate`)],
       ] as const) {
-        const answer = await sendRaw(path, method, { ...OWNER, ...headers }, type === undefined ? undefined : 'name=CI');
+        const answer = await sendRaw(
+          path,
+          method,
+          { ...OWNER, ...headers },
+          type === undefined ? undefined : 'name=CI',
+        );
         expectProblem(answer, 415, 'unsupported_media_type');
       }
       expect(await world.store.listWebhooks(fixture.channelId)).toHaveLength(1);
@@ -105,7 +128,13 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
 
   describe('routes and methods', () => {
     it('a path that is no route is 404 not_found, signed in or not', async () => {
-      for (const path of ['/', '/channels', '/webhooks', `/webhooks/${fixture.webhookId}/nothing`, `/channels/${fixture.channelId}/webhooks/`]) {
+      for (const path of [
+        '/',
+        '/channels',
+        '/webhooks',
+        `/webhooks/${fixture.webhookId}/nothing`,
+        `/channels/${fixture.channelId}/webhooks/`,
+      ]) {
         expectProblem(await send(url(path), { method: 'GET' }), 404, 'not_found');
       }
     });
@@ -127,10 +156,17 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
     it('ids are percent-decoded path segments', async () => {
       const channelId = 'ops team/α';
       await world.putChannel({ id: channelId, ownerId: CALLERS['the channel owner'].userId, archived: false });
-      const created = await send(url(`/channels/${encodeURIComponent(channelId)}/webhooks`), { method: 'POST', headers: OWNER, body: { name: 'Ops' } });
+      const created = await send(url(`/channels/${encodeURIComponent(channelId)}/webhooks`), {
+        method: 'POST',
+        headers: OWNER,
+        body: { name: 'Ops' },
+      });
       expect(created.status, created.text).toBe(201);
       expect((created.json as { webhook: { channelId: string } }).webhook.channelId).toBe(channelId);
-      const listed = await send(url(`/channels/${encodeURIComponent(channelId)}/webhooks`), { method: 'GET', headers: OWNER });
+      const listed = await send(url(`/channels/${encodeURIComponent(channelId)}/webhooks`), {
+        method: 'GET',
+        headers: OWNER,
+      });
       expect((listed.json as { webhooks: unknown[] }).webhooks).toHaveLength(1);
     });
   });
@@ -139,7 +175,12 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
     it('comes before the body: a signed-out write with a bad body is 401', async () => {
       const body = target.parserFirst ? '{"colour": "red"}' : '{"bad';
       expectProblem(
-        await sendRaw(url(`/channels/${fixture.channelId}/webhooks`), 'POST', { 'content-type': 'application/json' }, body),
+        await sendRaw(
+          url(`/channels/${fixture.channelId}/webhooks`),
+          'POST',
+          { 'content-type': 'application/json' },
+          body,
+        ),
         401,
         'unauthenticated',
       );
@@ -147,11 +188,25 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
 
     it('a sign-in that fails is a 500 reported to onError; one that answers no actor, a 500 misconfigured', async () => {
       world.heard.errors.length = 0;
-      expectProblem(await send(url(`/webhooks/${fixture.webhookId}`), { method: 'GET', headers: { cookie: 'session=broken' } }), 500, 'internal_error');
-      expectProblem(await send(url(`/webhooks/${fixture.webhookId}`), { method: 'GET', headers: { cookie: 'session=odd' } }), 500, 'misconfigured');
+      expectProblem(
+        await send(url(`/webhooks/${fixture.webhookId}`), { method: 'GET', headers: { cookie: 'session=broken' } }),
+        500,
+        'internal_error',
+      );
+      expectProblem(
+        await send(url(`/webhooks/${fixture.webhookId}`), { method: 'GET', headers: { cookie: 'session=odd' } }),
+        500,
+        'misconfigured',
+      );
       expect(world.heard.errors).toEqual([
-        { error: new Error('the session store is down'), context: { stage: 'authenticate', route: 'GET /webhooks/{webhookId}' } },
-        { error: expect.objectContaining({ code: 'misconfigured' }), context: { stage: 'authenticate', route: 'GET /webhooks/{webhookId}' } },
+        {
+          error: new Error('the session store is down'),
+          context: { stage: 'authenticate', route: 'GET /webhooks/{webhookId}' },
+        },
+        {
+          error: expect.objectContaining({ code: 'misconfigured' }),
+          context: { stage: 'authenticate', route: 'GET /webhooks/{webhookId}' },
+        },
       ]);
     });
   });
@@ -168,7 +223,12 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
 
     it('not JSON, or not an object: 400 invalid_json (a parser mounted first answers it itself)', async () => {
       for (const body of ['{"name": "CI"', '["CI"]', '"CI"']) {
-        const answer = await sendRaw(url(`/channels/${fixture.channelId}/webhooks`), 'POST', { ...OWNER, 'content-type': 'application/json' }, body);
+        const answer = await sendRaw(
+          url(`/channels/${fixture.channelId}/webhooks`),
+          'POST',
+          { ...OWNER, 'content-type': 'application/json' },
+          body,
+        );
         if (target.parserFirst) expect(answer.status).toBeGreaterThanOrEqual(400);
         else expectProblem(answer, 400, 'invalid_json', { errors: [{ pointer: '', message: expect.any(String) }] });
       }
@@ -191,10 +251,17 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
     });
 
     it('no rename and no move: a PATCH with name or channelId is 400, saying why', async () => {
-      const answer = await send(url(`/webhooks/${fixture.webhookId}`), { method: 'PATCH', headers: OWNER, body: { name: 'Renamed', channelId: 'elsewhere' } });
+      const answer = await send(url(`/webhooks/${fixture.webhookId}`), {
+        method: 'PATCH',
+        headers: OWNER,
+        body: { name: 'Renamed', channelId: 'elsewhere' },
+      });
       expectProblem(answer, 400, 'invalid_argument', {
         errors: [
-          { pointer: '/name', message: expect.stringMatching(/^cannot change: a webhook keeps the name it was created with/) },
+          {
+            pointer: '/name',
+            message: expect.stringMatching(/^cannot change: a webhook keeps the name it was created with/),
+          },
           { pointer: '/channelId', message: expect.stringMatching(/^cannot change: a webhook stays in its channel/) },
         ],
       });
@@ -202,10 +269,16 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
     });
 
     it("the manager's rules: 400 with its code, the field's pointer and its message", async () => {
-      const create = (body: object) => send(url(`/channels/${fixture.channelId}/webhooks`), { method: 'POST', headers: OWNER, body });
+      const create = (body: object) =>
+        send(url(`/channels/${fixture.channelId}/webhooks`), { method: 'POST', headers: OWNER, body });
       const rule = (pointer: string) => ({ errors: [{ pointer, message: expect.any(String) }] });
       expectProblem(await create({ name: '   ' }), 400, 'invalid_name', rule('/name'));
-      expectProblem(await create({ name: 'CI', description: 'x'.repeat(501) }), 400, 'invalid_description', rule('/description'));
+      expectProblem(
+        await create({ name: 'CI', description: 'x'.repeat(501) }),
+        400,
+        'invalid_description',
+        rule('/description'),
+      );
       const avatar = await create({ name: 'CI', avatarUrl: 'http://user:pw@chat.example.com/a.png' });
       expectProblem(avatar, 400, 'invalid_avatar_url', rule('/avatarUrl'));
       expect(avatar.text).not.toContain('user:pw');
@@ -216,16 +289,33 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
     it('409 for a webhook in an archived channel and for a revoked webhook; revoking twice is 200', async () => {
       const own = await world.fixture();
       await world.putChannel({ id: own.channelId, ownerId: CALLERS['the channel owner'].userId, archived: true });
-      expectProblem(await send(url(`/channels/${own.channelId}/webhooks`), { method: 'POST', headers: OWNER, body: { name: 'CI' } }), 409, 'channel_archived');
+      expectProblem(
+        await send(url(`/channels/${own.channelId}/webhooks`), {
+          method: 'POST',
+          headers: OWNER,
+          body: { name: 'CI' },
+        }),
+        409,
+        'channel_archived',
+      );
       const revoke = () => send(url(`/webhooks/${own.webhookId}/revoke`), { method: 'POST', headers: OWNER, body: {} });
       expect((await revoke()).status).toBe(200);
       expect((await revoke()).status).toBe(200);
-      expectProblem(await send(url(`/webhooks/${own.webhookId}/rotate`), { method: 'POST', headers: OWNER }), 409, 'webhook_revoked');
-      expectProblem(await send(url(`/webhooks/${own.webhookId}`), { method: 'PATCH', headers: OWNER, body: { description: 'x' } }), 409, 'webhook_revoked');
+      expectProblem(
+        await send(url(`/webhooks/${own.webhookId}/rotate`), { method: 'POST', headers: OWNER }),
+        409,
+        'webhook_revoked',
+      );
+      expectProblem(
+        await send(url(`/webhooks/${own.webhookId}`), { method: 'PATCH', headers: OWNER, body: { description: 'x' } }),
+        409,
+        'webhook_revoked',
+      );
     });
 
     it('the history takes ?limit= from 1 to 100', async () => {
-      const posts = (limit: string) => send(url(`/webhooks/${fixture.webhookId}/posts?limit=${limit}`), { method: 'GET', headers: OWNER });
+      const posts = (limit: string) =>
+        send(url(`/webhooks/${fixture.webhookId}/posts?limit=${limit}`), { method: 'GET', headers: OWNER });
       expect(((await posts('1')).json as { posts: unknown[] }).posts).toHaveLength(1);
       for (const limit of ['0', '101', 'ten', '1.5']) expectProblem(await posts(limit), 400, 'invalid_argument');
     });

@@ -6,7 +6,16 @@
 import { expect } from 'vitest';
 import type { WebhookInfo } from '../../src/lifecycle/create-webhook-manager.js';
 import { send, type Answer } from '../support/http.js';
-import { BASE_PATH, BASE_URL, CALLER_NAMES, CALLERS, signedIn, type CallerName, type Fixture, type ManagedWorld } from './support.js';
+import {
+  BASE_PATH,
+  BASE_URL,
+  CALLER_NAMES,
+  CALLERS,
+  signedIn,
+  type CallerName,
+  type Fixture,
+  type ManagedWorld,
+} from './support.js';
 
 const URL_PATTERN = /\/hooks\/channels\//;
 const ORG_OWNER = CALLERS['an organization owner'];
@@ -23,7 +32,8 @@ interface RouteCase {
   holdsUrl?: boolean;
 }
 
-const info = async (world: ManagedWorld, webhookId: string): Promise<WebhookInfo> => world.manager.get(ORG_OWNER, webhookId);
+const info = async (world: ManagedWorld, webhookId: string): Promise<WebhookInfo> =>
+  world.manager.get(ORG_OWNER, webhookId);
 
 const urlOf = (answer: Answer) => (answer.json as { url: string }).url;
 
@@ -38,7 +48,11 @@ export const ROUTE_CASES: RouteCase[] = [
   {
     route: 'POST /channels/{channelId}/webhooks',
     subject: 'channel',
-    request: ({ channelId }) => ({ method: 'POST', path: `/channels/${channelId}/webhooks`, body: { name: ' Deploys ', description: 'From the table' } }),
+    request: ({ channelId }) => ({
+      method: 'POST',
+      path: `/channels/${channelId}/webhooks`,
+      body: { name: ' Deploys ', description: 'From the table' },
+    }),
     status: 201,
     holdsUrl: true,
     expected: async (world, { channelId }, caller, answer) => {
@@ -72,7 +86,11 @@ export const ROUTE_CASES: RouteCase[] = [
   {
     route: 'PATCH /webhooks/{webhookId}',
     subject: 'webhook',
-    request: ({ webhookId }) => ({ method: 'PATCH', path: `/webhooks/${webhookId}`, body: { description: 'Deploys and rollbacks', avatarUrl: null } }),
+    request: ({ webhookId }) => ({
+      method: 'PATCH',
+      path: `/webhooks/${webhookId}`,
+      body: { description: 'Deploys and rollbacks', avatarUrl: null },
+    }),
     status: 200,
     expected: async (world, { webhookId }) => {
       const webhook = await info(world, webhookId);
@@ -113,19 +131,32 @@ export const ROUTE_CASES: RouteCase[] = [
     status: 200,
     expected: async (world, { webhookId }) => {
       const posts = await world.store.listPosts!(webhookId, 100);
-      expect(posts).toEqual([expect.objectContaining({ status: 201, code: null, messageId: expect.any(String), count: 1 })]);
+      expect(posts).toEqual([
+        expect.objectContaining({ status: 201, code: null, messageId: expect.any(String), count: 1 }),
+      ]);
       return { posts };
     },
   },
 ];
 
 /** Sends a route case's request as `caller`. */
-export function sendAs(origin: string, caller: CallerName, request: { method: string; path: string; body?: unknown }): Promise<Answer> {
-  return send(`${origin}${BASE_PATH}${request.path}`, { method: request.method, headers: signedIn(caller), body: request.body as object | undefined });
+export function sendAs(
+  origin: string,
+  caller: CallerName,
+  request: { method: string; path: string; body?: unknown },
+): Promise<Answer> {
+  return send(`${origin}${BASE_PATH}${request.path}`, {
+    method: request.method,
+    headers: signedIn(caller),
+    body: request.body as object | undefined,
+  });
 }
 
 /** The headers every answer of the API has. */
-export function expectAnswerHeaders(answer: Answer, contentType: 'application/json' | 'application/problem+json'): void {
+export function expectAnswerHeaders(
+  answer: Answer,
+  contentType: 'application/json' | 'application/problem+json',
+): void {
   expect(answer.headers['content-type']).toMatch(new RegExp(`^${contentType.replace('+', '\\+')}(;|$)`));
   expect(answer.headers['cache-control']).toBe('no-store');
   expect(answer.headers['x-content-type-options']).toBe('nosniff');
@@ -168,7 +199,9 @@ export async function checkRoute(origin: string, world: ManagedWorld, routeCase:
       expect(answer.json, context).toEqual(problemBody(401, 'unauthenticated'));
     } else {
       const missing = routeCase.request(
-        routeCase.subject === 'channel' ? { ...fixture, channelId: 'c_no_such_channel' } : { ...fixture, webhookId: 'wh_AAAAAAAAAAAAAAAAAAAAAA' },
+        routeCase.subject === 'channel'
+          ? { ...fixture, channelId: 'c_no_such_channel' }
+          : { ...fixture, webhookId: 'wh_AAAAAAAAAAAAAAAAAAAAAA' },
       );
       const absent = await sendAs(origin, caller, missing);
       const code = routeCase.subject === 'channel' ? 'channel_not_found' : 'webhook_not_found';
@@ -177,6 +210,8 @@ export async function checkRoute(origin: string, world: ManagedWorld, routeCase:
       expect(answer.json, `${context}: differs from the answer for one that does not exist`).toEqual(absent.json);
     }
     expect(await world.store.getWebhook(fixture.webhookId), `${context}: changed the webhook`).toEqual(before);
-    expect((await world.store.listWebhooks(fixture.channelId)).length, `${context}: created a webhook`).toBe(countBefore);
+    expect((await world.store.listWebhooks(fixture.channelId)).length, `${context}: created a webhook`).toBe(
+      countBefore,
+    );
   }
 }

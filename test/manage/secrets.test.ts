@@ -25,7 +25,11 @@ interface Outlets {
   hooks: unknown[];
 }
 
-type Start = (manager: WebhookManager, api: Omit<ManagementApiOptions<never>, 'manager' | 'authenticate'>, outlets: Outlets) => Promise<Listening>;
+type Start = (
+  manager: WebhookManager,
+  api: Omit<ManagementApiOptions<never>, 'manager' | 'authenticate'>,
+  outlets: Outlets,
+) => Promise<Listening>;
 
 const lineSink = (outlets: Outlets) =>
   new Writable({
@@ -44,7 +48,9 @@ const stacks: Array<[string, Start]> = [
       app.use(morgan('combined', { stream: lineSink(outlets) }));
       app.use(
         BASE_PATH,
-        createExpressManagementMiddleware(createManagementApi({ ...options, manager, authenticate: (req) => actorOfCookie(req.headers.cookie) })),
+        createExpressManagementMiddleware(
+          createManagementApi({ ...options, manager, authenticate: (req) => actorOfCookie(req.headers.cookie) }),
+        ),
       );
       return listen(createServer(app));
     },
@@ -68,7 +74,11 @@ const stacks: Array<[string, Start]> = [
     "Fastify with its logger at 'trace'",
     async (manager, options, outlets) => {
       const app = Fastify({ logger: { level: 'trace', stream: lineSink(outlets) } });
-      const api = createManagementApi<FastifyRequest>({ ...options, manager, authenticate: (request) => actorOfCookie(request.headers.cookie) });
+      const api = createManagementApi<FastifyRequest>({
+        ...options,
+        manager,
+        authenticate: (request) => actorOfCookie(request.headers.cookie),
+      });
       await app.register(createFastifyManagementPlugin(api), { prefix: BASE_PATH });
       return listenFastify(app);
     },
@@ -87,7 +97,9 @@ describe.each(stacks)('the secret URL stays in its two answers on %s', (_, start
   beforeEach(async () => {
     outlets = { lines: [], hooks: [] };
     failing = { store: false, audit: false };
-    consoleError = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void outlets.lines.push(args.map(String).join(' ')));
+    consoleError = vi
+      .spyOn(console, 'error')
+      .mockImplementation((...args: unknown[]) => void outlets.lines.push(args.map(String).join(' ')));
     const inner = createMemoryStore();
     inner.putChannel({ id: 'ops', ownerId: CALLERS['the channel owner'].userId, archived: false });
     // Fails every change once told to, after the manager has made the new secret.
@@ -138,7 +150,8 @@ describe.each(stacks)('the secret URL stays in its two answers on %s', (_, start
     await call('POST', '/channels/ops/webhooks', { name: 'Failing' });
     await call('POST', `/webhooks/${webhook.id}/rotate`);
     failing.store = false;
-    for (const cookie of ['session=broken', 'session=odd', '']) await call('GET', `/webhooks/${webhook.id}`, undefined, { cookie });
+    for (const cookie of ['session=broken', 'session=odd', ''])
+      await call('GET', `/webhooks/${webhook.id}`, undefined, { cookie });
     await call('GET', '/channels/ops/webhooks');
     await call('GET', `/webhooks/${webhook.id}`);
     await call('PATCH', `/webhooks/${webhook.id}`, { description: 'x' });
@@ -146,12 +159,18 @@ describe.each(stacks)('the secret URL stays in its two answers on %s', (_, start
     await call('POST', `/webhooks/${webhook.id}/revoke`, {});
     await new Promise((resolve) => setTimeout(resolve, 50));
 
-    expect(answers.map((answer) => answer.status)).toEqual([201, 200, 201, 500, 500, 500, 500, 401, 200, 200, 200, 200, 200]);
+    expect(answers.map((answer) => answer.status)).toEqual([
+      201, 200, 201, 500, 500, 500, 500, 401, 200, 200, 200, 200, 200,
+    ]);
     expect(outlets.hooks.length).toBeGreaterThan(0);
     expect(outlets.lines.length).toBeGreaterThan(0);
     const secrets = urls.map((each) => each.split('/').at(-1)!);
     const meant = new Set([created, rotated, answers[2]]);
-    const elsewhere = [...answers.filter((answer) => !meant.has(answer)).map((answer) => answer.text), deepText(outlets.hooks), ...outlets.lines].join('\n');
+    const elsewhere = [
+      ...answers.filter((answer) => !meant.has(answer)).map((answer) => answer.text),
+      deepText(outlets.hooks),
+      ...outlets.lines,
+    ].join('\n');
     expect(elsewhere).not.toMatch(/\/hooks\/channels\//);
     for (const secret of secrets) expect(elsewhere).not.toContain(secret);
   });

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { backends } from '../support/backends.js';
 import type { Listening } from '../support/http.js';
 import { checkRoute, ROUTE_CASES } from './role-table.js';
-import { managementTargets, openWorld, postgresStore, sqliteStore, type ManagedWorld, type StoreUnderTest } from './support.js';
+import {
+  managementTargets,
+  openWorld,
+  postgresStore,
+  sqliteStore,
+  type ManagedWorld,
+  type StoreUnderTest,
+} from './support.js';
 
 // The role table of roles.test.ts on the SQLite and PostgreSQL stores, on every stack.
 const { databaseUrl, title } = backends();

@@ -26,7 +26,12 @@ import { createPostgresStore } from '../../adapters/stores/postgres/index.js';
 import { createSqliteStore } from '../../adapters/stores/sqlite/index.js';
 import { createFakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
-import { createWebhookManager, type Actor, type AuditEvent, type WebhookManager } from '../../src/lifecycle/create-webhook-manager.js';
+import {
+  createWebhookManager,
+  type Actor,
+  type AuditEvent,
+  type WebhookManager,
+} from '../../src/lifecycle/create-webhook-manager.js';
 import { createManagementApi, type ManagementApiOptions, type ManagementErrorContext } from '../../src/manage/index.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
 import type { Channel, WebhookStore } from '../../src/ports.js';
@@ -93,7 +98,11 @@ const express = (name: string, create: typeof express5, parserFirst: boolean): M
     app.get('/api/health', (_req, res) => {
       res.json(health);
     });
-    const api = createManagementApi<ExpressLikeRequest>({ ...options, manager, authenticate: (req) => actorOfCookie(req.headers.cookie) });
+    const api = createManagementApi<ExpressLikeRequest>({
+      ...options,
+      manager,
+      authenticate: (req) => actorOfCookie(req.headers.cookie),
+    });
     app.use(BASE_PATH, createExpressManagementMiddleware(api));
     return listen(createServer(app));
   },
@@ -126,7 +135,11 @@ const fastify = (name: string, create: typeof Fastify5): ManagementTarget => ({
   start: async (manager, options) => {
     const app = create();
     app.get('/api/health', async () => health);
-    const api = createManagementApi<FastifyRequest>({ ...options, manager, authenticate: (request) => actorOfCookie(request.headers.cookie) });
+    const api = createManagementApi<FastifyRequest>({
+      ...options,
+      manager,
+      authenticate: (request) => actorOfCookie(request.headers.cookie),
+    });
     await app.register(createFastifyManagementPlugin(api), { prefix: BASE_PATH });
     return listenFastify(app);
   },
@@ -136,10 +149,17 @@ const nodeHttp: ManagementTarget = {
   name: 'node:http',
   parserFirst: false,
   start: (manager, options) => {
-    const api = createManagementApi<IncomingMessage>({ ...options, manager, authenticate: (req) => actorOfCookie(req.headers.cookie), basePath: BASE_PATH });
+    const api = createManagementApi<IncomingMessage>({
+      ...options,
+      manager,
+      authenticate: (req) => actorOfCookie(req.headers.cookie),
+      basePath: BASE_PATH,
+    });
     const listener = createNodeManagementListener(api, {
       fallback: (req, res) => {
-        res.writeHead(req.url === '/api/health' ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(health));
+        res
+          .writeHead(req.url === '/api/health' ? 200 : 404, { 'content-type': 'application/json' })
+          .end(JSON.stringify(health));
       },
     });
     return listen(createServer(listener));
@@ -151,8 +171,14 @@ const fetchPlain: ManagementTarget = {
   name: 'Fetch',
   parserFirst: false,
   start: (manager, options) => {
-    const api = createManagementApi({ ...options, manager, authenticate: (request) => actorOfCookie(request.headers.get('cookie')), basePath: BASE_PATH });
-    const fetch = (request: Request) => (new URL(request.url).pathname === '/api/health' ? Response.json(health) : api.fetch(request));
+    const api = createManagementApi({
+      ...options,
+      manager,
+      authenticate: (request) => actorOfCookie(request.headers.get('cookie')),
+      basePath: BASE_PATH,
+    });
+    const fetch = (request: Request) =>
+      new URL(request.url).pathname === '/api/health' ? Response.json(health) : api.fetch(request);
     return listen(createAdaptorServer({ fetch }) as ReturnType<typeof createServer>);
   },
 };
@@ -162,7 +188,11 @@ const fetchHono: ManagementTarget = {
   name: 'Fetch (Hono mount)',
   parserFirst: false,
   start: (manager, options) => {
-    const api = createManagementApi({ ...options, manager, authenticate: (request) => actorOfCookie(request.headers.get('cookie')) });
+    const api = createManagementApi({
+      ...options,
+      manager,
+      authenticate: (request) => actorOfCookie(request.headers.get('cookie')),
+    });
     const app = new Hono();
     app.get('/api/health', (c) => c.json(health));
     app.mount(BASE_PATH, api.fetch);
@@ -253,7 +283,14 @@ export async function openWorld(under: StoreUnderTest): Promise<ManagedWorld> {
   });
   const handle = createWebhookHandler({ store, onError: () => {} });
   const post = async (url: string, body: unknown) =>
-    (await handle({ method: 'POST', url: new URL(url).pathname, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status;
+    (
+      await handle({
+        method: 'POST',
+        url: new URL(url).pathname,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).status;
   return {
     store,
     manager,

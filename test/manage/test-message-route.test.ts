@@ -28,7 +28,10 @@ async function world({ handle = true } = {}) {
         body: JSON.stringify({ url, text: 'Test message' }),
       }),
     );
-    return { status: response.status, json: (await response.json()) as { status?: number; code?: string; body?: { code?: string } } };
+    return {
+      status: response.status,
+      json: (await response.json()) as { status?: number; code?: string; body?: { code?: string } },
+    };
   };
   return { store, manager, first, second, test };
 }
@@ -39,7 +42,10 @@ describe('the test message route', () => {
     const answer = await w.test(w.first.webhook.id, w.first.url);
     expect([answer.status, answer.json.status]).toEqual([200, 201]);
     expect(w.store.listMessages('ops')).toEqual([
-      expect.objectContaining({ body: 'Test message', author: expect.objectContaining({ id: w.first.webhook.id, name: 'CI' }) }),
+      expect.objectContaining({
+        body: 'Test message',
+        author: expect.objectContaining({ id: w.first.webhook.id, name: 'CI' }),
+      }),
     ]);
   });
 
@@ -69,6 +75,8 @@ describe('the test message route', () => {
   it('without a handler: 501 test_unavailable, after the permission check', async () => {
     const w = await world({ handle: false });
     expect((await w.test(w.first.webhook.id, w.first.url)).json.code).toBe('test_unavailable');
-    expect((await w.test(w.first.webhook.id, w.first.url, CALLERS['another member'].userId)).json.code).toBe('webhook_not_found');
+    expect((await w.test(w.first.webhook.id, w.first.url, CALLERS['another member'].userId)).json.code).toBe(
+      'webhook_not_found',
+    );
   });
 });

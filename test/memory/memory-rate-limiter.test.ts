@@ -24,7 +24,13 @@ describe('createMemoryRateLimiter reclaims idle keys', () => {
 
     now += 1;
     for (let i = 0; i < 40; i++) await limiter.hit(`other-${i}`, now);
-    expect(await limiter.hit('active', now)).toEqual({ allowed: false, limit: 3, windowMs: WINDOW, remaining: 0, resetMs: WINDOW - 1 });
+    expect(await limiter.hit('active', now)).toEqual({
+      allowed: false,
+      limit: 3,
+      windowMs: WINDOW,
+      remaining: 0,
+      resetMs: WINDOW - 1,
+    });
   });
 
   it('does bounded work per hit: one hit after 100,000 keys went idle drops only some of them', async () => {

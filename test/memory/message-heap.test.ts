@@ -31,7 +31,9 @@ describe('what a stored message keeps', () => {
     const path = new URL(url).pathname;
     // A limiter that keeps nothing, and a clock a millisecond further on each call, so that no two
     // messages share a time.
-    const rateLimiter: RateLimiter = { hit: () => ({ allowed: true, limit: 60, windowMs: 60_000, remaining: 59, resetMs: 60_000 }) };
+    const rateLimiter: RateLimiter = {
+      hit: () => ({ allowed: true, limit: 60, windowMs: 60_000, remaining: 59, resetMs: 60_000 }),
+    };
     let now = Date.parse('2026-11-25T00:00:00Z');
     const handle = createWebhookHandler({ store, rateLimiter, clock: { now: () => now++ } });
     const body = JSON.stringify({ text: 'Deploy 42 finished on production in 3m12s; all checks green.' });

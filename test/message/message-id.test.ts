@@ -15,7 +15,9 @@ const timeOf = (id: string) => Number.parseInt(id.slice(0, 8) + id.slice(9, 13),
 // the other 74 random, so ids grow with time.
 describe('message ids', () => {
   it('are distinct version-7 UUIDs carrying the clock time of their post', async () => {
-    const s = await setup({ rateLimiter: { hit: () => ({ allowed: true, limit: 1_000, remaining: 1_000, resetMs: 0, windowMs: 60_000 }) } });
+    const s = await setup({
+      rateLimiter: { hit: () => ({ allowed: true, limit: 1_000, remaining: 1_000, resetMs: 0, windowMs: 60_000 }) },
+    });
     const ids: string[] = [];
     const times: number[] = [];
     for (let i = 0; i < 300; i++) {

@@ -45,8 +45,12 @@ async function webhookWorld({ limit = 1_000_000, failingInserts = false, failing
     clock,
   });
   const { url } = await manager.create({ userId: 'u1', role: 'member' }, { channelId: 'general', name: 'CI' });
-  const handlerStore = failingInserts ? { ...store, insertMessage: () => Promise.reject(new Error('disk full')) } : store;
-  const rateLimiter = failingLimiter ? { hit: () => Promise.reject(new Error('connection refused')) } : createMemoryRateLimiter({ limit });
+  const handlerStore = failingInserts
+    ? { ...store, insertMessage: () => Promise.reject(new Error('disk full')) }
+    : store;
+  const rateLimiter = failingLimiter
+    ? { hit: () => Promise.reject(new Error('connection refused')) }
+    : createMemoryRateLimiter({ limit });
   const handle = createWebhookHandler({
     store: handlerStore,
     clock,
@@ -103,17 +107,35 @@ describe('the OpenAPI document', () => {
   });
 
   it('ships as openapi.json in the package', () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[]; exports: Record<string, unknown> };
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      files: string[];
+      exports: Record<string, unknown>;
+    };
     expect(manifest.files).toContain('openapi.json');
     expect(Object.keys(manifest.exports)).toContain('./openapi');
   });
 
   it('names every status the handler answers, with every problem code under its status', () => {
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '201', '400', '404', '405', '409', '413', '415', '429', '500']);
-    const codes = (status: string) => operation.responses[status].content['application/problem+json'].schema.allOf[1].properties.code.enum;
+    expect(Object.keys(operation.responses).sort()).toEqual([
+      '200',
+      '201',
+      '400',
+      '404',
+      '405',
+      '409',
+      '413',
+      '415',
+      '429',
+      '500',
+    ]);
+    const codes = (status: string) =>
+      operation.responses[status].content['application/problem+json'].schema.allOf[1].properties.code.enum;
     expect(codes('400')).toEqual(['invalid_json', 'invalid_payload', 'key_mismatch', 'body_read_failed']);
     expect(codes('500')).toEqual(['store_failed', 'rate_limiter_failed', 'misconfigured', 'internal_error']);
-    expect(operation.responses['429'].headers['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer', minimum: 1 } });
+    expect(operation.responses['429'].headers['Retry-After']).toMatchObject({
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
+    });
     expect(operation.responses['405'].headers.Allow).toMatchObject({ required: true, schema: { const: 'POST' } });
     expect(operation.responses['201'].headers.RateLimit).toMatchObject({ required: true, schema: { type: 'string' } });
     expect(operation.responses['404'].headers.RateLimit).toMatchObject({ required: false });
@@ -141,7 +163,13 @@ describe('the OpenAPI document', () => {
   });
 
   it('refuses bad options with invalid_argument', () => {
-    for (const options of [{ serverUrl: 'ftp://x' }, { serverUrl: 'https://x/' }, { pathPrefix: 'api' }, { pathPrefix: '/api/' }, { title: ' ' }]) {
+    for (const options of [
+      { serverUrl: 'ftp://x' },
+      { serverUrl: 'https://x/' },
+      { pathPrefix: 'api' },
+      { pathPrefix: '/api/' },
+      { title: ' ' },
+    ]) {
       expect(() => createOpenApiDocument(options)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
     }
   });
@@ -150,33 +178,38 @@ describe('the OpenAPI document', () => {
 describe('every example', () => {
   // A request example is answered with the response that shows an example of the same name: the
   // first post with the 201 or 400 one, a repeat (same idempotency key) with the 200 one.
-  it.each(Object.keys(requestExamples))('request example %s gets the status of the response that shows it', async (name) => {
-    const promised = Object.entries(operation.responses as Record<string, Json>)
-      .filter(([, response]) => Object.values(response.content as Record<string, Json>).some((media) => name in (media.examples ?? {})))
-      .map(([status]) => Number(status));
-    const first = promised.filter((status) => status !== 200);
-    expect(first).toHaveLength(1);
-    const post = await world();
-    const expectAnswer = async (status: number) => {
-      const response = await post(requestExamples[name]!.value);
-      expect(response.status).toBe(status);
-      const example = (Object.values(operation.responses[String(status)].content)[0] as Json).examples[name].value;
-      if (status >= 400) expect(response.body).toEqual(example);
-      else
-        expect(response.body).toEqual({
-          ...example,
-          message: {
-            ...example.message,
-            id: expect.any(String),
-            channelId: 'general',
-            author: { ...example.message.author, id: expect.any(String) },
-            createdAt: expect.any(String),
-          },
-        });
-    };
-    await expectAnswer(first[0]!);
-    if (promised.includes(200)) await expectAnswer(200);
-  });
+  it.each(Object.keys(requestExamples))(
+    'request example %s gets the status of the response that shows it',
+    async (name) => {
+      const promised = Object.entries(operation.responses as Record<string, Json>)
+        .filter(([, response]) =>
+          Object.values(response.content as Record<string, Json>).some((media) => name in (media.examples ?? {})),
+        )
+        .map(([status]) => Number(status));
+      const first = promised.filter((status) => status !== 200);
+      expect(first).toHaveLength(1);
+      const post = await world();
+      const expectAnswer = async (status: number) => {
+        const response = await post(requestExamples[name]!.value);
+        expect(response.status).toBe(status);
+        const example = (Object.values(operation.responses[String(status)].content)[0] as Json).examples[name].value;
+        if (status >= 400) expect(response.body).toEqual(example);
+        else
+          expect(response.body).toEqual({
+            ...example,
+            message: {
+              ...example.message,
+              id: expect.any(String),
+              channelId: 'general',
+              author: { ...example.message.author, id: expect.any(String) },
+              createdAt: expect.any(String),
+            },
+          });
+      };
+      await expectAnswer(first[0]!);
+      if (promised.includes(200)) await expectAnswer(200);
+    },
+  );
 
   // Each problem example is the answer to a request that provokes its code: same status, type, title
   // and code (the detail is prose), and the headers its response requires.
@@ -300,7 +333,9 @@ describe('the document and the handler agree', () => {
     fc.tuple(base, fc.nat(), fc.constantFrom(...KIND_SAMPLES, ...strings, 'extra')).map(([payload, at, sample]) => {
       const all = pointers(payload).filter((pointer) => pointer !== '');
       const pointer = all[at % all.length]!;
-      return sample === 'extra' ? replaceAt(payload, `${pointer.replace(/\/[^/]*$/, '')}/extra_field`, 1) : replaceAt(payload, pointer, sample);
+      return sample === 'extra'
+        ? replaceAt(payload, `${pointer.replace(/\/[^/]*$/, '')}/extra_field`, 1)
+        : replaceAt(payload, pointer, sample);
     }),
     fc.tuple(validPayload, fc.constantFrom(...strings)).map(([payload, blockId]) => ({
       ...payload,

@@ -40,10 +40,23 @@ async function node(args: string[]): Promise<unknown> {
 }
 
 describe('channel-webhooks/cloudflare in Node', () => {
-  const expected = { exports: EXPORTS, refused: 'invalid_argument', idShape: true, sameShard: true, failed: 'store_failed', calls: 1 };
+  const expected = {
+    exports: EXPORTS,
+    refused: 'invalid_argument',
+    idShape: true,
+    sameShard: true,
+    failed: 'store_failed',
+    calls: 1,
+  };
 
   it('loads as ESM and makes ids that carry their channel’s shard', async () => {
-    expect(await node(['--input-type=module', '-e', `const mod = await import('channel-webhooks/cloudflare');\n${useInNode}`])).toEqual(expected);
+    expect(
+      await node([
+        '--input-type=module',
+        '-e',
+        `const mod = await import('channel-webhooks/cloudflare');\n${useInNode}`,
+      ]),
+    ).toEqual(expected);
   });
 
   it('loads as CJS the same', async () => {
@@ -59,7 +72,10 @@ describe('channel-webhooks/cloudflare in Node', () => {
     const dist = join(root, 'dist');
     const importing = readdirSync(dist).filter(
       (file) =>
-        /\.(c?js)$/.test(file) && /\bfrom\s*["']cloudflare:|require\(["']cloudflare:|import\(["']cloudflare:/.test(readFileSync(join(dist, file), 'utf8')),
+        /\.(c?js)$/.test(file) &&
+        /\bfrom\s*["']cloudflare:|require\(["']cloudflare:|import\(["']cloudflare:/.test(
+          readFileSync(join(dist, file), 'utf8'),
+        ),
     );
     expect(importing).toEqual([]);
   });

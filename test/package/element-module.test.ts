@@ -12,13 +12,18 @@ const built = (name: string) => readFileSync(join(root, 'dist', name), 'utf8');
 
 describe('the built element module', () => {
   beforeAll(() => {
-    expect(existsSync(join(root, 'dist', 'element.js')), 'dist/element.js is missing: run npm run build first').toBe(true);
+    expect(existsSync(join(root, 'dist', 'element.js')), 'dist/element.js is missing: run npm run build first').toBe(
+      true,
+    );
   });
 
   it('imports and requires nothing: an app serves dist/element.js as it is', () => {
     for (const name of ['element.js', 'element.cjs']) {
       const code = built(name);
-      expect(code.match(/^\s*import\b|\bimport\s*\(|^\s*export\s+\*?\s*\{?[^;]*\bfrom\b|\brequire\s*\(/gm), name).toBeNull();
+      expect(
+        code.match(/^\s*import\b|\bimport\s*\(|^\s*export\s+\*?\s*\{?[^;]*\bfrom\b|\brequire\s*\(/gm),
+        name,
+      ).toBeNull();
     }
   });
 

@@ -33,7 +33,8 @@ async function node(args: string[]): Promise<unknown> {
   return JSON.parse(stdout);
 }
 const esm = (source: string) => node(['--input-type=module', '-e', source]);
-const cjs = (source: string) => node(['-e', `(async () => {\n${source}\n})().catch((error) => { console.error(error); process.exit(1); });`]);
+const cjs = (source: string) =>
+  node(['-e', `(async () => {\n${source}\n})().catch((error) => { console.error(error); process.exit(1); });`]);
 
 /** Posts one message end to end; `lib` is the main entry point and `fetchAdapter` the `/fetch` one. */
 const endToEnd = `
@@ -91,12 +92,15 @@ const exportKinds =
 
 describe('the built package', () => {
   beforeAll(() => {
-    expect(existsSync(join(root, manifest.module)), `${manifest.module} is missing: run npm run build first`).toBe(true);
+    expect(existsSync(join(root, manifest.module)), `${manifest.module} is missing: run npm run build first`).toBe(
+      true,
+    );
   });
 
   it('every file named in package.json exists in dist, types included', () => {
     const named = [manifest.main, manifest.module, manifest.types];
-    for (const [, entry] of subpaths) named.push(entry.import.types, entry.import.default, entry.require.types, entry.require.default);
+    for (const [, entry] of subpaths)
+      named.push(entry.import.types, entry.import.default, entry.require.types, entry.require.default);
     const missing = named.filter((file) => !existsSync(join(root, file)));
     expect(missing).toEqual([]);
   });
@@ -109,22 +113,33 @@ describe('the built package', () => {
   });
 
   it('imported as ESM, posts a message end to end', async () => {
-    const result = await esm(`const lib = await import('${manifest.name}');\nconst fetchAdapter = await import('${manifest.name}/fetch');\n${endToEnd}`);
+    const result = await esm(
+      `const lib = await import('${manifest.name}');\nconst fetchAdapter = await import('${manifest.name}/fetch');\n${endToEnd}`,
+    );
     expect(result).toEqual(expectedEndToEnd);
   });
 
   it('required as CJS, posts a message end to end', async () => {
-    const result = await cjs(`const lib = require('${manifest.name}');\nconst fetchAdapter = require('${manifest.name}/fetch');\n${endToEnd}`);
+    const result = await cjs(
+      `const lib = require('${manifest.name}');\nconst fetchAdapter = require('${manifest.name}/fetch');\n${endToEnd}`,
+    );
     expect(result).toEqual(expectedEndToEnd);
   });
 
   it.each(subpaths.map(([subpath]) => specifier(subpath)).filter((name) => name !== manifest.name))(
     '%s loads as ESM and as CJS with the same function exports',
     async (name) => {
-      const entry = manifest.exports[`./${name.slice(manifest.name.length + 1)}`] as { import: Conditions; require: Conditions };
+      const entry = manifest.exports[`./${name.slice(manifest.name.length + 1)}`] as {
+        import: Conditions;
+        require: Conditions;
+      };
       expect(existsSync(join(root, entry.import.default)), `${entry.import.default} is not built`).toBe(true);
-      const fromEsm = (await esm(`const mod = await import('${name}');\nprocess.stdout.write(JSON.stringify(${exportKinds}));`)) as Record<string, string>;
-      const fromCjs = (await cjs(`const mod = require('${name}');\nprocess.stdout.write(JSON.stringify(${exportKinds}));`)) as Record<string, string>;
+      const fromEsm = (await esm(
+        `const mod = await import('${name}');\nprocess.stdout.write(JSON.stringify(${exportKinds}));`,
+      )) as Record<string, string>;
+      const fromCjs = (await cjs(
+        `const mod = require('${name}');\nprocess.stdout.write(JSON.stringify(${exportKinds}));`,
+      )) as Record<string, string>;
       expect(Object.values(fromEsm)).toContain('function');
       expect(fromCjs).toEqual(fromEsm);
     },

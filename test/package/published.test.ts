@@ -32,7 +32,9 @@ afterAll(() => rmSync(app, { recursive: true, force: true }));
 
 describe('the published package', () => {
   it('every subpath has node10 types through typesVersions, pointing at its ESM declarations', () => {
-    expect(manifest.typesVersions['*']).toEqual(Object.fromEntries(subpaths.map((subpath) => [subpath.slice(2), [`./dist/${subpath.slice(2)}.d.ts`]])));
+    expect(manifest.typesVersions['*']).toEqual(
+      Object.fromEntries(subpaths.map((subpath) => [subpath.slice(2), [`./dist/${subpath.slice(2)}.d.ts`]])),
+    );
   });
 
   it('names its repository, homepage and issue tracker', () => {
@@ -42,16 +44,25 @@ describe('the published package', () => {
   });
 
   it('passes @arethetypeswrong/cli: every entry resolves with types under node10, node16 (CJS and ESM) and bundler', async () => {
-    const { stdout } = await run(bin('attw'), [tarball, '--format', 'json'], { timeout: 60_000 }).catch((error: { stdout: string }) => error);
+    const { stdout } = await run(bin('attw'), [tarball, '--format', 'json'], { timeout: 60_000 }).catch(
+      (error: { stdout: string }) => error,
+    );
     const report = JSON.parse(stdout) as { analysis: { problems: unknown[] } };
     expect(report.analysis.problems).toEqual([]);
   }, 60_000);
 
   // The render entry imports markdown-it at its top; a user installs only this package.
   it('after installing the package alone, channel-webhooks/render loads from ESM and CJS and renders markdown', async () => {
-    const script = (load: string) => `${load}.then(({ toHtml }) => console.log(toHtml({ body: '', blocks: [{ type: 'markdown', text: '**ok**' }] })))`;
-    const esm = await run(process.execPath, ['--input-type=module', '-e', script(`import('${manifest.name}/render')`)], { cwd: app });
-    const cjs = await run(process.execPath, ['-e', script(`Promise.resolve(require('${manifest.name}/render'))`)], { cwd: app });
+    const script = (load: string) =>
+      `${load}.then(({ toHtml }) => console.log(toHtml({ body: '', blocks: [{ type: 'markdown', text: '**ok**' }] })))`;
+    const esm = await run(
+      process.execPath,
+      ['--input-type=module', '-e', script(`import('${manifest.name}/render')`)],
+      { cwd: app },
+    );
+    const cjs = await run(process.execPath, ['-e', script(`Promise.resolve(require('${manifest.name}/render'))`)], {
+      cwd: app,
+    });
     for (const { stdout } of [esm, cjs]) expect(stdout).toContain('<strong>ok</strong>');
   }, 60_000);
 
@@ -81,7 +92,9 @@ describe('the published package', () => {
   ])(
     'a consumer type-checks with moduleResolution %s',
     async (moduleResolution, module) => {
-      const imports = subpaths.map((subpath, i) => `import * as entry${i} from '${manifest.name}/${subpath.slice(2)}';`);
+      const imports = subpaths.map(
+        (subpath, i) => `import * as entry${i} from '${manifest.name}/${subpath.slice(2)}';`,
+      );
       writeFileSync(
         join(app, 'consumer.ts'),
         `import { createMemoryStore, createWebhookHandler, isChannelWebhookError } from '${manifest.name}';
@@ -98,11 +111,22 @@ createWebhookHandler({});
       writeFileSync(
         tsconfig,
         JSON.stringify({
-          compilerOptions: { module, moduleResolution, target: 'es2022', lib: ['es2022', 'dom'], strict: true, noEmit: true, skipLibCheck: true, types: [] },
+          compilerOptions: {
+            module,
+            moduleResolution,
+            target: 'es2022',
+            lib: ['es2022', 'dom'],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: [],
+          },
           files: ['consumer.ts'],
         }),
       );
-      const result = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], { cwd: app }).then(
+      const result = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], {
+        cwd: app,
+      }).then(
         () => ({ stdout: '' }),
         (error: { stdout: string }) => error,
       );
@@ -112,9 +136,10 @@ createWebhookHandler({});
   );
 
   it('declarations have readable names: no hashed chunk, the shared ones under types/ by their source file', () => {
-    const files = readdirSync(join(app, 'node_modules', manifest.name, 'dist'), { recursive: true, encoding: 'utf8' }).filter((file) =>
-      /\.d\.c?ts$/.test(file),
-    );
+    const files = readdirSync(join(app, 'node_modules', manifest.name, 'dist'), {
+      recursive: true,
+      encoding: 'utf8',
+    }).filter((file) => /\.d\.c?ts$/.test(file));
     expect(files.filter((file) => /-[A-Za-z0-9_-]{8}\.d\.c?ts$/.test(file))).toEqual([]);
     expect(files).toContain(join('types', 'ports.d.ts'));
     expect(files).toContain(join('types', 'ports.d.cts'));
@@ -129,9 +154,19 @@ export const payload: WebhookPayload = { text: 'Deploy 42', username: 'ci' };
 `,
     );
     const tsconfig = join(app, 'tsconfig.wrong-block.json');
-    const compilerOptions = { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] };
+    const compilerOptions = {
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: [],
+    };
     writeFileSync(tsconfig, JSON.stringify({ compilerOptions, files: ['wrong-block.ts'] }));
-    const result = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], { cwd: app }).then(
+    const result = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], {
+      cwd: app,
+    }).then(
       () => ({ stdout: '' }),
       (error: { stdout: string }) => error,
     );

@@ -4,13 +4,20 @@ import { createHtmlWriter, HTML_CUT_MARK, type HtmlWriter } from '../../src/rend
 import { createRoom, OUTPUT_FLOOR } from '../../src/render/output-limit.js';
 
 /** A writer whose whole output, cut mark included, is at most `limit` characters. */
-const writer = (limit: number): HtmlWriter => createHtmlWriter(createRoom({ body: '', blocks: [] }, 0, OUTPUT_FLOOR - limit + HTML_CUT_MARK.length));
+const writer = (limit: number): HtmlWriter =>
+  createHtmlWriter(createRoom({ body: '', blocks: [] }, 0, OUTPUT_FLOOR - limit + HTML_CUT_MARK.length));
 
 describe('the HTML writer is driven by RENDER_ALLOW_LIST', () => {
   it('writes the listed attributes, in the list’s order, escaped', () => {
     const out = writer(1_000);
-    out.element('a', { href: 'https://example.com/?a="b"&c', rel: 'noopener noreferrer nofollow', class: ['cw-mention', 'cw-mention-user'] }, () =>
-      out.text('<x>'),
+    out.element(
+      'a',
+      {
+        href: 'https://example.com/?a="b"&c',
+        rel: 'noopener noreferrer nofollow',
+        class: ['cw-mention', 'cw-mention-user'],
+      },
+      () => out.text('<x>'),
     );
     expect(out.finish()).toBe(
       '<a class="cw-mention cw-mention-user" href="https://example.com/?a=&quot;b&quot;&amp;c" rel="noopener noreferrer nofollow">&lt;x&gt;</a>',
@@ -37,7 +44,10 @@ describe('the HTML writer is driven by RENDER_ALLOW_LIST', () => {
       out.element('img', { src: '/x.png', onerror: 'alert(1)' });
     };
     expect(misuses).toBeTypeOf('function');
-    expect(Object.isFrozen(RENDER_ALLOW_LIST) && Object.values(RENDER_ALLOW_LIST).every((attributes) => Object.isFrozen(attributes))).toBe(true);
+    expect(
+      Object.isFrozen(RENDER_ALLOW_LIST) &&
+        Object.values(RENDER_ALLOW_LIST).every((attributes) => Object.isFrozen(attributes)),
+    ).toBe(true);
   });
 
   it('closes every element it opened and marks the cut when the limit is reached', () => {

@@ -10,9 +10,13 @@ const section = (...elements: unknown[]) => ({ type: 'rich_text_section', elemen
 describe('each block type', () => {
   it('header: plain text, emoji codes as emoji', () => {
     const header = { type: 'header', text: { type: 'plain_text', text: 'Deploy *v2* :rocket: <b>', emoji: true } };
-    expect(html(header)).toBe('<h2 class="cw-header">Deploy *v2* <span class="cw-emoji">:rocket:</span> &lt;b&gt;</h2>');
+    expect(html(header)).toBe(
+      '<h2 class="cw-header">Deploy *v2* <span class="cw-emoji">:rocket:</span> &lt;b&gt;</h2>',
+    );
     expect(plain(header)).toBe('Deploy *v2* :rocket: <b>');
-    expect(html({ type: 'header', text: { type: 'plain_text', text: ':rocket:', emoji: false } })).toBe('<h2 class="cw-header">:rocket:</h2>');
+    expect(html({ type: 'header', text: { type: 'plain_text', text: ':rocket:', emoji: false } })).toBe(
+      '<h2 class="cw-header">:rocket:</h2>',
+    );
   });
 
   it('section: mrkdwn, or plain text', () => {
@@ -22,7 +26,9 @@ describe('each block type', () => {
     expect(plain({ type: 'section', text: { type: 'mrkdwn', text: '*Build* <https://ci.example/1|#1> passed' } })).toBe(
       'Build #1 (https://ci.example/1) passed',
     );
-    expect(html({ type: 'section', text: { type: 'plain_text', text: '*not bold*' } })).toBe('<div class="cw-section"><p>*not bold*</p></div>');
+    expect(html({ type: 'section', text: { type: 'plain_text', text: '*not bold*' } })).toBe(
+      '<div class="cw-section"><p>*not bold*</p></div>',
+    );
   });
 
   it('markdown: CommonMark, HTML in it shown as text', () => {
@@ -37,14 +43,20 @@ describe('each block type', () => {
         '<ul><li>one</li><li>two</li></ul><ol start="3"><li>three</li></ol>' +
         '<pre class="cw-pre">x &lt; y</pre><hr><p><span class="cw-image-alt">logo</span></p></div>',
     );
-    expect(plain(markdown)).toBe('Release\nbold em gone code site (https://example.com) <b>raw</b>\nquote\n• one\n• two\n3. three\nx < y\nlogo');
+    expect(plain(markdown)).toBe(
+      'Release\nbold em gone code site (https://example.com) <b>raw</b>\nquote\n• one\n• two\n3. three\nx < y\nlogo',
+    );
   });
 
   it('divider', () => {
     expect(html({ type: 'divider' })).toBe('<hr class="cw-divider">');
-    expect(plain({ type: 'section', text: { type: 'mrkdwn', text: 'a' } }, { type: 'divider' }, { type: 'section', text: { type: 'mrkdwn', text: 'b' } })).toBe(
-      'a\nb',
-    );
+    expect(
+      plain(
+        { type: 'section', text: { type: 'mrkdwn', text: 'a' } },
+        { type: 'divider' },
+        { type: 'section', text: { type: 'mrkdwn', text: 'b' } },
+      ),
+    ).toBe('a\nb');
   });
 
   it('context: texts and images side by side', () => {
@@ -59,9 +71,9 @@ describe('each block type', () => {
     expect(html(context)).toBe(
       '<div class="cw-context"><span class="cw-image-alt">avatar</span><div class="cw-context-item"><p><strong>ana</strong> posted</p></div><div class="cw-context-item"><p>today</p></div></div>',
     );
-    expect(toHtml({ body: '', blocks: [context] }, { image: (url) => `/proxy?u=${encodeURIComponent(url)}` })).toContain(
-      '<img class="cw-image" src="/proxy?u=https%3A%2F%2Fexample.com%2Fa.png" alt="avatar">',
-    );
+    expect(
+      toHtml({ body: '', blocks: [context] }, { image: (url) => `/proxy?u=${encodeURIComponent(url)}` }),
+    ).toContain('<img class="cw-image" src="/proxy?u=https%3A%2F%2Fexample.com%2Fa.png" alt="avatar">');
     expect(plain(context)).toBe('avatar ana posted today');
   });
 
@@ -85,7 +97,13 @@ describe('each block type', () => {
         { type: 'usergroup', usergroup_id: 'S1' },
         { type: 'broadcast', range: 'channel' },
         { type: 'date', timestamp: 1392734382, format: '{date_short}' },
-        { type: 'date', timestamp: 1392734382, format: '{date_short}', fallback: 'Feb 18', url: 'https://example.com/d' },
+        {
+          type: 'date',
+          timestamp: 1392734382,
+          format: '{date_short}',
+          fallback: 'Feb 18',
+          url: 'https://example.com/d',
+        },
         { type: 'color', value: '#ff0000' },
         { type: 'text', text: '\nnext line' },
       ),
@@ -138,8 +156,12 @@ describe('each block type', () => {
   });
 
   it('ignores fields and element types it does not know', () => {
-    const block = rich(section({ type: 'text', text: 'kept', extra: '<b>' }, { type: 'unknown', text: 'dropped' }), { type: 'rich_text_future' });
-    expect(html(block, { type: 'future_block', text: 'x' })).toBe('<div class="cw-rich-text"><p class="cw-rich-text-section">kept</p></div>');
+    const block = rich(section({ type: 'text', text: 'kept', extra: '<b>' }, { type: 'unknown', text: 'dropped' }), {
+      type: 'rich_text_future',
+    });
+    expect(html(block, { type: 'future_block', text: 'x' })).toBe(
+      '<div class="cw-rich-text"><p class="cw-rich-text-section">kept</p></div>',
+    );
   });
 
   it('renders the extended rich_text fields gracefully', () => {
@@ -180,6 +202,8 @@ describe('which text is used', () => {
       expect(() => toHtml(bad as never)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
       expect(() => toPlainText(bad as never)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
     }
-    expect(() => toHtml({ body: '', blocks: [] }, { image: 'https://proxy' as never })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => toHtml({ body: '', blocks: [] }, { image: 'https://proxy' as never })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
   });
 });

@@ -14,12 +14,16 @@ const TEXT_PER_CHARACTER = 8;
 const FLOOR = 8_192;
 const SEED = 20_261_125;
 
-const sizeOf = (message: Pick<Message, 'body' | 'blocks'>): number => message.body.length + JSON.stringify(message.blocks).length;
+const sizeOf = (message: Pick<Message, 'body' | 'blocks'>): number =>
+  message.body.length + JSON.stringify(message.blocks).length;
 const proxy: RenderOptions = { image: (url) => `/image-proxy?url=${encodeURIComponent(url)}` };
 // An app whose resolvers return far more than the message holds: the bound holds all the same.
 const generous: RenderOptions = {
   ...proxy,
-  mention: ({ id }) => ({ text: `@${'n'.repeat(200)}`, url: `https://chat.example.com/people/${id}?${'q'.repeat(1_000)}` }),
+  mention: ({ id }) => ({
+    text: `@${'n'.repeat(200)}`,
+    url: `https://chat.example.com/people/${id}?${'q'.repeat(1_000)}`,
+  }),
   emoji: () => 'e'.repeat(200),
   date: () => 'd'.repeat(200),
 };
@@ -47,7 +51,8 @@ function expectBounded(message: Pick<Message, 'body' | 'blocks'>, { html, text, 
 
 const markdown = (text: string): Payload => ({ blocks: [{ type: 'markdown', text }] });
 const section = (text: string): Payload => ({ blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
-const lines = (count: number, line: (index: number) => string): string => Array.from({ length: count }, (_, index) => line(index)).join('\n');
+const lines = (count: number, line: (index: number) => string): string =>
+  Array.from({ length: count }, (_, index) => line(index)).join('\n');
 
 let accept: Awaited<ReturnType<typeof createAcceptor>>;
 beforeAll(async () => {
@@ -75,10 +80,14 @@ describe('a message nested as deep as the limits allow', () => {
     'markdown strong and em': { max: 1_990, build: (w, n) => markdown(`${'**_'.repeat(n)}${w}${'_**'.repeat(n)}`) },
     // After a word, so that the tildes never open a code fence.
     'markdown strike': { max: 2_990, build: (w, n) => markdown(`x ${'~~'.repeat(n)}${w}${'~~'.repeat(n)}`) },
-    'markdown links': { max: 520, build: (w, n) => markdown(`${'['.repeat(n)}${w}${'](https://example.com)'.repeat(n)}`) },
+    'markdown links': {
+      max: 520,
+      build: (w, n) => markdown(`${'['.repeat(n)}${w}${'](https://example.com)'.repeat(n)}`),
+    },
     'markdown images in links': {
       max: 220,
-      build: (w, n) => markdown(`${'[!['.repeat(n)}${w}${'](https://example.com/i.png)](https://example.com)'.repeat(n)}`),
+      build: (w, n) =>
+        markdown(`${'[!['.repeat(n)}${w}${'](https://example.com/i.png)](https://example.com)'.repeat(n)}`),
     },
     'markdown blockquotes': { max: 11_990, build: (w, n) => markdown(`${'>'.repeat(n)} ${w}`) },
     'markdown blockquote lines': { max: 140, build: (w, n) => markdown(lines(n, (i) => `${'>'.repeat(i + 1)} ${w}`)) },
@@ -86,8 +95,14 @@ describe('a message nested as deep as the limits allow', () => {
     'markdown ordered lists': { max: 3_990, build: (w, n) => markdown(`${'1. '.repeat(n)}${w}`) },
     'markdown indented lists': { max: 100, build: (w, n) => markdown(lines(n, (i) => `${' '.repeat(2 * i)}- ${w}`)) },
     'markdown quotes in lists': { max: 2_990, build: (w, n) => markdown(`${'- > '.repeat(n)}${w}`) },
-    'mrkdwn markers in a section': { max: 10_500, build: (w, n) => section(`${'*_~'.repeat(n)}${w}${'~_*'.repeat(n)}`) },
-    'mrkdwn markers in the text': { max: 1_660, build: (w, n) => ({ text: `${'*_~'.repeat(n)}${w}${'~_*'.repeat(n)}` }) },
+    'mrkdwn markers in a section': {
+      max: 10_500,
+      build: (w, n) => section(`${'*_~'.repeat(n)}${w}${'~_*'.repeat(n)}`),
+    },
+    'mrkdwn markers in the text': {
+      max: 1_660,
+      build: (w, n) => ({ text: `${'*_~'.repeat(n)}${w}${'~_*'.repeat(n)}` }),
+    },
     'mrkdwn quotes': { max: 12_900, build: (w, n) => section(`${'&gt; '.repeat(n)}${w}`) },
     'rich_text styles': {
       max: 200,
@@ -98,8 +113,17 @@ describe('a message nested as deep as the limits allow', () => {
             elements: Array.from({ length: n }, () => ({
               type: 'rich_text_quote',
               elements: [
-                { type: 'text', text: w, style: { bold: true, italic: true, strike: true, code: true, underline: true, highlight: true } },
-                { type: 'link', url: 'https://example.com', text: w, style: { bold: true, italic: true, strike: true, code: true } },
+                {
+                  type: 'text',
+                  text: w,
+                  style: { bold: true, italic: true, strike: true, code: true, underline: true, highlight: true },
+                },
+                {
+                  type: 'link',
+                  url: 'https://example.com',
+                  text: w,
+                  style: { bold: true, italic: true, strike: true, code: true },
+                },
               ],
             })),
           },
@@ -124,7 +148,12 @@ describe('a message nested as deep as the limits allow', () => {
   it('of every kind renders within the bounds, the deepest word kept', async () => {
     const shape = fc
       .constantFrom(...Object.keys(shapes))
-      .chain((name) => fc.tuple(fc.constant(name), fc.oneof(fc.integer({ min: 1, max: shapes[name]!.max }), fc.constant(shapes[name]!.max))));
+      .chain((name) =>
+        fc.tuple(
+          fc.constant(name),
+          fc.oneof(fc.integer({ min: 1, max: shapes[name]!.max }), fc.constant(shapes[name]!.max)),
+        ),
+      );
     await fc.assert(
       fc.asyncProperty(shape, fc.stringMatching(/^[a-z]{3,8}$/), async ([name, depth], word) => {
         const payload = shapes[name]!.build(word, depth);
@@ -156,8 +185,10 @@ describe('output stays a small multiple of the message', () => {
   // styles), filled up to the 64 KiB body, renders within the bound, with any resolvers.
   const fill = (unit: string, room: number): string => unit.repeat(Math.max(1, Math.floor(room / unit.length)));
   const shapes: Record<string, (room: number, length: number) => Payload> = {
-    'reference links': (room, length) => markdown(`[a]: ${url(length)}\n\n${fill('[a] ', Math.min(room, 11_900) - length)}`),
-    'reference images': (room, length) => markdown(`[a]: ${url(length)}\n\n${fill('![a]', Math.min(room, 11_900) - length)}`),
+    'reference links': (room, length) =>
+      markdown(`[a]: ${url(length)}\n\n${fill('[a] ', Math.min(room, 11_900) - length)}`),
+    'reference images': (room, length) =>
+      markdown(`[a]: ${url(length)}\n\n${fill('![a]', Math.min(room, 11_900) - length)}`),
     'markdown autolinks': (room, length) => markdown(fill(`<${url(length)}> `, Math.min(room, 11_900))),
     'mrkdwn links': (room, length) => section(fill(`<${url(length)}> `, room)),
     'rich_text links': (room, length) => ({
@@ -167,7 +198,10 @@ describe('output stays a small multiple of the message', () => {
           elements: [
             {
               type: 'rich_text_section',
-              elements: Array.from({ length: Math.max(1, Math.floor(room / (length + 30))) }, () => ({ type: 'link', url: url(length) })),
+              elements: Array.from({ length: Math.max(1, Math.floor(room / (length + 30))) }, () => ({
+                type: 'link',
+                url: url(length),
+              })),
             },
           ],
         },
@@ -178,7 +212,12 @@ describe('output stays a small multiple of the message', () => {
       blocks: [
         {
           type: 'rich_text',
-          elements: [{ type: 'rich_text_section', elements: Array.from({ length: Math.floor(room / 30) }, () => ({ type: 'emoji', name: 'a' })) }],
+          elements: [
+            {
+              type: 'rich_text_section',
+              elements: Array.from({ length: Math.floor(room / 30) }, () => ({ type: 'emoji', name: 'a' })),
+            },
+          ],
         },
       ],
     }),
@@ -188,7 +227,12 @@ describe('output stays a small multiple of the message', () => {
       blocks: [
         {
           type: 'rich_text',
-          elements: [{ type: 'rich_text_section', elements: Array.from({ length: Math.floor(room / 32) }, () => ({ type: 'user', user_id: 'U1' })) }],
+          elements: [
+            {
+              type: 'rich_text_section',
+              elements: Array.from({ length: Math.floor(room / 32) }, () => ({ type: 'user', user_id: 'U1' })),
+            },
+          ],
         },
       ],
     }),
@@ -208,7 +252,13 @@ describe('output stays a small multiple of the message', () => {
               indent: 8,
               elements: Array.from({ length: Math.floor(room / 160) }, () => ({
                 type: 'rich_text_section',
-                elements: [{ type: 'text', text: 'a\na', style: { bold: true, italic: true, strike: true, code: true, underline: true, highlight: true } }],
+                elements: [
+                  {
+                    type: 'text',
+                    text: 'a\na',
+                    style: { bold: true, italic: true, strike: true, code: true, underline: true, highlight: true },
+                  },
+                ],
               })),
             },
           ],
@@ -237,16 +287,32 @@ describe('output stays a small multiple of the message', () => {
   it('still renders every label of a 50-block message full of ordinary links', async () => {
     const LINKS = 15;
     const label = (block: number, link: number) => `label${block}x${link}`;
-    const href = (block: number, link: number) => `https://docs.example.com/guides/${block}/section-${link}?ref=webhook`;
+    const href = (block: number, link: number) =>
+      `https://docs.example.com/guides/${block}/section-${link}?ref=webhook`;
     const blocks = Array.from({ length: 50 }, (_, b) => {
-      if (b % 10 === 0) return { type: 'markdown', text: Array.from({ length: LINKS }, (_, l) => `[${label(b, l)}](${href(b, l)})`).join(' ') };
+      if (b % 10 === 0)
+        return {
+          type: 'markdown',
+          text: Array.from({ length: LINKS }, (_, l) => `[${label(b, l)}](${href(b, l)})`).join(' '),
+        };
       if (b % 5 === 1) {
         return {
           type: 'rich_text',
-          elements: [{ type: 'rich_text_section', elements: Array.from({ length: LINKS }, (_, l) => ({ type: 'link', url: href(b, l), text: label(b, l) })) }],
+          elements: [
+            {
+              type: 'rich_text_section',
+              elements: Array.from({ length: LINKS }, (_, l) => ({ type: 'link', url: href(b, l), text: label(b, l) })),
+            },
+          ],
         };
       }
-      return { type: 'section', text: { type: 'mrkdwn', text: Array.from({ length: LINKS }, (_, l) => `<${href(b, l)}|${label(b, l)}>`).join(' · ') } };
+      return {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: Array.from({ length: LINKS }, (_, l) => `<${href(b, l)}|${label(b, l)}>`).join(' · '),
+        },
+      };
     });
     expect(bodyBytes({ blocks })).toBeGreaterThan(60_000);
     const message = await accept({ blocks });

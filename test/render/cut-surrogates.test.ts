@@ -43,13 +43,16 @@ describe('the renderer’s cut keeps surrogate pairs whole', () => {
     expect(html).toBe(`<p>${SPAN}${EMOJI.repeat(4_110)}</span></p>${HTML_CUT}`);
   });
 
-  it.each([0, 1, 2, 3])('both outputs are well-formed whatever the cut point (%i units of text before the emoji)', (lead) => {
-    const options = resolvingTo(`${'a'.repeat(lead)}${EMOJI.repeat(5_000)}`);
-    const text = toPlainText(message, options);
-    const html = toHtml(message, options);
-    expect(text.endsWith('…')).toBe(true);
-    expect(html.endsWith(HTML_CUT)).toBe(true);
-    expect(hasLoneSurrogate(text), 'toPlainText wrote half a surrogate pair').toBe(false);
-    expect(hasLoneSurrogate(html), 'toHtml wrote half a surrogate pair').toBe(false);
-  });
+  it.each([0, 1, 2, 3])(
+    'both outputs are well-formed whatever the cut point (%i units of text before the emoji)',
+    (lead) => {
+      const options = resolvingTo(`${'a'.repeat(lead)}${EMOJI.repeat(5_000)}`);
+      const text = toPlainText(message, options);
+      const html = toHtml(message, options);
+      expect(text.endsWith('…')).toBe(true);
+      expect(html.endsWith(HTML_CUT)).toBe(true);
+      expect(hasLoneSurrogate(text), 'toPlainText wrote half a surrogate pair').toBe(false);
+      expect(hasLoneSurrogate(html), 'toHtml wrote half a surrogate pair').toBe(false);
+    },
+  );
 });

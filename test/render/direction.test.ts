@@ -10,7 +10,12 @@ const REL = 'rel="noopener noreferrer nofollow"';
 
 describe('direction overrides never reach the output', () => {
   it('an image alt inside a markdown link loses its override', () => {
-    const message = { body: '', blocks: [{ type: 'markdown', text: '[![\u202efdp.exe](https://example.com/i.png)](https://example.com/invoice.exe)' }] };
+    const message = {
+      body: '',
+      blocks: [
+        { type: 'markdown', text: '[![\u202efdp.exe](https://example.com/i.png)](https://example.com/invoice.exe)' },
+      ],
+    };
     expect(toHtml(message)).toBe(
       `<div class="cw-markdown"><p><a href="https://example.com/invoice.exe" ${REL}><span class="cw-image-alt">fdp.exe</span></a></p></div>`,
     );
@@ -31,12 +36,22 @@ describe('direction overrides never reach the output', () => {
   it('wherever they are put', async () => {
     const accept = await createAcceptor();
     const sprinkled = fc
-      .array(fc.oneof(fc.constantFrom(...DIRECTION_CONTROLS), fc.stringMatching(/^[a-z .]{1,6}$/)), { minLength: 1, maxLength: 8 })
+      .array(fc.oneof(fc.constantFrom(...DIRECTION_CONTROLS), fc.stringMatching(/^[a-z .]{1,6}$/)), {
+        minLength: 1,
+        maxLength: 8,
+      })
       .map((parts) => `a${parts.join('')}`);
     const placed = sprinkled.chain((t) =>
       fc.constantFrom<Payload>(
         { text: `${t} <https://example.com|${t}> <@U1|${t}> *${t}* \`${t}\`` },
-        { blocks: [{ type: 'markdown', text: `${t} [${t}](https://example.com) ![${t}](https://example.com/i.png) **${t}**\n\n> ${t}\n\n- ${t}` }] },
+        {
+          blocks: [
+            {
+              type: 'markdown',
+              text: `${t} [${t}](https://example.com) ![${t}](https://example.com/i.png) **${t}**\n\n> ${t}\n\n- ${t}`,
+            },
+          ],
+        },
         { blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `${t}<https://example.com|${t}>` } }] },
         { blocks: [{ type: 'header', text: { type: 'plain_text', text: t } }] },
         {

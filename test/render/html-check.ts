@@ -33,7 +33,8 @@ export function htmlFindings(html: string): string[] {
     const lt = html.indexOf('<', index);
     const textEnd = lt === -1 ? html.length : lt;
     const textPart = html.slice(index, textEnd);
-    if (/&(?!(?:amp|lt|gt|quot|#39);)/.test(textPart)) findings.push(`bare & in text: ${JSON.stringify(textPart.slice(0, 60))}`);
+    if (/&(?!(?:amp|lt|gt|quot|#39);)/.test(textPart))
+      findings.push(`bare & in text: ${JSON.stringify(textPart.slice(0, 60))}`);
     if (textPart.includes('>')) findings.push(`raw > in text: ${JSON.stringify(textPart.slice(0, 60))}`);
     if (lt === -1) break;
     const match = TAG.exec(html.slice(lt));
@@ -58,12 +59,15 @@ export function htmlFindings(html: string): string[] {
         seen.add(attribute!);
         if (/^on/i.test(attribute!)) findings.push(`event handler attribute ${attribute} on ${name}`);
         if (!allowed?.includes(attribute!)) findings.push(`attribute not allowed: ${name}[${attribute}]`);
-        if (attribute === 'class' && !value.split(' ').every((part) => /^cw-[a-z0-9-]+$/.test(part))) findings.push(`class outside cw-: ${value}`);
+        if (attribute === 'class' && !value.split(' ').every((part) => /^cw-[a-z0-9-]+$/.test(part)))
+          findings.push(`class outside cw-: ${value}`);
         if (attribute === 'rel' && value !== 'noopener noreferrer nofollow') findings.push(`rel is ${value}`);
         if (attribute === 'href' || attribute === 'src') {
           const scheme = schemeOf(value);
           const allowedSchemes = attribute === 'href' ? ['http', 'https', 'mailto'] : ['http', 'https'];
-          if (scheme === undefined ? !(attribute === 'src' && /^\/(?!\/)/.test(value)) : !allowedSchemes.includes(scheme)) {
+          if (
+            scheme === undefined ? !(attribute === 'src' && /^\/(?!\/)/.test(value)) : !allowedSchemes.includes(scheme)
+          ) {
             findings.push(`${name}[${attribute}] URL not allowed: ${value}`);
           }
         }

@@ -35,7 +35,9 @@ describe('markdown nested past the inline depth limit stays balanced', () => {
         ` then <strong>bold</strong> and ${LINK}a link</a></em></p></div>`,
     );
     const alone = markdown(`*level1${later}*`);
-    expect(alone).toBe(`<div class="cw-markdown"><p><em>level1 then <strong>bold</strong> and ${LINK}a link</a></em></p></div>`);
+    expect(alone).toBe(
+      `<div class="cw-markdown"><p><em>level1 then <strong>bold</strong> and ${LINK}a link</a></em></p></div>`,
+    );
     expect(afterTheNesting(html)).toBe(alone.slice(alone.indexOf(' then')));
   });
 

@@ -23,9 +23,21 @@ describe('mrkdwn as Slack renders it', () => {
       `<p><a href="https://example.com/a?b=1&amp;c=2" ${REL}>https://example.com/a?b=1&amp;c=2</a></p>`,
       'https://example.com/a?b=1&c=2',
     ],
-    ['<https://example.com|the site>', `<p><a href="https://example.com" ${REL}>the site</a></p>`, 'the site (https://example.com)'],
-    ['<mailto:ops@example.com|ops>', `<p><a href="mailto:ops@example.com" ${REL}>ops</a></p>`, 'ops (mailto:ops@example.com)'],
-    ['*<https://example.com|bold link>*', `<p><strong><a href="https://example.com" ${REL}>bold link</a></strong></p>`, 'bold link (https://example.com)'],
+    [
+      '<https://example.com|the site>',
+      `<p><a href="https://example.com" ${REL}>the site</a></p>`,
+      'the site (https://example.com)',
+    ],
+    [
+      '<mailto:ops@example.com|ops>',
+      `<p><a href="mailto:ops@example.com" ${REL}>ops</a></p>`,
+      'ops (mailto:ops@example.com)',
+    ],
+    [
+      '*<https://example.com|bold link>*',
+      `<p><strong><a href="https://example.com" ${REL}>bold link</a></strong></p>`,
+      'bold link (https://example.com)',
+    ],
     ['<@U123>', '<p><span class="cw-mention cw-mention-user">@U123</span></p>', '@U123'],
     ['<@U123|ana>', '<p><span class="cw-mention cw-mention-user">@ana</span></p>', '@ana'],
     ['<#C123>', '<p><span class="cw-mention cw-mention-channel">#C123</span></p>', '#C123'],
@@ -37,7 +49,11 @@ describe('mrkdwn as Slack renders it', () => {
       '<p><span class="cw-mention cw-mention-broadcast">@here</span> <span class="cw-mention cw-mention-broadcast">@channel</span> <span class="cw-mention cw-mention-broadcast">@everyone</span></p>',
       '@here @channel @everyone',
     ],
-    ['<!date^1392734382^{date_num} {time_secs}|Feb 18, 2014>', '<p><span class="cw-date">Feb 18, 2014</span></p>', 'Feb 18, 2014'],
+    [
+      '<!date^1392734382^{date_num} {time_secs}|Feb 18, 2014>',
+      '<p><span class="cw-date">Feb 18, 2014</span></p>',
+      'Feb 18, 2014',
+    ],
     [
       '<!date^1392734382^{date_long} at {time}^https://example.com/e|>',
       `<p><a class="cw-date" href="https://example.com/e" ${REL}>Tuesday, February 18, 2014 at 2:39 PM UTC</a></p>`,
@@ -49,7 +65,11 @@ describe('mrkdwn as Slack renders it', () => {
     [':tada: done', '<p><span class="cw-emoji">:tada:</span> done</p>', ':tada: done'],
     [':+1: :-1: ok', '<p><span class="cw-emoji">:+1:</span> <span class="cw-emoji">:-1:</span> ok</p>', ':+1: :-1: ok'],
     ['a :+1 b :+', '<p>a :+1 b :+</p>', 'a :+1 b :+'],
-    ['&gt; quoted\n> more\nafter', '<blockquote class="cw-quote"><p>quoted<br>more</p></blockquote><p>after</p>', 'quoted\nmore\nafter'],
+    [
+      '&gt; quoted\n> more\nafter',
+      '<blockquote class="cw-quote"><p>quoted<br>more</p></blockquote><p>after</p>',
+      'quoted\nmore\nafter',
+    ],
     [
       'before\n```\nline *1*\n<b>2</b>\n```\nafter',
       '<p>before</p><pre class="cw-pre">line *1*\n&lt;b&gt;2&lt;/b&gt;</pre><p>after</p>',
@@ -68,7 +88,9 @@ describe('mrkdwn as Slack renders it', () => {
   });
 
   it('formats a date without a fallback in UTC', () => {
-    expect(plain('<!date^0^{date_num} {date} {date_short} {time}>')).toBe('1970-01-01 January 1, 1970 Jan 1, 1970 12:00 AM UTC');
+    expect(plain('<!date^0^{date_num} {date} {date_short} {time}>')).toBe(
+      '1970-01-01 January 1, 1970 Jan 1, 1970 12:00 AM UTC',
+    );
     expect(plain('<!date^1392734382^{date_slash}; {date_long_full}; {date_long_pretty}; {time_secs}; {unknown}>')).toBe(
       '18/02/2014; February 18, 2014; Tuesday, February 18, 2014; 2:39:42 PM UTC; {unknown}',
     );
@@ -88,23 +110,33 @@ describe('resolvers', () => {
   });
 
   it('keeps a resolved mention inert when its URL is not http(s) or mailto', () => {
-    expect(toHtml({ body: '<@U1>', blocks: [] }, { mention: () => ({ text: '<x>', url: 'javascript:alert(1)' }) })).toBe(
-      '<p><span class="cw-mention cw-mention-user">&lt;x&gt;</span></p>',
-    );
+    expect(
+      toHtml({ body: '<@U1>', blocks: [] }, { mention: () => ({ text: '<x>', url: 'javascript:alert(1)' }) }),
+    ).toBe('<p><span class="cw-mention cw-mention-user">&lt;x&gt;</span></p>');
   });
 
   it('shows an emoji as the text or the image the app gives', () => {
-    expect(toHtml({ body: ':tada:', blocks: [] }, { emoji: (name) => (name === 'tada' ? '🎉' : undefined) })).toBe('<p><span class="cw-emoji">🎉</span></p>');
-    expect(toHtml({ body: ':tada:', blocks: [] }, { emoji: () => ({ text: '🎉' }) })).toBe('<p><span class="cw-emoji">🎉</span></p>');
+    expect(toHtml({ body: ':tada:', blocks: [] }, { emoji: (name) => (name === 'tada' ? '🎉' : undefined) })).toBe(
+      '<p><span class="cw-emoji">🎉</span></p>',
+    );
+    expect(toHtml({ body: ':tada:', blocks: [] }, { emoji: () => ({ text: '🎉' }) })).toBe(
+      '<p><span class="cw-emoji">🎉</span></p>',
+    );
     expect(toHtml({ body: ':party:', blocks: [] }, { emoji: (name) => ({ url: `/emoji/${name}.png` }) })).toBe(
       '<p><img class="cw-emoji" src="/emoji/party.png" alt=":party:"></p>',
     );
     expect(toPlainText({ body: ':tada:', blocks: [] }, { emoji: () => ({ text: '🎉' }) })).toBe('🎉');
-    expect(toHtml({ body: ':+1:', blocks: [] }, { emoji: (name) => (name === '+1' ? '👍' : undefined) })).toBe('<p><span class="cw-emoji">👍</span></p>');
+    expect(toHtml({ body: ':+1:', blocks: [] }, { emoji: (name) => (name === '+1' ? '👍' : undefined) })).toBe(
+      '<p><span class="cw-emoji">👍</span></p>',
+    );
   });
 
   it('shows what a resolver returns as text even when it is not a string', () => {
-    const options = { emoji: () => ({ text: 42 as never }), date: () => 7 as never, mention: () => ({ text: 9 as never }) };
+    const options = {
+      emoji: () => ({ text: 42 as never }),
+      date: () => 7 as never,
+      mention: () => ({ text: 9 as never }),
+    };
     expect(toHtml({ body: ':a: <!date^0^{date}> <@U1>', blocks: [] }, options)).toBe(
       '<p><span class="cw-emoji">42</span> <span class="cw-date">7</span> <span class="cw-mention cw-mention-user">9</span></p>',
     );

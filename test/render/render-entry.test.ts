@@ -47,6 +47,9 @@ describe('the package entry points', () => {
 
   it('the render sources use Web standards only', () => {
     const sources = readdirSync(join(root, 'src', 'render'));
-    for (const file of sources) expect(readFileSync(join(root, 'src', 'render', file), 'utf8'), file).not.toMatch(/from '(?:node:|fs|path|buffer|crypto)/);
+    for (const file of sources)
+      expect(readFileSync(join(root, 'src', 'render', file), 'utf8'), file).not.toMatch(
+        /from '(?:node:|fs|path|buffer|crypto)/,
+      );
   });
 });

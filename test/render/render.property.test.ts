@@ -6,28 +6,47 @@ import { htmlFindings } from './html-check.js';
 import { XSS_STRINGS, XSS_URLS } from './xss-vectors.js';
 
 const SEED = 20_260_101;
-const asMessage = (payload: { text?: string; blocks?: unknown[] }) => ({ body: payload.text ?? '', blocks: payload.blocks ?? [] });
+const asMessage = (payload: { text?: string; blocks?: unknown[] }) => ({
+  body: payload.text ?? '',
+  blocks: payload.blocks ?? [],
+});
 const proxy: RenderOptions = { image: (url) => `/image-proxy?url=${encodeURIComponent(url)}` };
 
 // ---- Hostile content in every position the blocks have -------------------------------------
 
 const hostile = fc.oneof(hostileString, fc.constantFrom(...XSS_STRINGS), fc.constantFrom(...XSS_URLS));
 const hostileInline = fc.oneof(
-  fc.record({ type: fc.constant('text'), text: hostile, style: fc.record({ bold: fc.boolean(), code: fc.boolean(), unlink: fc.boolean() }) }),
+  fc.record({
+    type: fc.constant('text'),
+    text: hostile,
+    style: fc.record({ bold: fc.boolean(), code: fc.boolean(), unlink: fc.boolean() }),
+  }),
   fc.record({ type: fc.constant('link'), url: hostile, text: hostile }),
   fc.record({ type: fc.constant('emoji'), name: hostile, unicode: hostile, url: hostile }),
   fc.record({ type: fc.constant('user'), user_id: hostile }),
-  fc.record({ type: fc.constant('date'), timestamp: fc.integer({ min: 0, max: 2 ** 40 }), format: hostile, url: hostile, fallback: hostile }),
+  fc.record({
+    type: fc.constant('date'),
+    timestamp: fc.integer({ min: 0, max: 2 ** 40 }),
+    format: hostile,
+    url: hostile,
+    fallback: hostile,
+  }),
   fc.record({ type: fc.constant('color'), value: hostile }),
 );
 const hostileBlock = fc.oneof(
   fc.record({ type: fc.constant('header'), text: fc.record({ type: fc.constant('plain_text'), text: hostile }) }),
-  fc.record({ type: fc.constant('section'), text: fc.record({ type: fc.constantFrom('mrkdwn', 'plain_text'), text: hostile }) }),
+  fc.record({
+    type: fc.constant('section'),
+    text: fc.record({ type: fc.constantFrom('mrkdwn', 'plain_text'), text: hostile }),
+  }),
   fc.record({ type: fc.constant('markdown'), text: hostile }),
   fc.record({
     type: fc.constant('context'),
     elements: fc.array(
-      fc.oneof(fc.record({ type: fc.constant('mrkdwn'), text: hostile }), fc.record({ type: fc.constant('image'), image_url: hostile, alt_text: hostile })),
+      fc.oneof(
+        fc.record({ type: fc.constant('mrkdwn'), text: hostile }),
+        fc.record({ type: fc.constant('image'), image_url: hostile, alt_text: hostile }),
+      ),
       { maxLength: 3 },
     ),
   }),
@@ -50,7 +69,10 @@ const hostileBlock = fc.oneof(
         style: fc.constantFrom('bullet', 'ordered'),
         indent: fc.integer({ min: -2, max: 20 }),
         offset: fc.integer({ min: -2, max: 1e9 }),
-        elements: fc.array(fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(hostileInline, { maxLength: 3 }) }), { maxLength: 3 }),
+        elements: fc.array(
+          fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(hostileInline, { maxLength: 3 }) }),
+          { maxLength: 3 },
+        ),
       }),
     ),
   }),
@@ -105,7 +127,10 @@ describe('toHtml is safe for any input', () => {
 
 const word = fc.stringMatching(/^[a-z]{1,8}$/);
 const mrkdwnWord = fc
-  .tuple(word, fc.constantFrom('plain', 'bold', 'italic', 'strike', 'code', 'link', 'channel', 'quote', 'fence', 'entity'))
+  .tuple(
+    word,
+    fc.constantFrom('plain', 'bold', 'italic', 'strike', 'code', 'link', 'channel', 'quote', 'fence', 'entity'),
+  )
   .map(([w, how]) => {
     const text = {
       plain: w,
@@ -121,37 +146,47 @@ const mrkdwnWord = fc
     }[how];
     return { text, word: w };
   });
-const markdownWord = fc.tuple(word, fc.constantFrom('plain', 'strong', 'em', 'strike', 'code', 'link', 'heading', 'item', 'quote')).map(([w, how]) => {
-  const text = {
-    plain: w,
-    strong: `**${w}**`,
-    em: `_${w}_`,
-    strike: `~~${w}~~`,
-    code: `\`${w}\``,
-    link: `[${w}](https://example.com)`,
-    heading: `\n\n# ${w}\n\n`,
-    item: `\n\n- ${w}\n\n`,
-    quote: `\n\n> ${w}\n\n`,
-  }[how];
-  return { text, word: w };
-});
+const markdownWord = fc
+  .tuple(word, fc.constantFrom('plain', 'strong', 'em', 'strike', 'code', 'link', 'heading', 'item', 'quote'))
+  .map(([w, how]) => {
+    const text = {
+      plain: w,
+      strong: `**${w}**`,
+      em: `_${w}_`,
+      strike: `~~${w}~~`,
+      code: `\`${w}\``,
+      link: `[${w}](https://example.com)`,
+      heading: `\n\n# ${w}\n\n`,
+      item: `\n\n- ${w}\n\n`,
+      quote: `\n\n> ${w}\n\n`,
+    }[how];
+    return { text, word: w };
+  });
 const richWord = fc.tuple(word, fc.constantFrom('text', 'bold', 'link')).map(([w, how]) => ({
-  element: how === 'link' ? { type: 'link', url: 'https://example.com', text: w } : { type: 'text', text: `${w} `, style: { bold: how === 'bold' } },
+  element:
+    how === 'link'
+      ? { type: 'link', url: 'https://example.com', text: w }
+      : { type: 'text', text: `${w} `, style: { bold: how === 'bold' } },
   word: w,
 }));
 
 type Worded = { block: unknown; words: string[] };
 const wordedBlock: fc.Arbitrary<Worded> = fc.oneof(
+  fc.array(mrkdwnWord, { minLength: 1, maxLength: 6 }).map((parts) => ({
+    block: { type: 'section', text: { type: 'mrkdwn', text: parts.map((p) => p.text).join(' ') } },
+    words: parts.map((p) => p.word),
+  })),
+  fc.array(markdownWord, { minLength: 1, maxLength: 6 }).map((parts) => ({
+    block: { type: 'markdown', text: parts.map((p) => p.text).join(' ') },
+    words: parts.map((p) => p.word),
+  })),
   fc
-    .array(mrkdwnWord, { minLength: 1, maxLength: 6 })
-    .map((parts) => ({ block: { type: 'section', text: { type: 'mrkdwn', text: parts.map((p) => p.text).join(' ') } }, words: parts.map((p) => p.word) })),
-  fc
-    .array(markdownWord, { minLength: 1, maxLength: 6 })
-    .map((parts) => ({ block: { type: 'markdown', text: parts.map((p) => p.text).join(' ') }, words: parts.map((p) => p.word) })),
-  fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => ({ block: { type: 'header', text: { type: 'plain_text', text: words.join(' ') } }, words })),
-  fc
-    .array(mrkdwnWord, { minLength: 1, maxLength: 3 })
-    .map((parts) => ({ block: { type: 'context', elements: parts.map((p) => ({ type: 'mrkdwn', text: p.text })) }, words: parts.map((p) => p.word) })),
+    .array(word, { minLength: 1, maxLength: 4 })
+    .map((words) => ({ block: { type: 'header', text: { type: 'plain_text', text: words.join(' ') } }, words })),
+  fc.array(mrkdwnWord, { minLength: 1, maxLength: 3 }).map((parts) => ({
+    block: { type: 'context', elements: parts.map((p) => ({ type: 'mrkdwn', text: p.text })) },
+    words: parts.map((p) => p.word),
+  })),
   fc
     .tuple(
       fc.constantFrom('rich_text_section', 'rich_text_quote', 'rich_text_preformatted', 'rich_text_list'),
@@ -159,7 +194,10 @@ const wordedBlock: fc.Arbitrary<Worded> = fc.oneof(
     )
     .map(([type, parts]) => {
       const elements = parts.map((p) => p.element);
-      const element = type === 'rich_text_list' ? { type, style: 'ordered', elements: [{ type: 'rich_text_section', elements }] } : { type, elements };
+      const element =
+        type === 'rich_text_list'
+          ? { type, style: 'ordered', elements: [{ type: 'rich_text_section', elements }] }
+          : { type, elements };
       return { block: { type: 'rich_text', elements: [element] }, words: parts.map((p) => p.word) };
     }),
 );
@@ -184,7 +222,10 @@ describe('toPlainText keeps every visible word', () => {
   it('of the body', () => {
     fc.assert(
       fc.property(fc.array(mrkdwnWord, { minLength: 1, maxLength: 8 }), (parts) => {
-        const text = toPlainText({ body: parts.map((p) => p.text).join(' '), blocks: [{ type: 'markdown', text: 'ignored' }] });
+        const text = toPlainText({
+          body: parts.map((p) => p.text).join(' '),
+          blocks: [{ type: 'markdown', text: 'ignored' }],
+        });
         const seen = wordsOf(text);
         for (const p of parts) expect(seen, text).toContain(p.word);
         expect(seen.has('ignored') && !parts.some((p) => p.word === 'ignored')).toBe(false);

@@ -124,7 +124,11 @@ const textVectors = (value: string, index: number): XssVector[] => [
             },
             { type: 'rich_text_quote', elements: [{ type: 'text', text: value }] },
             { type: 'rich_text_preformatted', elements: [{ type: 'text', text: value }] },
-            { type: 'rich_text_list', style: 'bullet', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: value }] }] },
+            {
+              type: 'rich_text_list',
+              style: 'bullet',
+              elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: value }] }],
+            },
           ],
         },
       ],
@@ -134,22 +138,47 @@ const textVectors = (value: string, index: number): XssVector[] => [
 
 const urlVectors = (url: string, index: number): XssVector[] => [
   { name: `mrkdwn link ${index}`, body: { text: `<${url}|click>` } },
-  { name: `markdown link ${index}`, body: { blocks: [{ type: 'markdown', text: `[click](${url}) ![img](${url}) <${url}>` }] } },
+  {
+    name: `markdown link ${index}`,
+    body: { blocks: [{ type: 'markdown', text: `[click](${url}) ![img](${url}) <${url}>` }] },
+  },
   {
     name: `rich_text link ${index}`,
-    body: { blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url, text: 'click' }] }] }] },
+    body: {
+      blocks: [
+        {
+          type: 'rich_text',
+          elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url, text: 'click' }] }],
+        },
+      ],
+    },
   },
   {
     name: `rich_text date ${index}`,
-    body: { blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'date', timestamp: 0, format: '{date}', url }] }] }] },
+    body: {
+      blocks: [
+        {
+          type: 'rich_text',
+          elements: [{ type: 'rich_text_section', elements: [{ type: 'date', timestamp: 0, format: '{date}', url }] }],
+        },
+      ],
+    },
   },
   {
     name: `context image ${index}`,
-    body: { blocks: [{ type: 'context', elements: [{ type: 'image', image_url: url, alt_text: '<script>alert(1)</script>' }] }] },
+    body: {
+      blocks: [
+        { type: 'context', elements: [{ type: 'image', image_url: url, alt_text: '<script>alert(1)</script>' }] },
+      ],
+    },
   },
   {
     name: `rich_text emoji image ${index}`,
-    body: { blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'emoji', name: 'x', url }] }] }] },
+    body: {
+      blocks: [
+        { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'emoji', name: 'x', url }] }] },
+      ],
+    },
   },
 ];
 

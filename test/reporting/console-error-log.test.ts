@@ -14,7 +14,10 @@ async function failingStoreWorld(onError?: () => void) {
   const clock = createFakeClock();
   const store = createMemoryStore();
   store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: false });
-  const { webhook, url } = await createWebhookManager({ store, baseUrl: BASE_URL, clock }).create(OWNER, { channelId: CHANNEL_ID, name: 'CI' });
+  const { webhook, url } = await createWebhookManager({ store, baseUrl: BASE_URL, clock }).create(OWNER, {
+    channelId: CHANNEL_ID,
+    name: 'CI',
+  });
   const broken: WebhookStore = {
     ...store,
     getWebhook: store.getWebhook,
@@ -23,7 +26,12 @@ async function failingStoreWorld(onError?: () => void) {
     },
   };
   const handle = createWebhookHandler({ store: broken, clock, ...(onError === undefined ? {} : { onError }) });
-  return { clock, webhookId: webhook.id, secret: url.split('/').at(-1)!, post: () => handle(request(url, { text: 'x' })) };
+  return {
+    clock,
+    webhookId: webhook.id,
+    secret: url.split('/').at(-1)!,
+    post: () => handle(request(url, { text: 'x' })),
+  };
 }
 
 // Rule: without an onError, every kind of failure shows on console.error as one line (stage,
@@ -66,7 +74,10 @@ describe('the default error log', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const store = createMemoryStore();
     store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: false });
-    const { webhook, url } = await createWebhookManager({ store, baseUrl: BASE_URL }).create(OWNER, { channelId: CHANNEL_ID, name: 'CI' });
+    const { webhook, url } = await createWebhookManager({ store, baseUrl: BASE_URL }).create(OWNER, {
+      channelId: CHANNEL_ID,
+      name: 'CI',
+    });
     const handle = createWebhookHandler({
       store,
       onMessage: () => {

@@ -25,13 +25,17 @@ export interface MiniflareWorkerOptions {
 
 /** Starts workerd through miniflare, serving one worker on 127.0.0.1:`port`. */
 export async function startMiniflare(options: MiniflareWorkerOptions): Promise<MiniflareLike> {
-  const { Miniflare } = (await import(pathToFileURL(RUNTIME_BINARIES.miniflare).href)) as { Miniflare: new (options: object) => MiniflareLike };
+  const { Miniflare } = (await import(pathToFileURL(RUNTIME_BINARIES.miniflare).href)) as {
+    Miniflare: new (options: object) => MiniflareLike;
+  };
   const miniflare = new Miniflare({
     modules: true,
     scriptPath: options.scriptPath,
     modulesRoot: dirname(options.scriptPath),
     compatibilityDate: options.compatibilityDate ?? '2025-09-01',
-    durableObjects: Object.fromEntries(Object.entries(options.durableObjects).map(([name, className]) => [name, { className, useSQLite: true }])),
+    durableObjects: Object.fromEntries(
+      Object.entries(options.durableObjects).map(([name, className]) => [name, { className, useSQLite: true }]),
+    ),
     durableObjectsPersist: options.persistDir,
     bindings: options.bindings ?? {},
     host: '127.0.0.1',

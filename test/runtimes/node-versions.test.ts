@@ -55,7 +55,11 @@ for (const { major, binary } of nodes) {
 
     it('serves posts over node:http: 201, its retry 200 as a duplicate, a bad field 400', async () => {
       const port = await freePort();
-      const child = spawn(binary, ['node-server.mjs'], { cwd: app, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(binary, ['node-server.mjs'], {
+        cwd: app,
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -72,7 +76,10 @@ for (const { major, binary } of nodes) {
         const first = await post({ text: 'Deploy 42 finished' }, { 'idempotency-key': 'deploy-42' });
         expect(first.status, output).toBe(201);
         expect(first.headers['content-type']).toBe('application/json');
-        expect(first.json).toMatchObject({ duplicate: false, message: { body: 'Deploy 42 finished', author: { type: 'webhook', name: 'CI' } } });
+        expect(first.json).toMatchObject({
+          duplicate: false,
+          message: { body: 'Deploy 42 finished', author: { type: 'webhook', name: 'CI' } },
+        });
         const again = await post({ text: 'Deploy 42 finished' }, { 'idempotency-key': 'deploy-42' });
         expect(again.status).toBe(200);
         expect(again.json).toEqual({ ...(first.json as object), duplicate: true });
@@ -114,7 +121,10 @@ for (const { major, binary } of nodes) {
       });
 
       it('validates a file of payloads: one passes, one is refused with its pointer, exit 1', async () => {
-        writeFileSync(join(app, 'payloads.json'), JSON.stringify([{ text: 'Deploy 42 finished' }, { text: 'x', colour: 'red' }]));
+        writeFileSync(
+          join(app, 'payloads.json'),
+          JSON.stringify([{ text: 'Deploy 42 finished' }, { text: 'x', colour: 'red' }]),
+        );
         const { code, stdout } = await runCommand(['validate', 'payloads.json']);
         expect(code).toBe(1);
         expect(stdout).toMatch(/^valid {4}payloads\.json\[0\] /m);

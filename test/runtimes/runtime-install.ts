@@ -35,8 +35,12 @@ export function runtimeSuiteTitle(title: string, binary: string): string {
  * run as CI runs them.
  */
 function runtimeInstallProblems(): { missing: string[]; stale: string[] } {
-  const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  const lock = JSON.parse(readFileSync(join(here, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
+  const manifest = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const lock = JSON.parse(readFileSync(join(here, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version: string }>;
+  };
   const missing: string[] = [];
   const stale: string[] = [];
   for (const name of Object.keys(manifest.dependencies)) {
@@ -64,5 +68,7 @@ export function checkRuntimeInstall(ci: boolean): void {
   if (problems.length === 0) return;
   const why = `${problems.join('; ')} (${RUNTIMES_INSTALL_COMMAND} installs them as locked)`;
   if (ci) throw new Error(`CI needs the runtimes of test/runtimes/package.json: ${why}.`);
-  console.warn(`\nRuntime suites are SKIPPED locally where their runtime is missing: ${why}. Under CI=true this fails the run.\n`);
+  console.warn(
+    `\nRuntime suites are SKIPPED locally where their runtime is missing: ${why}. Under CI=true this fails the run.\n`,
+  );
 }

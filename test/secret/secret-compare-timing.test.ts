@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { generateSecret, hashesMatch, hashSecret } from '../../src/secret/secret.js';
 
 /** `hash` with the hex digit at `position` changed. */
-const differingAt = (hash: string, position: number) => hash.slice(0, position) + (hash[position] === '0' ? '1' : '0') + hash.slice(position + 1);
+const differingAt = (hash: string, position: number) =>
+  hash.slice(0, position) + (hash[position] === '0' ? '1' : '0') + hash.slice(position + 1);
 
 /**
  * The median, over many pairs of short back-to-back batches, of the time for stored hashes that
@@ -43,7 +44,8 @@ describe('hashesMatch', () => {
     const secret = generateSecret();
     const stored = hashSecret(secret);
     expect(hashesMatch(hashSecret(secret), stored)).toBe(true);
-    for (let position = 0; position < stored.length; position++) expect(hashesMatch(hashSecret(secret), differingAt(stored, position))).toBe(false);
+    for (let position = 0; position < stored.length; position++)
+      expect(hashesMatch(hashSecret(secret), differingAt(stored, position))).toBe(false);
   });
 
   // Rule: the compare takes the same time wherever the digests differ, so a timing attacker learns
@@ -57,7 +59,13 @@ describe('hashesMatch', () => {
       ratios.push(firstOverLastTimeRatio(3_000, 32));
       if (Math.abs(ratios.at(-1)! - 1) < 0.05) break;
     }
-    expect(ratios.at(-1)!, `first/last time ratios: ${ratios.map((ratio) => ratio.toFixed(3)).join(', ')}`).toBeGreaterThan(0.95);
-    expect(ratios.at(-1)!, `first/last time ratios: ${ratios.map((ratio) => ratio.toFixed(3)).join(', ')}`).toBeLessThan(1.05);
+    expect(
+      ratios.at(-1)!,
+      `first/last time ratios: ${ratios.map((ratio) => ratio.toFixed(3)).join(', ')}`,
+    ).toBeGreaterThan(0.95);
+    expect(
+      ratios.at(-1)!,
+      `first/last time ratios: ${ratios.map((ratio) => ratio.toFixed(3)).join(', ')}`,
+    ).toBeLessThan(1.05);
   }, 60_000);
 });

@@ -20,9 +20,12 @@ describe.each([
   // U+FFFD), the result equals Node's own SHA-256 of its UTF-8 bytes.
   it('equals node:crypto for any string', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'grapheme', maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 120 })), (text) => {
-        expect(hash(text)).toBe(reference(text));
-      }),
+      fc.property(
+        fc.oneof(fc.string({ unit: 'grapheme', maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 120 })),
+        (text) => {
+          expect(hash(text)).toBe(reference(text));
+        },
+      ),
       { numRuns: 1_000 },
     );
   });
@@ -65,6 +68,7 @@ describe('hashesMatch', () => {
   });
 
   it('refuses equal values that are not 64 hex digits', () => {
-    for (const value of ['', 'g'.repeat(64), '-'.repeat(64), `${'0'.repeat(63)}\u0100`, '0'.repeat(65)]) expect(hashesMatch(value, value)).toBe(false);
+    for (const value of ['', 'g'.repeat(64), '-'.repeat(64), `${'0'.repeat(63)}\u0100`, '0'.repeat(65)])
+      expect(hashesMatch(value, value)).toBe(false);
   });
 });

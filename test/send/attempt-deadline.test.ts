@@ -6,10 +6,19 @@ const T0 = Date.UTC(2026, 0, 1);
 
 /** A 503 problem answer without `Retry-After`: the sender backs off by itself. */
 const overloaded = () =>
-  new Response(JSON.stringify({ type: 'about:blank', title: 'Store failed', status: 503, detail: 'try again', code: 'store_failed' }), {
-    status: 503,
-    headers: { 'content-type': 'application/problem+json' },
-  });
+  new Response(
+    JSON.stringify({
+      type: 'about:blank',
+      title: 'Store failed',
+      status: 503,
+      detail: 'try again',
+      code: 'store_failed',
+    }),
+    {
+      status: 503,
+      headers: { 'content-type': 'application/problem+json' },
+    },
+  );
 
 // Rule: an attempt gets `attemptTimeoutMs` or what is left of `timeoutMs`, whichever is less, so
 // that `send` resolves by its total deadline even when the endpoint stalls on the last attempt.
@@ -45,9 +54,14 @@ describe('an attempt never outlives the sender’s total deadline', () => {
     });
     const attempts: SendAttempt[] = [];
     let settledAt: number | null = null;
-    const sending = sender.send({ text: 'Deploy 42 finished' }, { idempotencyKey: 'deploy-42', onAttempt: (attempt) => attempts.push(attempt) }).finally(() => {
-      settledAt = Date.now() - T0;
-    });
+    const sending = sender
+      .send(
+        { text: 'Deploy 42 finished' },
+        { idempotencyKey: 'deploy-42', onAttempt: (attempt) => attempts.push(attempt) },
+      )
+      .finally(() => {
+        settledAt = Date.now() - T0;
+      });
     await vi.runAllTimersAsync();
     const result = await sending;
 
@@ -70,8 +84,24 @@ describe('an attempt never outlives the sender’s total deadline', () => {
       cause: expect.objectContaining({ name: 'AbortError' }),
     });
     expect(attempts).toEqual([
-      { attempt: 1, idempotencyKey: 'deploy-42', outcome: 'retry', status: 503, error: null, durationMs: 0, retryInMs: 1_500 },
-      { attempt: 2, idempotencyKey: 'deploy-42', outcome: 'gave_up', status: null, error: 'timeout', durationMs: 500, retryInMs: null },
+      {
+        attempt: 1,
+        idempotencyKey: 'deploy-42',
+        outcome: 'retry',
+        status: 503,
+        error: null,
+        durationMs: 0,
+        retryInMs: 1_500,
+      },
+      {
+        attempt: 2,
+        idempotencyKey: 'deploy-42',
+        outcome: 'gave_up',
+        status: null,
+        error: 'timeout',
+        durationMs: 500,
+        retryInMs: null,
+      },
     ]);
   });
 
@@ -87,10 +117,19 @@ describe('an attempt never outlives the sender’s total deadline', () => {
     it('an attempt to an endpoint that stalls ends at the total deadline, not at attemptTimeoutMs', async () => {
       endpoint.inject(['500', 'stall']);
       const before = endpoint.seen.length;
-      const sender = createWebhookSender({ url: endpoint.url, timeoutMs: 1_000, attemptTimeoutMs: 10_000, baseDelayMs: 400, random: () => 0.5 });
+      const sender = createWebhookSender({
+        url: endpoint.url,
+        timeoutMs: 1_000,
+        attemptTimeoutMs: 10_000,
+        baseDelayMs: 400,
+        random: () => 0.5,
+      });
       const attempts: SendAttempt[] = [];
       const started = performance.now();
-      const result = await sender.send({ text: 'stalled' }, { idempotencyKey: 'stall-1', onAttempt: (attempt) => attempts.push(attempt) });
+      const result = await sender.send(
+        { text: 'stalled' },
+        { idempotencyKey: 'stall-1', onAttempt: (attempt) => attempts.push(attempt) },
+      );
       const took = performance.now() - started;
 
       expect(result).toMatchObject({

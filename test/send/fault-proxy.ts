@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createNodeListener } from '../../adapters/frameworks/node/index.js';
-import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager, type MemoryStore } from '../../src/index.js';
+import {
+  createMemoryRateLimiter,
+  createMemoryStore,
+  createWebhookHandler,
+  createWebhookManager,
+  type MemoryStore,
+} from '../../src/index.js';
 import { listen, type Listening } from '../support/http.js';
 
 /**

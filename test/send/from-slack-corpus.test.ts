@@ -38,7 +38,8 @@ interface Seen {
   images: string[];
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
 
 /** What a person sees in a Slack payload. */
@@ -63,7 +64,8 @@ function slackVisible(payload: Json): Seen {
           textObject(block.text);
           for (const field of list(block.fields)) textObject(field);
           if (isObject(block.accessory) && block.accessory.type === 'button') button(block.accessory);
-          if (isObject(block.accessory) && block.accessory.type === 'image') seen.images.push(block.accessory.image_url as string);
+          if (isObject(block.accessory) && block.accessory.type === 'image')
+            seen.images.push(block.accessory.image_url as string);
           break;
         case 'context':
           for (const element of list(block.elements)) {
@@ -80,7 +82,10 @@ function slackVisible(payload: Json): Seen {
           break;
         case 'rich_text':
           for (const container of list(block.elements)) {
-            const items = container.type === 'rich_text_list' ? list(container.elements).flatMap((item) => list(item.elements)) : list(container.elements);
+            const items =
+              container.type === 'rich_text_list'
+                ? list(container.elements).flatMap((item) => list(item.elements))
+                : list(container.elements);
             for (const inline of items) {
               if (inline.type === 'link') {
                 read(inline.text, 'plain');
@@ -90,7 +95,8 @@ function slackVisible(payload: Json): Seen {
                 // reads stored (valid) blocks: an element the endpoint refuses (a date whose timestamp is a string)
                 // reads as nothing here.
                 const alone = { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [inline] }] };
-                if (validatePayload({ text: 'x', blocks: [alone] }).ok) read(toPlainText({ body: '', blocks: [alone as Block] }), 'plain');
+                if (validatePayload({ text: 'x', blocks: [alone] }).ok)
+                  read(toPlainText({ body: '', blocks: [alone as Block] }), 'plain');
               }
             }
           }
@@ -117,7 +123,9 @@ function convertedVisible(payload: { text?: string; blocks?: Block[] }): { readi
   const blocks = payload.blocks ?? [];
   const reading = normalize(toPlainText({ body: blocks.length > 0 ? '' : (payload.text ?? ''), blocks }));
   const images = blocks.flatMap((block) =>
-    block.type === 'context' ? block.elements.flatMap((element) => (element.type === 'image' ? [element.image_url] : [])) : [],
+    block.type === 'context'
+      ? block.elements.flatMap((element) => (element.type === 'image' ? [element.image_url] : []))
+      : [],
   );
   // A link to an image counts as showing it: its target is read beside its label.
   return { reading, images };
@@ -130,34 +138,48 @@ describe('fromSlackPayload over the Block Kit corpus', () => {
 
   it('converts 37 of the 39 refused into payloads the endpoint accepts; the other two hold nothing it can show', () => {
     const results = refused.map(([name, payload]) => [name, fromSlackPayload(payload).payload] as const);
-    const valid = results.filter(([, payload]) => payload !== null && validatePayload(payload).ok).map(([name]) => name);
+    const valid = results
+      .filter(([, payload]) => payload !== null && validatePayload(payload).ok)
+      .map(([name]) => name);
     const nothing = results.filter(([, payload]) => payload === null).map(([name]) => name);
     expect(nothing).toEqual(NOTHING_USABLE);
     expect(valid).toHaveLength(37);
     expect(valid.length + nothing.length).toBe(39);
   });
 
-  it.each(refused.filter(([name]) => !NOTHING_USABLE.includes(name)))('%s keeps every visible text and image', (_, slack) => {
-    const { payload } = fromSlackPayload(slack);
-    const seen = slackVisible(slack);
-    const converted = convertedVisible(payload!);
-    expect(seen.text.length).toBeGreaterThan(0);
-    for (const text of seen.text) expect(converted.reading, `"${text}" is not read in the converted payload`).toContain(text);
-    for (const url of seen.images) expect(converted.images.includes(url) || converted.reading.includes(url), `image ${url} is not shown`).toBe(true);
-  });
+  it.each(refused.filter(([name]) => !NOTHING_USABLE.includes(name)))(
+    '%s keeps every visible text and image',
+    (_, slack) => {
+      const { payload } = fromSlackPayload(slack);
+      const seen = slackVisible(slack);
+      const converted = convertedVisible(payload!);
+      expect(seen.text.length).toBeGreaterThan(0);
+      for (const text of seen.text)
+        expect(converted.reading, `"${text}" is not read in the converted payload`).toContain(text);
+      for (const url of seen.images)
+        expect(converted.images.includes(url) || converted.reading.includes(url), `image ${url} is not shown`).toBe(
+          true,
+        );
+    },
+  );
 
-  it.each(refused.filter(([name]) => !NOTHING_USABLE.includes(name)))('%s: every part left behind is listed with its pointer', (_, slack) => {
-    const { payload, changes } = fromSlackPayload(slack);
-    const pointers = changes.map((change) => change.pointer);
-    const listed = (at: string) => pointers.some((pointer) => pointer === at || pointer.startsWith(`${at}/`));
-    const blocks = (payload?.blocks ?? []) as unknown[];
-    for (const key of Object.keys(slack).filter((key) => !['text', 'blocks', 'eventId'].includes(key))) expect(listed(`/${key}`), `/${key}`).toBe(true);
-    // A block kept as it was is the very object of the Slack payload; any other was changed or dropped.
-    for (const [index, block] of ((slack.blocks as unknown[]) ?? []).entries()) {
-      if (!blocks.includes(block)) expect(listed(`/blocks/${index}`), `/blocks/${index}`).toBe(true);
-    }
-    if (payload !== null && payload.text !== slack.text) expect(listed('/text') || changes.some((change) => change.to === '/text')).toBe(true);
-  });
+  it.each(refused.filter(([name]) => !NOTHING_USABLE.includes(name)))(
+    '%s: every part left behind is listed with its pointer',
+    (_, slack) => {
+      const { payload, changes } = fromSlackPayload(slack);
+      const pointers = changes.map((change) => change.pointer);
+      const listed = (at: string) => pointers.some((pointer) => pointer === at || pointer.startsWith(`${at}/`));
+      const blocks = (payload?.blocks ?? []) as unknown[];
+      for (const key of Object.keys(slack).filter((key) => !['text', 'blocks', 'eventId'].includes(key)))
+        expect(listed(`/${key}`), `/${key}`).toBe(true);
+      // A block kept as it was is the very object of the Slack payload; any other was changed or dropped.
+      for (const [index, block] of ((slack.blocks as unknown[]) ?? []).entries()) {
+        if (!blocks.includes(block)) expect(listed(`/blocks/${index}`), `/blocks/${index}`).toBe(true);
+      }
+      if (payload !== null && payload.text !== slack.text)
+        expect(listed('/text') || changes.some((change) => change.to === '/text')).toBe(true);
+    },
+  );
 
   it.each(accepted)('%s, which the endpoint takes, comes back as it is', (_, slack) => {
     expect(fromSlackPayload(slack)).toEqual({ payload: slack, changes: [] });

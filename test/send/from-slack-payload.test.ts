@@ -10,9 +10,18 @@ const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 const plain = (text: string) => ({ type: 'plain_text', text });
 const section = (text: string) => ({ type: 'section', text: mrkdwn(text) });
 const changed = (pointer: string, to: string, message: string | RegExp): SlackChange =>
-  ({ pointer, action: 'changed', to, message: typeof message === 'string' ? message : expect.stringMatching(message) }) as SlackChange;
+  ({
+    pointer,
+    action: 'changed',
+    to,
+    message: typeof message === 'string' ? message : expect.stringMatching(message),
+  }) as SlackChange;
 const dropped = (pointer: string, message: string | RegExp): SlackChange =>
-  ({ pointer, action: 'dropped', message: typeof message === 'string' ? message : expect.stringMatching(message) }) as SlackChange;
+  ({
+    pointer,
+    action: 'dropped',
+    message: typeof message === 'string' ? message : expect.stringMatching(message),
+  }) as SlackChange;
 
 /** Converts `slack`, checks the result passes the endpoint's validator, and returns it. */
 function convert(slack: unknown) {
@@ -23,21 +32,38 @@ function convert(slack: unknown) {
 
 describe('fromSlackPayload: sections', () => {
   it('writes fields as lines of the section text, after its own text', () => {
-    expect(convert({ blocks: [{ type: 'section', text: mrkdwn('*Deploy 42*'), fields: [mrkdwn('*Env*: prod'), plain('a < b & c')] }] })).toEqual({
+    expect(
+      convert({
+        blocks: [{ type: 'section', text: mrkdwn('*Deploy 42*'), fields: [mrkdwn('*Env*: prod'), plain('a < b & c')] }],
+      }),
+    ).toEqual({
       payload: { blocks: [section('*Deploy 42*\n*Env*: prod\na &lt; b &amp; c')] },
-      changes: [changed('/blocks/0/fields', '/blocks/0/text/text', "Slack's two columns of fields: each field is now a line of the section's mrkdwn text")],
+      changes: [
+        changed(
+          '/blocks/0/fields',
+          '/blocks/0/text/text',
+          "Slack's two columns of fields: each field is now a line of the section's mrkdwn text",
+        ),
+      ],
     });
   });
 
   it('puts a blank line between fields of several lines, and drops a field that is no text object', () => {
-    expect(convert({ blocks: [{ type: 'section', fields: [mrkdwn('*Env*\nprod'), 7, mrkdwn('*Build*\n42')] }] })).toEqual({
+    expect(
+      convert({ blocks: [{ type: 'section', fields: [mrkdwn('*Env*\nprod'), 7, mrkdwn('*Build*\n42')] }] }),
+    ).toEqual({
       payload: { blocks: [section('*Env*\nprod\n\n*Build*\n42')] },
-      changes: [dropped('/blocks/0/fields/1', 'is not a text object'), changed('/blocks/0/fields', '/blocks/0/text/text', /each field is now a line/)],
+      changes: [
+        dropped('/blocks/0/fields/1', 'is not a text object'),
+        changed('/blocks/0/fields', '/blocks/0/text/text', /each field is now a line/),
+      ],
     });
   });
 
   it('makes plain_text section text mrkdwn, escaped so that it reads the same', () => {
-    expect(convert({ blocks: [{ type: 'section', text: { type: 'plain_text', text: 'if a < b && c > d', emoji: true } }] })).toEqual({
+    expect(
+      convert({ blocks: [{ type: 'section', text: { type: 'plain_text', text: 'if a < b && c > d', emoji: true } }] }),
+    ).toEqual({
       payload: { blocks: [section('if a &lt; b &amp;&amp; c &gt; d')] },
       changes: [changed('/blocks/0/text/type', '/blocks/0/text/type', /^was plain_text: now mrkdwn/)],
     });
@@ -49,10 +75,19 @@ describe('fromSlackPayload: sections', () => {
       payload: {
         blocks: [
           { ...section('Deploy'), block_id: 'b1' },
-          { type: 'context', elements: [{ type: 'image', image_url: 'https://example.com/logo.png', alt_text: 'logo' }] },
+          {
+            type: 'context',
+            elements: [{ type: 'image', image_url: 'https://example.com/logo.png', alt_text: 'logo' }],
+          },
         ],
       },
-      changes: [changed('/blocks/0/accessory', '/blocks/1/elements/0', 'the image is now a context block after the section, shown small')],
+      changes: [
+        changed(
+          '/blocks/0/accessory',
+          '/blocks/1/elements/0',
+          'the image is now a context block after the section, shown small',
+        ),
+      ],
     });
   });
 
@@ -60,7 +95,9 @@ describe('fromSlackPayload: sections', () => {
     const accessory = { type: 'image', image_url: '{logo.url}', alt_text: 'logo' };
     expect(convert({ blocks: [{ type: 'section', text: mrkdwn('Deploy'), accessory }] })).toEqual({
       payload: { blocks: [section('Deploy\n<{logo.url}|logo>')] },
-      changes: [changed('/blocks/0/accessory', '/blocks/0/text/text', /^the image is now a link in the section's text/)],
+      changes: [
+        changed('/blocks/0/accessory', '/blocks/0/text/text', /^the image is now a link in the section's text/),
+      ],
     });
   });
 
@@ -76,7 +113,11 @@ describe('fromSlackPayload: sections', () => {
       }),
     ).toEqual({
       payload: {
-        blocks: [section('A\n<https://ci.example.com/42?a=1&amp;b=2|Open &lt;it&gt;>'), section('B\nOpen &lt;it&gt;'), section('C')],
+        blocks: [
+          section('A\n<https://ci.example.com/42?a=1&amp;b=2|Open &lt;it&gt;>'),
+          section('B\nOpen &lt;it&gt;'),
+          section('C'),
+        ],
       },
       changes: [
         changed('/blocks/0/accessory', '/blocks/0/text/text', "the button is now a link in the section's text"),
@@ -87,7 +128,9 @@ describe('fromSlackPayload: sections', () => {
   });
 
   it('drops a section with nothing left, and lists fields Slack has and this endpoint does not', () => {
-    expect(convert({ text: 'x', blocks: [{ type: 'section', accessory: { type: 'overflow' }, expand: true }] })).toEqual({
+    expect(
+      convert({ text: 'x', blocks: [{ type: 'section', accessory: { type: 'overflow' }, expand: true }] }),
+    ).toEqual({
       payload: { text: 'x' },
       changes: [
         dropped('/blocks/0/accessory', 'is interactive: messages here are not'),
@@ -100,7 +143,13 @@ describe('fromSlackPayload: sections', () => {
 
 describe('fromSlackPayload: Slack-only blocks', () => {
   it('makes an image block a context block with the image and a link reading its title', () => {
-    const image = { type: 'image', title: plain('Weekly chart'), image_url: 'https://example.com/chart.png', alt_text: 'chart', block_id: 'img' };
+    const image = {
+      type: 'image',
+      title: plain('Weekly chart'),
+      image_url: 'https://example.com/chart.png',
+      alt_text: 'chart',
+      block_id: 'img',
+    };
     expect(convert({ blocks: [image] })).toEqual({
       payload: {
         blocks: [
@@ -114,7 +163,13 @@ describe('fromSlackPayload: Slack-only blocks', () => {
           },
         ],
       },
-      changes: [changed('/blocks/0', '/blocks/0', 'an image block is now a context block: the image shown small, and a link to it')],
+      changes: [
+        changed(
+          '/blocks/0',
+          '/blocks/0',
+          'an image block is now a context block: the image shown small, and a link to it',
+        ),
+      ],
     });
   });
 
@@ -155,7 +210,11 @@ describe('fromSlackPayload: Slack-only blocks', () => {
       alt_text: 'demo',
       description: plain('Two minutes'),
     };
-    expect(convert({ blocks: [video, { type: 'input', element: {} }, { type: 'file', source: 'remote' }, { type: 'carousel' }] })).toEqual({
+    expect(
+      convert({
+        blocks: [video, { type: 'input', element: {} }, { type: 'file', source: 'remote' }, { type: 'carousel' }],
+      }),
+    ).toEqual({
       payload: { blocks: [section('<https://video.example.com/1|Demo>\nTwo minutes')] },
       changes: [
         changed('/blocks/0', '/blocks/0', /^a video block is now a section/),
@@ -168,9 +227,13 @@ describe('fromSlackPayload: Slack-only blocks', () => {
   });
 
   it('makes mrkdwn header text plain_text', () => {
-    expect(convert({ blocks: [{ type: 'header', text: { type: 'mrkdwn', text: 'Deploy 42', verbatim: true } }] })).toEqual({
+    expect(
+      convert({ blocks: [{ type: 'header', text: { type: 'mrkdwn', text: 'Deploy 42', verbatim: true } }] }),
+    ).toEqual({
       payload: { blocks: [{ type: 'header', text: plain('Deploy 42') }] },
-      changes: [changed('/blocks/0/text/type', '/blocks/0/text/type', /^was mrkdwn: a header's text is plain_text here/)],
+      changes: [
+        changed('/blocks/0/text/type', '/blocks/0/text/type', /^was mrkdwn: a header's text is plain_text here/),
+      ],
     });
   });
 });
@@ -206,7 +269,10 @@ describe('fromSlackPayload: message fields and text', () => {
       changes: [dropped('/text', /^is blank/)],
     });
     const long = convert({ text: `  ${'😀'.repeat(10_001)}` });
-    expect(long).toEqual({ payload: { text: '😀'.repeat(10_000) }, changes: [changed('/text', '/text', /^cut to 10,000 characters/)] });
+    expect(long).toEqual({
+      payload: { text: '😀'.repeat(10_000) },
+      changes: [changed('/text', '/text', /^cut to 10,000 characters/)],
+    });
   });
 
   it('adds a text made from the blocks when they show no text of their own', () => {
@@ -229,14 +295,30 @@ describe('fromSlackPayload: message fields and text', () => {
       ],
     };
     expect(convert({ blocks: [richText, { type: 'divider' }] })).toEqual({
-      payload: { text: ':tada: <@U1><!subteam^S1><#C1><!here><!date^0^{date}|then>#fff', blocks: [richText, { type: 'divider' }] },
-      changes: [{ pointer: '/blocks', action: 'added', to: '/text', message: expect.stringMatching(/^a text made from what the blocks show/) }],
+      payload: {
+        text: ':tada: <@U1><!subteam^S1><#C1><!here><!date^0^{date}|then>#fff',
+        blocks: [richText, { type: 'divider' }],
+      },
+      changes: [
+        {
+          pointer: '/blocks',
+          action: 'added',
+          to: '/text',
+          message: expect.stringMatching(/^a text made from what the blocks show/),
+        },
+      ],
     });
   });
 
   it('leaves nothing when nothing usable is left: a lone divider, a team mention, an empty object, not an object', () => {
     expect(convert({ blocks: [{ type: 'divider' }] })).toEqual({ payload: null, changes: [] });
-    expect(convert({ blocks: [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'team', team_id: 'T1' }] }] }] })).toEqual({
+    expect(
+      convert({
+        blocks: [
+          { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'team', team_id: 'T1' }] }] },
+        ],
+      }),
+    ).toEqual({
       payload: null,
       changes: [dropped('/blocks/0/elements/0/elements/0', /^a team mention is Slack-only/)],
     });
@@ -264,7 +346,10 @@ describe('fromSlackPayload: message fields and text', () => {
 
 describe('fromSlackPayload: limits', () => {
   it('keeps at most 50 blocks, listing each one past them', () => {
-    const { payload, changes } = convert({ text: 'x', blocks: Array.from({ length: 52 }, () => ({ type: 'divider' })) });
+    const { payload, changes } = convert({
+      text: 'x',
+      blocks: Array.from({ length: 52 }, () => ({ type: 'divider' })),
+    });
     expect(payload?.blocks).toHaveLength(50);
     expect(changes).toEqual([dropped('/blocks/50', /50 blocks/), dropped('/blocks/51', /50 blocks/)]);
   });
@@ -272,7 +357,11 @@ describe('fromSlackPayload: limits', () => {
   it('links an image accessory when the context block after it would pass 50 blocks', () => {
     const blocks = [
       ...Array.from({ length: 49 }, () => ({ type: 'divider' })),
-      { type: 'section', text: mrkdwn('x'), accessory: { type: 'image', image_url: 'https://e.com/a.png', alt_text: 'a' } },
+      {
+        type: 'section',
+        text: mrkdwn('x'),
+        accessory: { type: 'image', image_url: 'https://e.com/a.png', alt_text: 'a' },
+      },
     ];
     const { payload } = convert({ text: 'x', blocks });
     expect(payload?.blocks?.[49]).toEqual(section('x\n<https://e.com/a.png|a>'));
@@ -290,7 +379,10 @@ describe('fromSlackPayload: limits', () => {
       { type: 'markdown', text: 'a'.repeat(11_000) },
       { type: 'markdown', text: 'b'.repeat(1_000) },
     ]);
-    expect(changes).toEqual([changed('/blocks/1/text', '/blocks/1/text', /^cut to 1,000 characters/), dropped('/blocks/2', /12,000 characters/)]);
+    expect(changes).toEqual([
+      changed('/blocks/1/text', '/blocks/1/text', /^cut to 1,000 characters/),
+      dropped('/blocks/2', /12,000 characters/),
+    ]);
   });
 
   it('goes on in a second context block past 10 elements', () => {
@@ -327,17 +419,37 @@ describe('fromSlackPayload: rich_text', () => {
         { type: 'rich_text_list', elements: [sectionOf({ type: 'text', text: 'a' })], indent: 8, style: 'bullet' },
       ),
       changes: [
-        changed('/blocks/0/elements/0/elements/1/timestamp', '/blocks/0/elements/0/elements/1/timestamp', 'was a string of digits: now the number it spells'),
-        changed('/blocks/0/elements/0/elements/2', '/blocks/0/elements/0/elements/2', /^a link here goes to an http\(s\) or mailto URL only/),
+        changed(
+          '/blocks/0/elements/0/elements/1/timestamp',
+          '/blocks/0/elements/0/elements/1/timestamp',
+          'was a string of digits: now the number it spells',
+        ),
+        changed(
+          '/blocks/0/elements/0/elements/2',
+          '/blocks/0/elements/0/elements/2',
+          /^a link here goes to an http\(s\) or mailto URL only/,
+        ),
         dropped('/blocks/0/elements/0/elements/2/style/blink', 'is not a field of a text style here'),
-        changed('/blocks/0/elements/1/indent', '/blocks/0/elements/1/indent', 'a list is indented at most 8 levels here'),
-        { pointer: '/blocks/0/elements/1', action: 'added', to: '/blocks/0/elements/1/style', message: expect.stringMatching(/"bullet"/) },
+        changed(
+          '/blocks/0/elements/1/indent',
+          '/blocks/0/elements/1/indent',
+          'a list is indented at most 8 levels here',
+        ),
+        {
+          pointer: '/blocks/0/elements/1',
+          action: 'added',
+          to: '/blocks/0/elements/1/style',
+          message: expect.stringMatching(/"bullet"/),
+        },
       ],
     });
   });
 
   it('drops elements it cannot carry, with their own pointers, and keeps the rest in order', () => {
-    const slack = richText(sectionOf({ type: 'team', team_id: 'T1' }, { type: 'text', text: 'kept' }, { type: 'user' }), { type: 'rich_text_table' });
+    const slack = richText(
+      sectionOf({ type: 'team', team_id: 'T1' }, { type: 'text', text: 'kept' }, { type: 'user' }),
+      { type: 'rich_text_table' },
+    );
     expect(convert(slack)).toEqual({
       payload: richText(sectionOf({ type: 'text', text: 'kept' })),
       changes: [
@@ -382,15 +494,26 @@ describe('fromSlackPayload: legacy attachments', () => {
           section('From CI'),
           {
             type: 'context',
-            elements: [{ type: 'image', image_url: 'https://ci.example.com/bot.png', alt_text: 'ci-bot' }, mrkdwn('<https://ci.example.com|ci-bot>')],
+            elements: [
+              { type: 'image', image_url: 'https://ci.example.com/bot.png', alt_text: 'ci-bot' },
+              mrkdwn('<https://ci.example.com|ci-bot>'),
+            ],
           },
-          section('*<https://ci.example.com/42|Deploy 42 &lt;failed&gt;>*\nStep 3 of 5: *tests*\n*Env*: prod\n*Build*: 42'),
+          section(
+            '*<https://ci.example.com/42|Deploy 42 &lt;failed&gt;>*\nStep 3 of 5: *tests*\n*Env*: prod\n*Build*: 42',
+          ),
           {
             type: 'context',
-            elements: [{ type: 'image', image_url: 'https://ci.example.com/graph.png', alt_text: 'image' }, mrkdwn('<https://ci.example.com/graph.png>')],
+            elements: [
+              { type: 'image', image_url: 'https://ci.example.com/graph.png', alt_text: 'image' },
+              mrkdwn('<https://ci.example.com/graph.png>'),
+            ],
           },
           section('<https://ci.example.com/42/retry|Retry>'),
-          { type: 'context', elements: [mrkdwn('CI | <!date^1700000000^{date_short_pretty} at {time}|2023-11-14 22:13 UTC>')] },
+          {
+            type: 'context',
+            elements: [mrkdwn('CI | <!date^1700000000^{date_short_pretty} at {time}|2023-11-14 22:13 UTC>')],
+          },
         ],
       },
       changes: [
@@ -413,9 +536,15 @@ describe('fromSlackPayload: legacy attachments', () => {
   });
 
   it('puts attachments after the blocks, and drops their fallback when the message has a text', () => {
-    const { payload, changes } = convert({ attachments: [{ text: 'second', fallback: 'f' }], text: 'message', blocks: [section('first')] });
+    const { payload, changes } = convert({
+      attachments: [{ text: 'second', fallback: 'f' }],
+      text: 'message',
+      blocks: [section('first')],
+    });
     expect(payload).toEqual({ text: 'message', blocks: [section('first'), section('second')] });
-    expect(changes).toContainEqual(dropped('/attachments/0/fallback', /the message's text is its notification fallback/));
+    expect(changes).toContainEqual(
+      dropped('/attachments/0/fallback', /the message's text is its notification fallback/),
+    );
   });
 });
 
@@ -436,14 +565,23 @@ function resolves(value: unknown, pointer: string): boolean {
   return true;
 }
 
-const url = fc.oneof(fc.webUrl(), fc.constantFrom('$URL', '{person.url}', 'javascript:alert(1)', '', 'https://e.com/a|b>c'));
+const url = fc.oneof(
+  fc.webUrl(),
+  fc.constantFrom('$URL', '{person.url}', 'javascript:alert(1)', '', 'https://e.com/a|b>c'),
+);
 const text = fc.oneof(hostileString, fc.string({ maxLength: 20 }));
 const textObject = fc.record(
   { type: fc.constantFrom('plain_text', 'mrkdwn', 'other'), text, emoji: fc.boolean(), verbatim: fc.boolean() },
   { requiredKeys: ['type'] },
 );
-const button = fc.record({ type: fc.constant('button'), text: fc.oneof(textObject, text), url, value: text }, { requiredKeys: ['type'] });
-const slackImage = fc.record({ type: fc.constant('image'), image_url: url, alt_text: text, title: textObject }, { requiredKeys: ['type'] });
+const button = fc.record(
+  { type: fc.constant('button'), text: fc.oneof(textObject, text), url, value: text },
+  { requiredKeys: ['type'] },
+);
+const slackImage = fc.record(
+  { type: fc.constant('image'), image_url: url, alt_text: text, title: textObject },
+  { requiredKeys: ['type'] },
+);
 const inline = fc.oneof(
   fc.record(
     {
@@ -464,8 +602,20 @@ const inline = fc.oneof(
 );
 const container = fc.record(
   {
-    type: fc.constantFrom('rich_text_section', 'rich_text_list', 'rich_text_quote', 'rich_text_preformatted', 'rich_text_table'),
-    elements: fc.array(fc.oneof(inline, fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(inline, { maxLength: 3 }) })), { maxLength: 4 }),
+    type: fc.constantFrom(
+      'rich_text_section',
+      'rich_text_list',
+      'rich_text_quote',
+      'rich_text_preformatted',
+      'rich_text_table',
+    ),
+    elements: fc.array(
+      fc.oneof(
+        inline,
+        fc.record({ type: fc.constant('rich_text_section'), elements: fc.array(inline, { maxLength: 3 }) }),
+      ),
+      { maxLength: 4 },
+    ),
     style: fc.constantFrom('bullet', 'dashed'),
     indent: fc.integer({ min: -1, max: 12 }),
     border: fc.integer({ min: 0, max: 2 }),
@@ -485,15 +635,32 @@ const slackBlock = fc.oneof(
     },
     { requiredKeys: ['type'] },
   ),
-  fc.record({ type: fc.constant('markdown'), text: fc.oneof(text, fc.constantFrom('m'.repeat(7_000))) }, { requiredKeys: ['type'] }),
-  fc.record({ type: fc.constant('context'), elements: fc.array(fc.oneof(textObject, slackImage, button), { maxLength: 14 }) }, { requiredKeys: ['type'] }),
   fc.record(
-    { type: fc.constant('actions'), elements: fc.array(fc.oneof(button, fc.record({ type: fc.constant('static_select') })), { maxLength: 4 }) },
+    { type: fc.constant('markdown'), text: fc.oneof(text, fc.constantFrom('m'.repeat(7_000))) },
     { requiredKeys: ['type'] },
   ),
-  fc.record({ type: fc.constant('rich_text'), elements: fc.array(container, { maxLength: 3 }) }, { requiredKeys: ['type'] }),
   fc.record(
-    { type: fc.constantFrom('divider', 'input', 'video', 'file'), title: textObject, video_url: url, description: textObject },
+    { type: fc.constant('context'), elements: fc.array(fc.oneof(textObject, slackImage, button), { maxLength: 14 }) },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record(
+    {
+      type: fc.constant('actions'),
+      elements: fc.array(fc.oneof(button, fc.record({ type: fc.constant('static_select') })), { maxLength: 4 }),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record(
+    { type: fc.constant('rich_text'), elements: fc.array(container, { maxLength: 3 }) },
+    { requiredKeys: ['type'] },
+  ),
+  fc.record(
+    {
+      type: fc.constantFrom('divider', 'input', 'video', 'file'),
+      title: textObject,
+      video_url: url,
+      description: textObject,
+    },
     { requiredKeys: ['type'] },
   ),
   slackImage,
@@ -522,7 +689,10 @@ const attachment = fc.record(
 const slackPayload = fc.record(
   {
     text: fc.oneof(text, fc.integer()),
-    blocks: fc.oneof(fc.array(slackBlock, { maxLength: 8 }), fc.constant(Array.from({ length: 60 }, () => ({ type: 'divider' })))),
+    blocks: fc.oneof(
+      fc.array(slackBlock, { maxLength: 8 }),
+      fc.constant(Array.from({ length: 60 }, () => ({ type: 'divider' }))),
+    ),
     attachments: fc.array(attachment, { maxLength: 3 }),
     username: text,
     channel: text,
@@ -542,7 +712,8 @@ describe('fromSlackPayload: properties', () => {
         if (payload !== null) expect(validatePayload(payload), shown(slack)).toMatchObject({ ok: true });
         for (const change of changes) {
           expect(resolves(slack, change.pointer), `${change.pointer} in ${shown(slack)}`).toBe(true);
-          if (payload !== null && change.to !== undefined) expect(resolves(payload, change.to), `${change.to} in ${shown(payload)}`).toBe(true);
+          if (payload !== null && change.to !== undefined)
+            expect(resolves(payload, change.to), `${change.to} in ${shown(payload)}`).toBe(true);
         }
       }),
       { numRuns: 500 },

@@ -17,18 +17,28 @@ interface Received {
 }
 
 /** A server that records every request it gets, then answers it with `answer`. */
-async function recording(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<Listening & { received: Received[] }> {
+async function recording(
+  answer: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<Listening & { received: Received[] }> {
   const received: Received[] = [];
   const server = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
-    received.push({ method: req.method!, url: req.url!, key: req.headers['idempotency-key'] as string | undefined, body });
+    received.push({
+      method: req.method!,
+      url: req.url!,
+      key: req.headers['idempotency-key'] as string | undefined,
+      body,
+    });
     answer(req, res);
   });
   return Object.assign(await listen(server), { received });
 }
 
-const forged = JSON.stringify({ message: { id: 'forged', body: 'x', blocks: [], author: { type: 'webhook', id: 'wh', name: 'x' } }, duplicate: false });
+const forged = JSON.stringify({
+  message: { id: 'forged', body: 'x', blocks: [], author: { type: 'webhook', id: 'wh', name: 'x' } },
+  duplicate: false,
+});
 let elsewhere: Awaited<ReturnType<typeof recording>>;
 let redirecting: Awaited<ReturnType<typeof recording>>;
 let redirect: { status: number; location: string };
@@ -44,29 +54,34 @@ afterAll(async () => {
 const fast = (url: string) => createWebhookSender({ url, random: () => 0, sleep: async () => {} });
 
 describe('a redirect', () => {
-  it.each([301, 302, 303, 307, 308])('%i is a refusal that names the status, and nothing reaches its Location', async (status) => {
-    redirect = { status, location: `${elsewhere.origin}${PATH}` };
-    const before = { here: redirecting.received.length, there: elsewhere.received.length };
-    const attempts: SendAttempt[] = [];
-    const result = await fast(`${redirecting.origin}${PATH}`).send(
-      { text: 'deploy' },
-      { idempotencyKey: 'k-1', onAttempt: (attempt) => attempts.push(attempt) },
-    );
-    expect(result).toEqual({
-      ok: false,
-      code: 'refused',
-      message: `the endpoint answered ${status}, a redirect: a webhook URL is never redirected, and the post was not sent on`,
-      idempotencyKey: 'k-1',
-      attempts: 1,
-      status,
-      problem: null,
-      retryAfterMs: null,
-      possiblyStored: false,
-    });
-    expect(attempts.map(({ outcome, status }) => [outcome, status])).toEqual([['refused', status]]);
-    expect(redirecting.received.slice(before.here)).toEqual([{ method: 'POST', url: PATH, key: 'k-1', body: '{"text":"deploy"}' }]);
-    expect(elsewhere.received.slice(before.there)).toEqual([]);
-  });
+  it.each([301, 302, 303, 307, 308])(
+    '%i is a refusal that names the status, and nothing reaches its Location',
+    async (status) => {
+      redirect = { status, location: `${elsewhere.origin}${PATH}` };
+      const before = { here: redirecting.received.length, there: elsewhere.received.length };
+      const attempts: SendAttempt[] = [];
+      const result = await fast(`${redirecting.origin}${PATH}`).send(
+        { text: 'deploy' },
+        { idempotencyKey: 'k-1', onAttempt: (attempt) => attempts.push(attempt) },
+      );
+      expect(result).toEqual({
+        ok: false,
+        code: 'refused',
+        message: `the endpoint answered ${status}, a redirect: a webhook URL is never redirected, and the post was not sent on`,
+        idempotencyKey: 'k-1',
+        attempts: 1,
+        status,
+        problem: null,
+        retryAfterMs: null,
+        possiblyStored: false,
+      });
+      expect(attempts.map(({ outcome, status }) => [outcome, status])).toEqual([['refused', status]]);
+      expect(redirecting.received.slice(before.here)).toEqual([
+        { method: 'POST', url: PATH, key: 'k-1', body: '{"text":"deploy"}' },
+      ]);
+      expect(elsewhere.received.slice(before.there)).toEqual([]);
+    },
+  );
 
   it('from https to http is never followed either: nothing goes out in clear', async () => {
     redirect = { status: 308, location: `${elsewhere.origin}${PATH}` };
@@ -78,7 +93,13 @@ describe('a redirect', () => {
   });
 
   it('hidden by a browser (an opaque redirect, status 0) is a refusal without a status', async () => {
-    const opaque = { type: 'opaqueredirect', status: 0, redirected: false, headers: new Headers(), body: null } as unknown as Response;
+    const opaque = {
+      type: 'opaqueredirect',
+      status: 0,
+      redirected: false,
+      headers: new Headers(),
+      body: null,
+    } as unknown as Response;
     const inits: RequestInit[] = [];
     const sender = createWebhookSender({
       url: `https://chat.example.com${PATH}`,
@@ -89,7 +110,9 @@ describe('a redirect', () => {
     });
     const result = await sender.send({ text: 'x' });
     expect(result).toMatchObject({ ok: false, code: 'refused', status: null, attempts: 1, possiblyStored: false });
-    expect(result.ok || result.message).toBe('the endpoint answered with a redirect: a webhook URL is never redirected, and the post was not sent on');
+    expect(result.ok || result.message).toBe(
+      'the endpoint answered with a redirect: a webhook URL is never redirected, and the post was not sent on',
+    );
     expect(inits.map((init) => init.redirect)).toEqual(['manual']);
   });
 });
@@ -187,7 +210,10 @@ describe('the secret', () => {
       cause: Object.assign(new TypeError(`Invalid URL ${url}`), {
         code: 'ERR_INVALID_URL',
         base: url,
-        cause: Object.assign(new Error(`secret ${SECRET} once more`), { code: 'E_DEEP', cause: new Error('deeper', { cause: new Error('deepest') }) }),
+        cause: Object.assign(new Error(`secret ${SECRET} once more`), {
+          code: 'E_DEEP',
+          cause: new Error('deeper', { cause: new Error('deepest') }),
+        }),
       }),
     });
     const sender = createWebhookSender({
@@ -207,7 +233,12 @@ describe('the secret', () => {
         name: 'TypeError',
         code: 'ERR_INVALID_URL',
         message: 'Invalid URL https://chat.example.com/hooks/channels/wh_hostile/[redacted]',
-        cause: { name: 'Error', code: 'E_DEEP', message: 'secret [redacted] once more', cause: { name: 'Error', message: 'deeper' } },
+        cause: {
+          name: 'Error',
+          code: 'E_DEEP',
+          message: 'secret [redacted] once more',
+          cause: { name: 'Error', message: 'deeper' },
+        },
       },
     });
     expect(result.message).toBe('the one attempt met a network error (deeper)');

@@ -18,7 +18,9 @@ describe('requestedWait', () => {
 describe('backoffDelay', () => {
   it('draws below a ceiling that doubles from baseDelayMs up to maxDelayMs (full jitter)', () => {
     const top = () => 0.999_999;
-    expect([1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(retry, 500, 10_000, top))).toEqual([499, 999, 1_999, 3_999, 7_999, 9_999]);
+    expect([1, 2, 3, 4, 5, 6].map((retry) => backoffDelay(retry, 500, 10_000, top))).toEqual([
+      499, 999, 1_999, 3_999, 7_999, 9_999,
+    ]);
     expect(backoffDelay(3, 500, 10_000, () => 0)).toBe(0);
   });
 });

@@ -1,7 +1,12 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../src/clock.js';
-import { createWebhookSender, type SendAttempt, type WebhookSender, type WebhookSenderOptions } from '../../src/send/index.js';
+import {
+  createWebhookSender,
+  type SendAttempt,
+  type WebhookSender,
+  type WebhookSenderOptions,
+} from '../../src/send/index.js';
 import { listen } from '../support/http.js';
 import { startFaultyEndpoint, type FaultyEndpoint } from './fault-proxy.js';
 
@@ -38,7 +43,11 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
       duplicate: false,
       idempotencyKey: 'deploy-42',
       attempts: 1,
-      message: expect.objectContaining({ body: 'Deploy 42 finished', blocks: [], author: expect.objectContaining({ type: 'webhook', name: 'CI' }) }),
+      message: expect.objectContaining({
+        body: 'Deploy 42 finished',
+        blocks: [],
+        author: expect.objectContaining({ type: 'webhook', name: 'CI' }),
+      }),
     });
     const again = await sender.send({ text: 'Deploy 42 finished, again' }, { idempotencyKey: 'deploy-42' });
     expect(again).toEqual({ ...first, status: 200, duplicate: true });
@@ -95,7 +104,10 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
   it('waits as Retry-After asks on 429, then retries with the same key', async () => {
     endpoint.inject(['429', '429']);
     const attempts: SendAttempt[] = [];
-    const result = await fast().send({ text: 'after 429' }, { idempotencyKey: 'k-429', onAttempt: (attempt) => attempts.push(attempt) });
+    const result = await fast().send(
+      { text: 'after 429' },
+      { idempotencyKey: 'k-429', onAttempt: (attempt) => attempts.push(attempt) },
+    );
     expect(result).toMatchObject({ ok: true, attempts: 3, duplicate: false });
     expect(waits).toEqual([2_000, 2_000]);
     expect(attempts.map(({ outcome, status, retryInMs, error }) => ({ outcome, status, retryInMs, error }))).toEqual([
@@ -115,7 +127,8 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
       attempts: 1,
       status: 429,
       retryAfterMs: 2_000,
-      message: 'the endpoint asked to wait 2 s, past the 1.5 s deadline, after 1 attempt; the last answered 429 rate_limited',
+      message:
+        'the endpoint asked to wait 2 s, past the 1.5 s deadline, after 1 attempt; the last answered 429 rate_limited',
       possiblyStored: false,
     });
     expect(waits).toEqual([]);
@@ -124,11 +137,21 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
   it('retries 500, network errors and time-outs with full-jitter backoff up to maxAttempts, then names the last failure', async () => {
     endpoint.inject(['500', 'drop', 'stall', '500', '500']);
     const attempts: SendAttempt[] = [];
-    const result = await fast({ maxAttempts: 4, baseDelayMs: 1_000, maxDelayMs: 3_000, attemptTimeoutMs: 500, random: () => 0.999 }).send(
-      { text: 'never stored' },
-      { onAttempt: (attempt) => attempts.push(attempt) },
-    );
-    expect(result).toMatchObject({ ok: false, code: 'retries_exhausted', attempts: 4, status: 500, problem: { code: 'store_failed' }, possiblyStored: true });
+    const result = await fast({
+      maxAttempts: 4,
+      baseDelayMs: 1_000,
+      maxDelayMs: 3_000,
+      attemptTimeoutMs: 500,
+      random: () => 0.999,
+    }).send({ text: 'never stored' }, { onAttempt: (attempt) => attempts.push(attempt) });
+    expect(result).toMatchObject({
+      ok: false,
+      code: 'retries_exhausted',
+      attempts: 4,
+      status: 500,
+      problem: { code: 'store_failed' },
+      possiblyStored: true,
+    });
     expect(result.ok || result.message).toBe('4 attempts failed; the last answered 500 store_failed');
     expect(waits).toEqual([999, 1_998, 2_997]);
     expect(attempts.map(({ outcome, error }) => [outcome, error])).toEqual([
@@ -143,7 +166,13 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
   it('retries when the answer is lost after the message was stored, and reports the stored message as a duplicate', async () => {
     endpoint.inject(['drop_after']);
     const result = await fast().send({ text: 'answer lost' }, { idempotencyKey: 'lost-1' });
-    expect(result).toMatchObject({ ok: true, duplicate: true, status: 200, attempts: 2, message: { body: 'answer lost' } });
+    expect(result).toMatchObject({
+      ok: true,
+      duplicate: true,
+      status: 200,
+      attempts: 2,
+      message: { body: 'answer lost' },
+    });
     expect(endpoint.store.listMessages('general').filter((message) => message.body === 'answer lost')).toHaveLength(1);
   });
 
@@ -194,8 +223,12 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
 
   it('refuses bad options with invalid_argument, without the secret in the message', () => {
     const secret = secretOf(endpoint.url);
-    expect(() => createWebhookSender({ url: `ftp://x/hooks/channels/a/${secret}` })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => createWebhookSender({ url: 'not a url' })).toThrow('createWebhookSender: options.url must be an absolute http(s) URL: it is not a URL.');
+    expect(() => createWebhookSender({ url: `ftp://x/hooks/channels/a/${secret}` })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() => createWebhookSender({ url: 'not a url' })).toThrow(
+      'createWebhookSender: options.url must be an absolute http(s) URL: it is not a URL.',
+    );
     expect(() => createWebhookSender({ url: endpoint.url, maxAttempts: 0 })).toThrow(
       'createWebhookSender: options.maxAttempts must be an integer of at least 1: got 0.',
     );
@@ -212,9 +245,21 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
     const url = `${closed.origin}${new URL(endpoint.directUrl).pathname}`;
     await closed.close();
     const result = await fast({ url, maxAttempts: 2 }).send({ text: 'x' });
-    expect(result).toMatchObject({ ok: false, code: 'retries_exhausted', attempts: 2, status: null, possiblyStored: false });
-    expect(result.ok || result.message).toMatch(/^2 attempts failed; the last could not connect \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/);
-    expect(result.ok || result.cause).toMatchObject({ name: 'TypeError', message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+    expect(result).toMatchObject({
+      ok: false,
+      code: 'retries_exhausted',
+      attempts: 2,
+      status: null,
+      possiblyStored: false,
+    });
+    expect(result.ok || result.message).toMatch(
+      /^2 attempts failed; the last could not connect \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/,
+    );
+    expect(result.ok || result.cause).toMatchObject({
+      name: 'TypeError',
+      message: 'fetch failed',
+      cause: { code: 'ECONNREFUSED' },
+    });
     expect(JSON.stringify(result)).not.toContain(secretOf(url));
   });
 });
@@ -239,7 +284,12 @@ describe('a key a header cannot carry', () => {
     const first = await fast({ url: endpoint.directUrl }).send(payload);
     expect(first).toMatchObject({ ok: true, status: 201, idempotencyKey: ' deploy-43 ' });
     const again = await fast({ url: endpoint.directUrl }).send({ text: 'padded key, again', eventId: ' deploy-43 ' });
-    expect(again).toMatchObject({ ok: true, status: 200, duplicate: true, message: { id: first.ok && first.message.id } });
+    expect(again).toMatchObject({
+      ok: true,
+      status: 200,
+      duplicate: true,
+      message: { id: first.ok && first.message.id },
+    });
   });
 
   it('given as idempotencyKey is added to a payload without an eventId, the same on every retry', async () => {
@@ -269,7 +319,10 @@ describe('a key a header cannot carry', () => {
         [{ text: 'x', eventId: 42 } as never, { idempotencyKey: 'k\n2' }],
         'the key cannot travel in a header (it holds a character other than printable ASCII), and the payload has no place for it as eventId',
       ],
-      [[{ text: 'x', eventId: 'a-✓' }, { idempotencyKey: 'b-✓' }], 'the key differs from the payload’s eventId; the endpoint would refuse the pair'],
+      [
+        [{ text: 'x', eventId: 'a-✓' }, { idempotencyKey: 'b-✓' }],
+        'the key differs from the payload’s eventId; the endpoint would refuse the pair',
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await fast().send(...args);

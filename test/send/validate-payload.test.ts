@@ -45,7 +45,9 @@ describe('validatePayload', () => {
   });
 
   it('accepts every Block Kit payload of the corpus that the endpoint stores, and refuses the others alike', async () => {
-    const s = await setup({ rateLimiter: { hit: () => ({ allowed: true, limit: 1_000, windowMs: 60_000, remaining: 999, resetMs: 0 }) } });
+    const s = await setup({
+      rateLimiter: { hit: () => ({ allowed: true, limit: 1_000, windowMs: 60_000, remaining: 999, resetMs: 0 }) },
+    });
     for (const [name, payload] of corpus) {
       const answer = await s.post(payload);
       const check = validatePayload(payload);
@@ -55,7 +57,11 @@ describe('validatePayload', () => {
   });
 
   it('gives the idempotency key the endpoint would use: eventId, else the header, else null', () => {
-    expect(validatePayload({ text: 'x', eventId: 'deploy-42' })).toEqual({ ok: true, payload: { text: 'x', eventId: 'deploy-42' }, key: 'deploy-42' });
+    expect(validatePayload({ text: 'x', eventId: 'deploy-42' })).toEqual({
+      ok: true,
+      payload: { text: 'x', eventId: 'deploy-42' },
+      key: 'deploy-42',
+    });
     expect(validatePayload({ text: 'x' }, { idempotencyKey: 'k' })).toMatchObject({ ok: true, key: 'k' });
     expect(validatePayload({ text: 'x', eventId: 'k' }, { idempotencyKey: 'k' })).toMatchObject({ ok: true, key: 'k' });
     expect(validatePayload({ text: 'x' })).toMatchObject({ ok: true, key: null });
@@ -88,13 +94,25 @@ describe('payload types', () => {
               { type: 'user', user_id: 'U1' },
             ],
           },
-          { type: 'rich_text_list', style: 'bullet', elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://example.com' }] }] },
+          {
+            type: 'rich_text_list',
+            style: 'bullet',
+            elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: 'https://example.com' }] }],
+          },
           { type: 'rich_text_quote', elements: [{ type: 'broadcast', range: 'here' }] },
-          { type: 'rich_text_preformatted', elements: [{ type: 'date', timestamp: 0, format: '{date}' }], language: 'sh' },
+          {
+            type: 'rich_text_preformatted',
+            elements: [{ type: 'date', timestamp: 0, format: '{date}' }],
+            language: 'sh',
+          },
         ],
       },
     ];
-    const payloads: WebhookPayload[] = [{ text: 'only text' }, { blocks }, { text: 'both', blocks, eventId: 'deploy-42' }];
+    const payloads: WebhookPayload[] = [
+      { text: 'only text' },
+      { blocks },
+      { text: 'both', blocks, eventId: 'deploy-42' },
+    ];
     for (const payload of payloads) expect(validatePayload(payload)).toMatchObject({ ok: true });
   });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkExactlyOnce, checkFlat, checkNoFailureOutsideFaults, type FaultWindow, slope, trendOf, type Sample } from '../../scripts/soak/check.js';
+import {
+  checkExactlyOnce,
+  checkFlat,
+  checkNoFailureOutsideFaults,
+  type FaultWindow,
+  slope,
+  trendOf,
+  type Sample,
+} from '../../scripts/soak/check.js';
 import { type AnswerRecord, textOf } from '../../scripts/soak/world.js';
 import type { Message } from '../../src/index.js';
 
@@ -11,7 +19,13 @@ const message = (seq: number, id = `m${seq}`): Message => ({
   author: { type: 'webhook', id: 'wh', name: 'soak' },
   createdAt: '2026-01-01T00:00:00.000Z',
 });
-const answer = (seq: number, status: number, id: string | null, sent = 1_000, extra: Partial<AnswerRecord> = {}): AnswerRecord => ({
+const answer = (
+  seq: number,
+  status: number,
+  id: string | null,
+  sent = 1_000,
+  extra: Partial<AnswerRecord> = {},
+): AnswerRecord => ({
   seq,
   kind: 'valid',
   of: seq,
@@ -27,21 +41,33 @@ const window: FaultWindow = { kind: 'kill', start: 5_000, recovered: 7_000, end:
 
 describe('the soak’s exactly-once rule', () => {
   it('passes 201s and 200s that name their own stored message', () => {
-    const answers = [answer(1, 201, 'm1'), answer(2, 201, 'm2'), answer(11, 200, 'm1', 1_100, { kind: 'duplicate', of: 1 })];
+    const answers = [
+      answer(1, 201, 'm1'),
+      answer(2, 201, 'm2'),
+      answer(11, 200, 'm1', 1_100, { kind: 'duplicate', of: 1 }),
+    ];
     expect(checkExactlyOnce(answers, [message(1), message(2)], []).ok).toBe(true);
   });
 
   it('fails a 201 whose message is missing, and a 200 naming a message not stored', () => {
-    const check = checkExactlyOnce([answer(1, 201, 'm1'), answer(11, 200, 'm9', 1_100, { kind: 'duplicate', of: 1 })], [], []);
+    const check = checkExactlyOnce(
+      [answer(1, 201, 'm1'), answer(11, 200, 'm9', 1_100, { kind: 'duplicate', of: 1 })],
+      [],
+      [],
+    );
     expect(check.ok).toBe(false);
-    expect(check.detail).toBe('request 1 answered 201 with m1, stored 0 times; request 11 answered 200 with m9, which is not stored');
+    expect(check.detail).toBe(
+      'request 1 answered 201 with m1, stored 0 times; request 11 answered 200 with m9, which is not stored',
+    );
   });
 
   it('accepts a message whose answer was lost inside a fault window, and fails one lost outside', () => {
     expect(checkExactlyOnce([answer(1, 0, null, 6_000)], [message(1)], [window]).ok).toBe(true);
     expect(checkExactlyOnce([answer(1, 500, null, 8_900)], [message(1)], [window]).ok).toBe(true);
     const outside = checkExactlyOnce([answer(1, 0, null, 20_000)], [message(1)], [window]);
-    expect(outside.detail).toBe('message m1 of request 1 was stored, but no 201 or 200 named it and no send of it lost its answer in a fault');
+    expect(outside.detail).toBe(
+      'message m1 of request 1 was stored, but no 201 or 200 named it and no send of it lost its answer in a fault',
+    );
   });
 
   it('fails a request stored twice even when its answer was lost in a fault', () => {
@@ -60,7 +86,10 @@ describe('the soak’s exactly-once rule', () => {
 
 describe('the soak’s other checks', () => {
   it('counts a 500 or a lost answer only outside every fault window', () => {
-    const [fiveHundreds, lost] = checkNoFailureOutsideFaults([answer(1, 500, null, 6_000), answer(2, 0, null, 8_000), answer(3, 500, null, 30_000)], [window]);
+    const [fiveHundreds, lost] = checkNoFailureOutsideFaults(
+      [answer(1, 500, null, 6_000), answer(2, 0, null, 8_000), answer(3, 500, null, 30_000)],
+      [window],
+    );
     expect(fiveHundreds!.ok).toBe(false);
     expect(fiveHundreds!.detail).toMatch(/^request 3 \(valid\) sent at .*: 500$/);
     expect(lost!.ok).toBe(true);

@@ -12,7 +12,8 @@ import { serverBinaries } from '../support/servers.js';
 const run = promisify(execFile);
 const binaries = serverBinaries();
 const postgresMissing = binaries.postgres === null || binaries.redis === null;
-if (postgresMissing && isCi()) throw new Error(`CI needs PostgreSQL and Redis for the soak: ${binaries.missing.join('; ')}`);
+if (postgresMissing && isCi())
+  throw new Error(`CI needs PostgreSQL and Redis for the soak: ${binaries.missing.join('; ')}`);
 
 interface Summary {
   answers: number;
@@ -43,24 +44,45 @@ afterAll(async () => {
 });
 
 /** Runs the soak with `env`; resolves with its exit code, output and summary whatever the code. */
-async function soak(name: string, env: Record<string, string>): Promise<{ code: number; output: string; summary: Summary }> {
+async function soak(
+  name: string,
+  env: Record<string, string>,
+): Promise<{ code: number; output: string; summary: Summary }> {
   const out = join(dir, name);
   const { code, output } = await run(process.execPath, [join(dir, 'bin', 'main.js')], {
-    env: { PATH: process.env.PATH ?? '', SOAK_OUT: out, SOAK_RATE: '60', SOAK_WEBHOOKS: '100', SOAK_SAMPLE_SECONDS: '1', SOAK_GRACE_SECONDS: '5', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      SOAK_OUT: out,
+      SOAK_RATE: '60',
+      SOAK_WEBHOOKS: '100',
+      SOAK_SAMPLE_SECONDS: '1',
+      SOAK_GRACE_SECONDS: '5',
+      ...env,
+    },
     maxBuffer: 16 * 2 ** 20,
   }).then(
     ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      output: error.stdout + error.stderr,
+    }),
   );
   const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
   return { code, output, summary };
 }
 
-const failed = (summary: Summary) => summary.checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}`);
+const failed = (summary: Summary) =>
+  summary.checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}`);
 
 describe('the soak', () => {
-  it('passes on SQLite, two processes on one file, with one of them killed and restarted', { timeout: 120_000 }, async () => {
-    const { code, output, summary } = await soak('sqlite', { SOAK_TARGET: 'sqlite', SOAK_SECONDS: '20', SOAK_FAULTS: 'kill@7' });
+  it('passes on SQLite, two processes on one file, with one of them killed and restarted', {
+    timeout: 120_000,
+  }, async () => {
+    const { code, output, summary } = await soak('sqlite', {
+      SOAK_TARGET: 'sqlite',
+      SOAK_SECONDS: '20',
+      SOAK_FAULTS: 'kill@7',
+    });
     expect(failed(summary), output).toEqual([]);
     expect(code).toBe(0);
     expect(summary.windows.map((w) => w.kind)).toEqual(['kill']);
@@ -72,18 +94,31 @@ describe('the soak', () => {
     expect(output).toContain('soak: PASSED');
   });
 
-  it.skipIf(postgresMissing)('passes on PostgreSQL and Redis, two instances, with PostgreSQL restarted', { timeout: 150_000 }, async () => {
-    const { code, output, summary } = await soak('postgres', { SOAK_TARGET: 'postgres', SOAK_SECONDS: '20', SOAK_FAULTS: 'postgres@6' });
-    expect(failed(summary), output).toEqual([]);
-    expect(code).toBe(0);
-    expect(summary.windows.map((w) => w.kind)).toEqual(['postgres']);
-    expect(summary.answers).toBeGreaterThan(600);
-    expect(summary.statuses['valid 201']).toBeGreaterThan(200);
-    expect(summary.stored).toBeGreaterThan(0);
-  });
+  it.skipIf(postgresMissing)(
+    'passes on PostgreSQL and Redis, two instances, with PostgreSQL restarted',
+    { timeout: 150_000 },
+    async () => {
+      const { code, output, summary } = await soak('postgres', {
+        SOAK_TARGET: 'postgres',
+        SOAK_SECONDS: '20',
+        SOAK_FAULTS: 'postgres@6',
+      });
+      expect(failed(summary), output).toEqual([]);
+      expect(code).toBe(0);
+      expect(summary.windows.map((w) => w.kind)).toEqual(['postgres']);
+      expect(summary.answers).toBeGreaterThan(600);
+      expect(summary.statuses['valid 201']).toBeGreaterThan(200);
+      expect(summary.stored).toBeGreaterThan(0);
+    },
+  );
 
   it('fails, naming it, when the store holds a message twice', { timeout: 120_000 }, async () => {
-    const { code, output, summary } = await soak('planted', { SOAK_TARGET: 'sqlite', SOAK_SECONDS: '6', SOAK_FAULTS: '', SOAK_PLANT_DOUBLE_STORE: '1' });
+    const { code, output, summary } = await soak('planted', {
+      SOAK_TARGET: 'sqlite',
+      SOAK_SECONDS: '6',
+      SOAK_FAULTS: '',
+      SOAK_PLANT_DOUBLE_STORE: '1',
+    });
     expect(code).toBe(1);
     expect(failed(summary)).toEqual([
       expect.stringMatching(

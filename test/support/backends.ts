@@ -5,7 +5,11 @@ import { inject } from 'vitest';
  * why a suite is skipped when a server is missing. Skipping only happens outside CI: under CI the
  * global setup fails the run instead.
  */
-export function backends(): { databaseUrl: string | null; redisUrl: string | null; title: (name: string, needs: 'postgres' | 'redis' | 'both') => string } {
+export function backends(): {
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  title: (name: string, needs: 'postgres' | 'redis' | 'both') => string;
+} {
   const databaseUrl = inject('databaseUrl');
   const redisUrl = inject('redisUrl');
   const skipped = inject('backendsSkipped');

@@ -10,14 +10,22 @@ export async function expectExamplePosts(webhookUrl: string, delivered: unknown[
   const created = await send(webhookUrl, { body: { text: 'Deploy finished' } });
   expect(created.status).toBe(201);
   expect(created.json).toMatchObject({
-    message: { channelId: 'general', body: 'Deploy finished', blocks: [], author: { type: 'webhook', name: 'Deploys' } },
+    message: {
+      channelId: 'general',
+      body: 'Deploy finished',
+      blocks: [],
+      author: { type: 'webhook', name: 'Deploys' },
+    },
     duplicate: false,
   });
   expect(delivered).toEqual([(created.json as { message: unknown }).message]);
 
   const unknownField = await send(webhookUrl, { body: { text: 'hi', channel: '#ops' } });
   expect([unknownField.status, (unknownField.json as { code: string }).code]).toEqual([400, 'invalid_payload']);
-  const tooLarge = await send(webhookUrl, { body: JSON.stringify({ text: 'x' }) + ' '.repeat(70_000), chunkSize: 16_384 });
+  const tooLarge = await send(webhookUrl, {
+    body: JSON.stringify({ text: 'x' }) + ' '.repeat(70_000),
+    chunkSize: 16_384,
+  });
   expect([tooLarge.status, (tooLarge.json as { code: string }).code]).toEqual([413, 'payload_too_large']);
   return created;
 }

@@ -1,6 +1,14 @@
 import type { TestProject } from 'vitest/node';
 import { checkRuntimeInstall } from '../runtimes/runtime-install.js';
-import { serverBinaries, startPostgres, startRedis, startRedisCluster, type PostgresServer, type RedisClusterServer, type RedisServer } from './servers.js';
+import {
+  serverBinaries,
+  startPostgres,
+  startRedis,
+  startRedisCluster,
+  type PostgresServer,
+  type RedisClusterServer,
+  type RedisServer,
+} from './servers.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -62,7 +70,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await teardown();
       throw new Error(`CI needs PostgreSQL and Redis for the backend suites, but: ${skipped.join('; ')}`);
     }
-    console.warn(`\nPostgreSQL/Redis suites are SKIPPED locally: ${skipped.join('; ')}. Under CI=true this fails the run.\n`);
+    console.warn(
+      `\nPostgreSQL/Redis suites are SKIPPED locally: ${skipped.join('; ')}. Under CI=true this fails the run.\n`,
+    );
   }
   project.provide('databaseUrl', databaseUrl);
   project.provide('redisUrl', redisUrl);
@@ -76,7 +86,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
  * one. Never throws: a failure is returned as the reason the cluster suites are skipped, which
  * fails the run under CI like any missing server.
  */
-async function startClusterUnlessGiven(haveRedis: boolean): Promise<{ server: RedisClusterServer | null; nodes: string[] | null; failure: string | null }> {
+async function startClusterUnlessGiven(
+  haveRedis: boolean,
+): Promise<{ server: RedisClusterServer | null; nodes: string[] | null; failure: string | null }> {
   const given = process.env.REDIS_CLUSTER_NODES;
   if (given) return { server: null, nodes: given.split(','), failure: null };
   if (!haveRedis) return { server: null, nodes: null, failure: 'Redis Cluster (needs redis-server and redis-cli)' };

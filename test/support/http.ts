@@ -105,7 +105,9 @@ export function send(url: string, options: SendOptions = {}): Promise<Answer> {
     headers['content-length'] = payload.length;
   }
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'POST', headers, agent: false }, (res) => readAnswer(res).then(resolve, reject));
+    const req = httpRequest(url, { method: options.method ?? 'POST', headers, agent: false }, (res) =>
+      readAnswer(res).then(resolve, reject),
+    );
     req.on('error', reject);
     if (payload === undefined) return req.end();
     if (options.chunkSize === undefined) return req.end(payload);

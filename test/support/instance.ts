@@ -20,7 +20,8 @@ export interface Instance {
  * app would; `npm test` builds it first.
  */
 export async function startInstance(env: Record<string, string>): Promise<Instance> {
-  if (!existsSync(`${root}dist/postgres.js`)) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(`${root}dist/postgres.js`))
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   const child = spawn(process.execPath, ['examples/multi-instance/server.js'], {
     cwd: root,
     // Not the test runner's environment: vite's variables (BASE_URL among them) would leak in.
@@ -31,7 +32,10 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const origin = await new Promise<string>((resolve, reject) => {
     let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`instance did not start within 30 s:\n${stdout}\n${stderr}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`instance did not start within 30 s:\n${stdout}\n${stderr}`)),
+      30_000,
+    );
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const match = /Listening on (http:\/\/[^\s]+)/.exec(stdout);

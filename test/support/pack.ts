@@ -22,7 +22,9 @@ export async function installPackedLibrary(root: string, fixtures?: string): Pro
   const app = mkdtempSync(join(tmpdir(), 'channel-webhooks-app-'));
   const tarball = await packLibrary(root, app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: app });
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+    cwd: app,
+  });
   if (fixtures !== undefined) cpSync(fixtures, app, { recursive: true });
   return { app, tarball };
 }

@@ -195,14 +195,26 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterServer
       );
       nodes.push({ host: '127.0.0.1', port });
     }
-    stopWatchdog = watchdog('root="$1"; shift; kill "$@" 2>/dev/null; sleep 1; rm -rf "$root"', [root, ...children.map((child) => String(child.pid))]);
+    stopWatchdog = watchdog('root="$1"; shift; kill "$@" 2>/dev/null; sleep 1; rm -rf "$root"', [
+      root,
+      ...children.map((child) => String(child.pid)),
+    ]);
     await Promise.all(children.map(untilReady));
-    await run(cli, ['--cluster', 'create', ...nodes.map(({ host, port }) => `${host}:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
+    await run(cli, [
+      '--cluster',
+      'create',
+      ...nodes.map(({ host, port }) => `${host}:${port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     const deadline = Date.now() + 30_000;
     for (const { port } of nodes) {
       while (!(await run(cli, ['-p', String(port), 'cluster', 'info'])).stdout.includes('cluster_state:ok')) {
         if (Date.now() > deadline)
-          throw new Error(`the Redis Cluster on ports ${nodes.map((node) => node.port).join(', ')} did not reach cluster_state:ok within 30 s`);
+          throw new Error(
+            `the Redis Cluster on ports ${nodes.map((node) => node.port).join(', ')} did not reach cluster_state:ok within 30 s`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
@@ -294,7 +306,8 @@ function userIds(user: string): { uid: number; gid: number } {
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((entry) => entry.startsWith(`${user}:`));
-  if (line === undefined) throw new Error(`there is no ${user} user to run PostgreSQL as (the postgresql package creates it)`);
+  if (line === undefined)
+    throw new Error(`there is no ${user} user to run PostgreSQL as (the postgresql package creates it)`);
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }

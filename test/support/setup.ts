@@ -8,7 +8,12 @@ import { createFakeClock, type FakeClock } from '../../src/clock.js';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
 import type { ErrorContext, WebhookHandler, WebhookHandlerOptions } from '../../src/handler/handler-types.js';
 import type { BodyReader, HeaderValue, RawBody, WebhookResponse } from '../../src/http/http-types.js';
-import { createWebhookManager, type Actor, type WebhookInfo, type WebhookManager } from '../../src/lifecycle/create-webhook-manager.js';
+import {
+  createWebhookManager,
+  type Actor,
+  type WebhookInfo,
+  type WebhookManager,
+} from '../../src/lifecycle/create-webhook-manager.js';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 import { createMemoryStore, type MemoryStore } from '../../src/memory/memory-store.js';
 import type { Message, WebhookStore } from '../../src/ports.js';
@@ -198,7 +203,11 @@ export interface FieldError {
  * Asserts a whole 400 answer for the first counted request, and that some error points at `pointer`,
  * or at a coarser pointer no higher than `within` (a validator may stop at the enclosing object).
  */
-export function expectRefused(response: WebhookResponse, pointer: string, options: { code?: string; within?: string; remaining?: number } = {}): void {
+export function expectRefused(
+  response: WebhookResponse,
+  pointer: string,
+  options: { code?: string; within?: string; remaining?: number } = {},
+): void {
   const { code = 'invalid_payload', within = pointer, remaining = 59 } = options;
   expect(response).toEqual({
     status: 400,
@@ -211,7 +220,9 @@ export function expectRefused(response: WebhookResponse, pointer: string, option
   const pointers = errors.map((error) => error.pointer);
   const hit = pointers.some(
     (candidate) =>
-      candidate === pointer || (candidate !== undefined && (candidate === within || (candidate.startsWith(within) && pointer.startsWith(`${candidate}/`)))),
+      candidate === pointer ||
+      (candidate !== undefined &&
+        (candidate === within || (candidate.startsWith(within) && pointer.startsWith(`${candidate}/`)))),
   );
   expect(hit, `pointers ${JSON.stringify(pointers)} do not point at ${pointer}`).toBe(true);
 }

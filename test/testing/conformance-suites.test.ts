@@ -11,7 +11,8 @@ function recorder(withSkip = true) {
     body();
     path.pop();
   };
-  const register = (skipped: boolean) => (name: string, run: () => Promise<void>) => tests.push({ name: [...path, name].join(' > '), skipped, run });
+  const register = (skipped: boolean) => (name: string, run: () => Promise<void>) =>
+    tests.push({ name: [...path, name].join(' > '), skipped, run });
   const it: TestApi['it'] = Object.assign(register(false), withSkip ? { skip: register(true) } : {});
   return { describe, it, tests };
 }
@@ -27,7 +28,11 @@ describe('the conformance suites', () => {
       'WebhookStore conformance > guarded insert > a deleted channel stores nothing (channel_not_found) (skipped: options.deleteChannel is not given)',
     ]);
     const limiter = recorder();
-    runRateLimiterConformance({ ...limiter, createRateLimiter: (options) => createMemoryRateLimiter(options), checkDefaults: false });
+    runRateLimiterConformance({
+      ...limiter,
+      createRateLimiter: (options) => createMemoryRateLimiter(options),
+      checkDefaults: false,
+    });
     expect(limiter.tests.filter((test) => test.skipped).map((test) => test.name)).toEqual([
       'RateLimiter conformance > window > without options it allows 60 requests per 60,000 ms (skipped: checkDefaults is false)',
     ]);
@@ -47,16 +52,28 @@ describe('the conformance suites', () => {
     expect(messages.tests.length).toBeGreaterThan(5);
     expect(messages.tests.every((test) => test.name.startsWith('mine > messages > '))).toBe(true);
     const races = recorder();
-    runRateLimiterConformance({ ...races, createRateLimiter: (options) => createMemoryRateLimiter(options), groups: ['races'] });
-    expect(races.tests.map((test) => test.name)).toEqual(['RateLimiter conformance > races > 30 concurrent hits on one key allow exactly the limit']);
+    runRateLimiterConformance({
+      ...races,
+      createRateLimiter: (options) => createMemoryRateLimiter(options),
+      groups: ['races'],
+    });
+    expect(races.tests.map((test) => test.name)).toEqual([
+      'RateLimiter conformance > races > 30 concurrent hits on one key allow exactly the limit',
+    ]);
     for (const test of [...messages.tests, ...races.tests]) await test.run();
   });
 
   it('mark the listing test skipped at run time when the store cannot list messages', async () => {
     const store = recorder();
     const { listMessages: _, ...unlisted } = createMemoryStore();
-    runStoreConformance({ ...store, createStore: () => unlisted as ReturnType<typeof createMemoryStore>, groups: ['messages'] });
-    const listing = store.tests.find((test) => test.name.endsWith("listMessages returns only the channel's messages, oldest first"))!;
+    runStoreConformance({
+      ...store,
+      createStore: () => unlisted as ReturnType<typeof createMemoryStore>,
+      groups: ['messages'],
+    });
+    const listing = store.tests.find((test) =>
+      test.name.endsWith("listMessages returns only the channel's messages, oldest first"),
+    )!;
     const notes: string[] = [];
     await listing.run.call({ skip: (note: string) => notes.push(note) });
     expect(notes).toEqual(['the store has no listMessages, and options.listMessages is not given']);

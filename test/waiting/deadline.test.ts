@@ -105,7 +105,12 @@ describe('the handler on ports that answer synchronously', () => {
     const s = await setup();
     const slow: WebhookStore = { ...s.store, getWebhook: () => never() };
     const handle = createWebhookHandler({ store: slow, storeTimeoutMs: 20 });
-    const response = await handle({ method: 'POST', url: s.url, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    const response = await handle({
+      method: 'POST',
+      url: s.url,
+      headers: { 'content-type': 'application/json' },
+      body: '{"text":"hi"}',
+    });
     expect(response.status).toBe(500);
     expect(response.body).toMatchObject({ code: 'store_failed' });
   });

@@ -23,7 +23,10 @@ import type { ExpressLikeRequest, ExpressMiddleware } from './create-express-mid
  * app.use('/api/manage', createExpressManagementMiddleware(api));
  * ```
  */
-export function createExpressManagementMiddleware(api: ManagementApi<ExpressLikeRequest>, options?: NodeAdapterOptions): ExpressMiddleware {
+export function createExpressManagementMiddleware(
+  api: ManagementApi<ExpressLikeRequest>,
+  options?: NodeAdapterOptions,
+): ExpressMiddleware {
   const serve = createManagementAdapter(
     api,
     {

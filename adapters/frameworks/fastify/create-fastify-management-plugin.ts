@@ -23,7 +23,10 @@ import { sendReply } from './create-fastify-plugin.js';
  * app.register(createFastifyManagementPlugin(api), { prefix: '/api/manage' });
  * ```
  */
-export function createFastifyManagementPlugin(api: ManagementApi<FastifyRequest>, options?: NodeAdapterOptions): FastifyPluginCallback {
+export function createFastifyManagementPlugin(
+  api: ManagementApi<FastifyRequest>,
+  options?: NodeAdapterOptions,
+): FastifyPluginCallback {
   const serve = createManagementAdapter(
     api,
     {

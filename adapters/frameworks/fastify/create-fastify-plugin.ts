@@ -1,6 +1,17 @@
-import type { FastifyPluginCallback, FastifyReply, FastifyRequest, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
+import type {
+  FastifyPluginCallback,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  RouteHandlerMethod,
+} from 'fastify';
 import { BOOLEAN } from '../../../src/arguments/index.js';
-import { createWebhookAdapter, isThenable, type WebhookHandler, type WebhookResponse } from '../../../src/adapter-kit/index.js';
+import {
+  createWebhookAdapter,
+  isThenable,
+  type WebhookHandler,
+  type WebhookResponse,
+} from '../../../src/adapter-kit/index.js';
 import { nodeRequestParts, type NodeAdapterOptions } from '../node/node-request-parts.js';
 import { nodeHeaders } from '../node/write-node-response.js';
 import { createRedactingRequestSerializer } from './redact-request-log.js';
@@ -67,14 +78,18 @@ export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAda
   // A router set to ignore case can route here a URL that is no webhook URL to the kit: the
   // handler answers it as it answers any such URL (405, or 404).
   const answerUnmatched = (request: FastifyRequest, reply: FastifyReply) =>
-    handle({ method: request.raw.method ?? 'GET', url: request.raw.url ?? '', headers: {} }).then((response) => sendReply(reply, response, request));
+    handle({ method: request.raw.method ?? 'GET', url: request.raw.url ?? '', headers: {} }).then((response) =>
+      sendReply(reply, response, request),
+    );
   const onRequest: onRequestHookHandler = (request, reply) => {
     const served = serve(request, reply);
     const answered = served === null ? answerUnmatched(request, reply) : served;
     if (isThenable(answered)) answered.then(undefined, (error: unknown) => reply.send(error));
   };
   return (instance, _pluginOptions, done) => {
-    const routeOptions = redactLogs ? { onRequest, logSerializers: { req: createRedactingRequestSerializer(instance.log) } } : { onRequest };
+    const routeOptions = redactLogs
+      ? { onRequest, logSerializers: { req: createRedactingRequestSerializer(instance.log) } }
+      : { onRequest };
     instance.all('/hooks/channels/:webhookId/:secret', routeOptions, NEVER_REACHED);
     done();
   };
@@ -88,7 +103,11 @@ export function sendReply(reply: FastifyReply, response: WebhookResponse, reques
   // The body goes out as the core's JSON text. Given a serializer, Fastify sends a string as that
   // serializer returns it, and neither adds a charset to the content type nor runs the app's
   // `preSerialization` hooks; the text needs no copy into a Buffer first.
-  reply.code(response.status).headers(nodeHeaders(response, request.raw)).serializer(AS_IS).send(JSON.stringify(response.body));
+  reply
+    .code(response.status)
+    .headers(nodeHeaders(response, request.raw))
+    .serializer(AS_IS)
+    .send(JSON.stringify(response.body));
 }
 
 const AS_IS = (text: string): string => text;

@@ -15,8 +15,12 @@ const PINO_SERIALIZERS = Symbol.for('pino.serializers');
  * @param log - the plugin instance's logger (`instance.log`), read once at registration.
  */
 export function createRedactingRequestSerializer(log: unknown): Serializer {
-  const serializers = (log as { [PINO_SERIALIZERS]?: Record<string, Serializer | undefined> } | undefined)?.[PINO_SERIALIZERS];
-  const base: Serializer = serializers?.req ?? ((view) => ({ method: (view as { method?: unknown }).method, url: (view as { url?: unknown }).url }));
+  const serializers = (log as { [PINO_SERIALIZERS]?: Record<string, Serializer | undefined> } | undefined)?.[
+    PINO_SERIALIZERS
+  ];
+  const base: Serializer =
+    serializers?.req ??
+    ((view) => ({ method: (view as { method?: unknown }).method, url: (view as { url?: unknown }).url }));
   return (request) => base(redactedView(request));
 }
 

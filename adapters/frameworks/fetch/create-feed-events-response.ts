@@ -1,5 +1,10 @@
 import { checkOptions } from '../../../src/arguments/index.js';
-import { FEED_EVENT_HEADERS, FEED_EVENTS_OPTIONS, type FeedEventsOptions, feedEventStream } from '../../../src/feed/feed-events.js';
+import {
+  FEED_EVENT_HEADERS,
+  FEED_EVENTS_OPTIONS,
+  type FeedEventsOptions,
+  feedEventStream,
+} from '../../../src/feed/feed-events.js';
 
 /**
  * A `Response` that streams a store's feed as Server-Sent Events, on Web standards (Hono, Bun,

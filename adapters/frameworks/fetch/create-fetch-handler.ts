@@ -50,7 +50,10 @@ export interface FetchHandlerOptions extends WebhookAdapterOptions {
  * export default { fetch: fetchHandler }; // Bun, Deno, workers
  * ```
  */
-export function createFetchHandler(handle: WebhookHandler, options: FetchHandlerOptions = {}): (request: Request) => Promise<Response> {
+export function createFetchHandler(
+  handle: WebhookHandler,
+  options: FetchHandlerOptions = {},
+): (request: Request) => Promise<Response> {
   const serve = createWebhookAdapter(
     handle,
     {

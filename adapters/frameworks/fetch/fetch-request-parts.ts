@@ -1,7 +1,10 @@
 import { readFetchBody, type HeaderValue, type WebhookAdapterBinding } from '../../../src/adapter-kit/index.js';
 
 /** The reading half of an adapter binding for a framework that hands over a Web `Request`. */
-export type FetchRequestParts<Req> = Pick<WebhookAdapterBinding<Req, unknown, unknown>, 'url' | 'method' | 'headers' | 'readBody'>;
+export type FetchRequestParts<Req> = Pick<
+  WebhookAdapterBinding<Req, unknown, unknown>,
+  'url' | 'method' | 'headers' | 'readBody'
+>;
 
 /**
  * How an adapter reads a Web `Request`, for `createWebhookAdapter`; `createFetchHandler` is built on
@@ -17,7 +20,8 @@ export function fetchRequestParts<Req>(requestOf: (req: Req) => Request): FetchR
   return {
     url: (req) => requestOf(req).url,
     method: (req) => requestOf(req).method,
-    headers: (req, names) => (names === null ? allHeaders(requestOf(req).headers) : namedHeaders(requestOf(req).headers, names)),
+    headers: (req, names) =>
+      names === null ? allHeaders(requestOf(req).headers) : namedHeaders(requestOf(req).headers, names),
     readBody: (req, limits) => readFetchBody(requestOf(req), limits),
   };
 }

@@ -21,7 +21,10 @@ import { writeKoaResponse, type KoaLikeContext, type KoaMiddleware } from './cre
  * app.use(createKoaManagementMiddleware(api));
  * ```
  */
-export function createKoaManagementMiddleware(api: ManagementApi<KoaLikeContext>, options?: NodeAdapterOptions): KoaMiddleware {
+export function createKoaManagementMiddleware(
+  api: ManagementApi<KoaLikeContext>,
+  options?: NodeAdapterOptions,
+): KoaMiddleware {
   const serve = createManagementAdapter(
     api,
     {

@@ -1,5 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createWebhookAdapter, isThenable, type WebhookHandler, type WebhookResponse } from '../../../src/adapter-kit/index.js';
+import {
+  createWebhookAdapter,
+  isThenable,
+  type WebhookHandler,
+  type WebhookResponse,
+} from '../../../src/adapter-kit/index.js';
 import { nodeRequestParts, type NodeAdapterOptions } from '../node/node-request-parts.js';
 import { nodeHeaders } from '../node/write-node-response.js';
 

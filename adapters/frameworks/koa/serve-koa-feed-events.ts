@@ -16,7 +16,10 @@ import type { KoaLikeContext } from './create-koa-middleware.js';
  * });
  * ```
  */
-export function serveKoaFeedEvents(ctx: Pick<KoaLikeContext, 'req' | 'res'> & { respond?: boolean }, options: FeedEventsOptions): Promise<void> {
+export function serveKoaFeedEvents(
+  ctx: Pick<KoaLikeContext, 'req' | 'res'> & { respond?: boolean },
+  options: FeedEventsOptions,
+): Promise<void> {
   checkOptions('serveKoaFeedEvents', options, FEED_EVENTS_OPTIONS);
   ctx.respond = false;
   return writeFeedEvents(ctx.req, ctx.res, options);

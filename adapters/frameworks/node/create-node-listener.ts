@@ -41,7 +41,8 @@ export interface NodeListenerOptions extends NodeAdapterOptions {
  */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-const NO_WEBHOOK_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res) => writeNodeResponse(res, answer(FIXED_PROBLEMS.noWebhookHere));
+const NO_WEBHOOK_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res) =>
+  writeNodeResponse(res, answer(FIXED_PROBLEMS.noWebhookHere));
 
 /**
  * Creates a request listener for a plain `node:http` (or `https`) server, for apps with no

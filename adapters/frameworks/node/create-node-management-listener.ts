@@ -14,7 +14,8 @@ import type { NodeListener, NodeListenerOptions } from './create-node-listener.j
 import { nodeRequestParts } from './node-request-parts.js';
 import { writeNodeResponse } from './write-node-response.js';
 
-const NOT_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res) => writeNodeResponse(res, answer(FIXED_PROBLEMS.noWebhookHere));
+const NOT_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res) =>
+  writeNodeResponse(res, answer(FIXED_PROBLEMS.noWebhookHere));
 
 /**
  * Creates a request listener for a plain `node:http` (or `https`) server that serves the
@@ -35,7 +36,10 @@ const NOT_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res) => wr
  * createServer(createNodeManagementListener(api, { fallback: createNodeListener(handle) })).listen(3000);
  * ```
  */
-export function createNodeManagementListener(api: ManagementApi<IncomingMessage>, options: NodeListenerOptions = {}): NodeListener {
+export function createNodeManagementListener(
+  api: ManagementApi<IncomingMessage>,
+  options: NodeListenerOptions = {},
+): NodeListener {
   const serve = createManagementAdapter(
     api,
     {

@@ -33,7 +33,10 @@ export function headerLookup(names: readonly string[]): HeaderLookup {
  * it. Duplicates fold as Node folds them, except `Idempotency-Key` (see {@link nodeRequestHeaders}):
  * the first line counts, and `Transfer-Encoding` lines are joined.
  */
-export function nodeCoreHeaders(req: IncomingMessage, { wanted, shortest, longest }: HeaderLookup): Readonly<Record<string, HeaderValue>> {
+export function nodeCoreHeaders(
+  req: IncomingMessage,
+  { wanted, shortest, longest }: HeaderLookup,
+): Readonly<Record<string, HeaderValue>> {
   const raw = req.rawHeaders;
   const headers: Record<string, HeaderValue> = {};
   for (let i = 0; i < raw.length; i += 2) {
@@ -44,7 +47,8 @@ export function nodeCoreHeaders(req: IncomingMessage, { wanted, shortest, longes
     const value = raw[i + 1]!;
     const earlier = headers[lower];
     if (earlier === undefined) headers[lower] = value;
-    else if (lower === 'idempotency-key') headers[lower] = typeof earlier === 'string' ? [earlier, value] : [...earlier, value];
+    else if (lower === 'idempotency-key')
+      headers[lower] = typeof earlier === 'string' ? [earlier, value] : [...earlier, value];
     else if (lower === 'transfer-encoding') headers[lower] = `${earlier}, ${value}`;
   }
   return headers;

@@ -16,7 +16,10 @@ import { readNodeBody, type ParserLeftovers } from './read-node-body.js';
 export interface NodeAdapterOptions extends WebhookAdapterOptions {}
 
 /** The reading half of an adapter binding: what every framework on `node:http` shares. */
-export type NodeRequestParts<Req> = Pick<WebhookAdapterBinding<Req, unknown, unknown>, 'url' | 'method' | 'headers' | 'readBody'>;
+export type NodeRequestParts<Req> = Pick<
+  WebhookAdapterBinding<Req, unknown, unknown>,
+  'url' | 'method' | 'headers' | 'readBody'
+>;
 
 /**
  * How an adapter on `node:http` reads a request, for `createWebhookAdapter`; the Node adapters are
@@ -43,7 +46,8 @@ export function nodeRequestParts<Req>(
   return {
     url: (req) => incomingOf(req).url ?? '',
     method: (req) => incomingOf(req).method,
-    headers: (req, names) => (names === null ? nodeRequestHeaders(incomingOf(req)) : nodeCoreHeaders(incomingOf(req), lookupOf(names))),
+    headers: (req, names) =>
+      names === null ? nodeRequestHeaders(incomingOf(req)) : nodeCoreHeaders(incomingOf(req), lookupOf(names)),
     readBody: (req, limits) => readNodeBody(incomingOf(req), leftoversOf(req), limits),
   };
 }

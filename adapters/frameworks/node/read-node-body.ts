@@ -1,5 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { bodyCutShort, bodyTimedOut, ChannelWebhookError, type BodyLimits, type RawBody } from '../../../src/adapter-kit/index.js';
+import {
+  bodyCutShort,
+  bodyTimedOut,
+  ChannelWebhookError,
+  type BodyLimits,
+  type RawBody,
+} from '../../../src/adapter-kit/index.js';
 
 /**
  * What a body parser that ran before the adapter may have left on the request.
@@ -24,7 +30,11 @@ export interface ParserLeftovers {
  * while the answer goes out and then closes the connection. When a body parser consumed the stream
  * first, the raw body it left is used.
  */
-export function readNodeBody(req: IncomingMessage, leftovers: ParserLeftovers, { maxBytes, timeoutMs }: BodyLimits): RawBody | Promise<RawBody> {
+export function readNodeBody(
+  req: IncomingMessage,
+  leftovers: ParserLeftovers,
+  { maxBytes, timeoutMs }: BodyLimits,
+): RawBody | Promise<RawBody> {
   // A destroyed stream also looks drained: without a parser's leftovers, it is the client that left
   // (during a slow lookup, say), not a parser mounted first.
   const leftNothing = leftovers.body === undefined && leftovers.rawBody === undefined;

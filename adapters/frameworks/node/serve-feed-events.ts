@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkOptions } from '../../../src/arguments/index.js';
-import { FEED_EVENT_HEADERS, FEED_EVENTS_OPTIONS, type FeedEventsOptions, feedEventStream } from '../../../src/feed/feed-events.js';
+import {
+  FEED_EVENT_HEADERS,
+  FEED_EVENTS_OPTIONS,
+  type FeedEventsOptions,
+  feedEventStream,
+} from '../../../src/feed/feed-events.js';
 
 /**
  * Answers a request with a store's feed as Server-Sent Events, on node:http (and so on Express,
@@ -26,7 +31,11 @@ export function serveFeedEvents(req: IncomingMessage, res: ServerResponse, optio
 }
 
 /** Writes the stream of checked options. */
-export async function writeFeedEvents(req: IncomingMessage, res: ServerResponse, options: FeedEventsOptions): Promise<void> {
+export async function writeFeedEvents(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: FeedEventsOptions,
+): Promise<void> {
   const gone = new AbortController();
   const stop = () => gone.abort();
   // `close` on the response: the connection ended (or the response did). The request's own
@@ -35,7 +44,11 @@ export async function writeFeedEvents(req: IncomingMessage, res: ServerResponse,
   const lastEventId = req.headers['last-event-id'];
   try {
     res.writeHead(200, FEED_EVENT_HEADERS);
-    for await (const chunk of feedEventStream(options, typeof lastEventId === 'string' ? lastEventId : undefined, gone.signal)) {
+    for await (const chunk of feedEventStream(
+      options,
+      typeof lastEventId === 'string' ? lastEventId : undefined,
+      gone.signal,
+    )) {
       if (!res.write(chunk)) await drained(res, gone.signal);
       (res as { flush?: () => void }).flush?.();
       if (gone.signal.aborted) break;

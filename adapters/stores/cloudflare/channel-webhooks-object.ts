@@ -8,7 +8,14 @@ import type { ErrorContext } from '../../../src/handler/handler-types.js';
 import type { Message } from '../../../src/ports.js';
 import { createConsoleErrorLog } from '../../../src/reporting/console-error-log.js';
 import { createRemoteCall, failureCode, OPERATION_URL, SHARD_HEADER, type CallShard } from './object-calls.js';
-import { createObjectState, migrateObjectSchema, OPERATIONS, runOperation, type ObjectState, type Operation } from './object-state.js';
+import {
+  createObjectState,
+  migrateObjectSchema,
+  OPERATIONS,
+  runOperation,
+  type ObjectState,
+  type Operation,
+} from './object-state.js';
 import { createShardedRateLimiter, createShardedStore } from './sharded-store.js';
 import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './storage-types.js';
 
@@ -84,7 +91,12 @@ export class ChannelWebhooksObject {
     const shard = request.headers.get(SHARD_HEADER);
     if (shard === null) {
       return Promise.resolve(
-        failed(new ChannelWebhookError('misconfigured', `a webhook object is called through channel-webhooks/cloudflare only (no ${SHARD_HEADER} header)`)),
+        failed(
+          new ChannelWebhookError(
+            'misconfigured',
+            `a webhook object is called through channel-webhooks/cloudflare only (no ${SHARD_HEADER} header)`,
+          ),
+        ),
       );
     }
     const isOperation = request.method === 'POST' && new URL(request.url).pathname === OPERATION_PATH;
@@ -120,7 +132,8 @@ export class ChannelWebhooksObject {
 
   async #operate(state: ObjectState, request: Request): Promise<Response> {
     const { operation, args } = (await request.json()) as { operation: Operation; args: unknown[] };
-    if (!OPERATIONS.has(operation)) return failed(new ChannelWebhookError('misconfigured', `no operation ${JSON.stringify(operation)}`));
+    if (!OPERATIONS.has(operation))
+      return failed(new ChannelWebhookError('misconfigured', `no operation ${JSON.stringify(operation)}`));
     try {
       return Response.json({ value: runOperation(state, operation, args, failureCode(operation)) ?? null });
     } catch (error) {
@@ -162,6 +175,9 @@ export class ChannelWebhooksObject {
 function failed(error: unknown): Response {
   const { code, message } = isChannelWebhookError(error)
     ? error
-    : { code: 'store_failed', message: `Durable Object store: ${error instanceof Error ? error.message : String(error)}` };
+    : {
+        code: 'store_failed',
+        message: `Durable Object store: ${error instanceof Error ? error.message : String(error)}`,
+      };
   return Response.json({ error: { code, message } }, { status: 500 });
 }

@@ -37,7 +37,11 @@ export interface DurableObjectFetchHandlerOptions {
 
 const OPTIONS = {
   namespace: required(
-    port('a Durable Object namespace binding', ['idFromName', 'get'], 'Pass env.CHANNEL_WEBHOOKS, the binding of ChannelWebhooksObject in wrangler.toml.'),
+    port(
+      'a Durable Object namespace binding',
+      ['idFromName', 'get'],
+      'Pass env.CHANNEL_WEBHOOKS, the binding of ChannelWebhooksObject in wrangler.toml.',
+    ),
   ),
   fallback: fn('a function from a Request to a Response'),
   timeoutMs: MILLISECONDS,
@@ -65,12 +69,15 @@ const OPTIONS = {
  * };
  * ```
  */
-export function createDurableObjectFetchHandler(options: DurableObjectFetchHandlerOptions): (request: Request) => Promise<Response> {
+export function createDurableObjectFetchHandler(
+  options: DurableObjectFetchHandlerOptions,
+): (request: Request) => Promise<Response> {
   checkOptions('createDurableObjectFetchHandler', options, OPTIONS);
   const { namespace, fallback = () => problemResponse(answer(FIXED_PROBLEMS.noWebhookHere)) } = options;
   const timeoutMs = options.timeoutMs ?? 20_000;
   const onError = options.onError ?? createConsoleErrorLog(systemClock, 'createDurableObjectFetchHandler');
-  const expired = () => new ChannelWebhookError('store_timeout', `the webhook object did not answer in time (${timeoutMs} ms)`);
+  const expired = () =>
+    new ChannelWebhookError('store_timeout', `the webhook object did not answer in time (${timeoutMs} ms)`);
 
   return async (request) => {
     const path = matchWebhookPath(request.url);

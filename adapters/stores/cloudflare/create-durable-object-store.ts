@@ -1,5 +1,14 @@
 import { checkOptions, integer, port, POSITIVE_MS, required, type OptionsShape } from '../../../src/arguments/index.js';
-import type { Channel, FeedPage, Message, PostRecord, RateLimitDecision, RateLimiter, ReadFeedOptions, WebhookStore } from '../../../src/ports.js';
+import type {
+  Channel,
+  FeedPage,
+  Message,
+  PostRecord,
+  RateLimitDecision,
+  RateLimiter,
+  ReadFeedOptions,
+  WebhookStore,
+} from '../../../src/ports.js';
 import { createRemoteCall } from './object-calls.js';
 import { createShardedRateLimiter, createShardedStore } from './sharded-store.js';
 import type { DurableObjectNamespaceLike } from './storage-types.js';
@@ -54,7 +63,11 @@ export interface DurableObjectStore extends WebhookStore {
 }
 
 const NAMESPACE = required(
-  port('a Durable Object namespace binding', ['idFromName', 'get'], 'Pass env.CHANNEL_WEBHOOKS, the binding of ChannelWebhooksObject in wrangler.toml.'),
+  port(
+    'a Durable Object namespace binding',
+    ['idFromName', 'get'],
+    'Pass env.CHANNEL_WEBHOOKS, the binding of ChannelWebhooksObject in wrangler.toml.',
+  ),
 );
 
 /**
@@ -127,7 +140,11 @@ const LIMITER_OPTIONS: OptionsShape = { namespace: NAMESPACE, limit: integer(1),
  */
 export function createDurableObjectRateLimiter(options: DurableObjectRateLimiterOptions): DurableObjectRateLimiter {
   checkOptions('createDurableObjectRateLimiter', options, LIMITER_OPTIONS);
-  return createShardedRateLimiter(createRemoteCall(options.namespace), options.limit, options.windowMs) as DurableObjectRateLimiter;
+  return createShardedRateLimiter(
+    createRemoteCall(options.namespace),
+    options.limit,
+    options.windowMs,
+  ) as DurableObjectRateLimiter;
 }
 
 /**

@@ -10,4 +10,9 @@ export type {
   DurableObjectStoreOptions,
 } from './create-durable-object-store.js';
 export { OBJECT_SCHEMA_VERSION } from './object-schema.js';
-export type { DurableObjectNamespaceLike, DurableObjectStorageLike, DurableObjectStubLike, SqlCursorLike } from './storage-types.js';
+export type {
+  DurableObjectNamespaceLike,
+  DurableObjectStorageLike,
+  DurableObjectStubLike,
+  SqlCursorLike,
+} from './storage-types.js';

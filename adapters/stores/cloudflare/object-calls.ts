@@ -31,7 +31,8 @@ export function createRemoteCall(namespace: DurableObjectNamespaceLike): CallSha
       .then((response) => response.json() as Promise<{ value?: unknown; error?: { code: string; message: string } }>)
       .then(
         (answer) => {
-          if (answer.error !== undefined) throw new ChannelWebhookError(answer.error.code as ChannelWebhookError['code'], answer.error.message);
+          if (answer.error !== undefined)
+            throw new ChannelWebhookError(answer.error.code as ChannelWebhookError['code'], answer.error.message);
           return answer.value ?? null;
         },
         (error: unknown) => {
@@ -46,7 +47,15 @@ export function failureCode(operation: Operation): 'store_failed' | 'rate_limite
   return operation === 'hit' ? 'rate_limiter_failed' : 'store_failed';
 }
 
-export function objectFailure(code: 'store_failed' | 'rate_limiter_failed', operation: string, error: unknown): ChannelWebhookError {
+export function objectFailure(
+  code: 'store_failed' | 'rate_limiter_failed',
+  operation: string,
+  error: unknown,
+): ChannelWebhookError {
   const who = code === 'store_failed' ? 'Durable Object store' : 'Durable Object rate limiter';
-  return new ChannelWebhookError(code, `${who}: ${operation} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return new ChannelWebhookError(
+    code,
+    `${who}: ${operation} failed: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
 }

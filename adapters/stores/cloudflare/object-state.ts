@@ -67,7 +67,8 @@ export const OPERATIONS: ReadonlySet<string> = new Set<Operation>([
 
 type Row = Record<string, unknown>;
 
-const WEBHOOK_COLUMNS = 'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
+const WEBHOOK_COLUMNS =
+  'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
 const MESSAGE_COLUMNS = 'seq, id, channel_id, webhook_id, author_name, body, blocks, created_at';
 
 /**
@@ -78,7 +79,9 @@ export function migrateObjectSchema(storage: DurableObjectStorageLike): void {
   const { sql } = storage;
   storage.transactionSync(() => {
     sql.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)');
-    const current = Number(sql.exec('SELECT coalesce(max(version), 0) AS version FROM schema_migrations').toArray()[0]!.version);
+    const current = Number(
+      sql.exec('SELECT coalesce(max(version), 0) AS version FROM schema_migrations').toArray()[0]!.version,
+    );
     if (current > OBJECT_SCHEMA_VERSION) {
       throw new ChannelWebhookError(
         'store_failed',
@@ -98,15 +101,21 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
   const rows = (query: string, ...bindings: unknown[]): Row[] => sql.exec(query, ...bindings).toArray();
   const first = (query: string, ...bindings: unknown[]): Row | undefined => rows(query, ...bindings)[0];
   const write = <T>(work: () => T): T => storage.transactionSync(work);
-  const readWebhook = (webhookId: string): WebhookRecord | null => toWebhook(first(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`, webhookId));
+  const readWebhook = (webhookId: string): WebhookRecord | null =>
+    toWebhook(first(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`, webhookId));
   const routeOf = (webhookId: string): Route | null => {
     const row = first('SELECT shard FROM webhook_routes WHERE id = ?', webhookId);
     return row === undefined ? null : { routedTo: String(row.shard) };
   };
   // An operation on one webhook: here when it lives here, else where its route leads.
-  const onWebhook = <T>(webhookId: string, work: () => T | null): T | null | Route => (routeOf(webhookId) ?? write(work)) as T | null | Route;
+  const onWebhook = <T>(webhookId: string, work: () => T | null): T | null | Route =>
+    (routeOf(webhookId) ?? write(work)) as T | null | Route;
   const webhookTaken = (webhookId: string): boolean =>
-    first('SELECT 1 AS taken FROM webhooks WHERE id = ? UNION ALL SELECT 1 FROM webhook_routes WHERE id = ?', webhookId, webhookId) !== undefined;
+    first(
+      'SELECT 1 AS taken FROM webhooks WHERE id = ? UNION ALL SELECT 1 FROM webhook_routes WHERE id = ?',
+      webhookId,
+      webhookId,
+    ) !== undefined;
 
   return {
     putChannel(channel) {
@@ -124,17 +133,24 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
 
     getChannel(channelId) {
       const row = first('SELECT id, owner_id, archived FROM channels WHERE id = ?', channelId);
-      return row === undefined ? null : { id: String(row.id), ownerId: String(row.owner_id), archived: Number(row.archived) !== 0 };
+      return row === undefined
+        ? null
+        : { id: String(row.id), ownerId: String(row.owner_id), archived: Number(row.archived) !== 0 };
     },
 
     listMessages(channelId) {
-      return rows(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? ORDER BY seq`, channelId).map(toMessage);
+      return rows(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? ORDER BY seq`, channelId).map(
+        toMessage,
+      );
     },
 
     insertWebhook(webhook) {
       write(() => {
         if (webhookTaken(webhook.id))
-          throw new ChannelWebhookError('store_failed', `Durable Object store: insertWebhook failed: the id ${webhook.id} is taken`);
+          throw new ChannelWebhookError(
+            'store_failed',
+            `Durable Object store: insertWebhook failed: the id ${webhook.id} is taken`,
+          );
         sql.exec(
           `INSERT INTO webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           webhook.id,
@@ -158,7 +174,10 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
         const route = routeOf(webhookId);
         if (route?.routedTo === shard) return;
         if (route !== null || readWebhook(webhookId) !== null) {
-          throw new ChannelWebhookError('store_failed', `Durable Object store: insertWebhook failed: the id ${webhookId} is taken`);
+          throw new ChannelWebhookError(
+            'store_failed',
+            `Durable Object store: insertWebhook failed: the id ${webhookId} is taken`,
+          );
         }
         sql.exec('INSERT INTO webhook_routes (id, shard) VALUES (?, ?)', webhookId, shard);
       });
@@ -170,7 +189,10 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
     },
 
     listWebhooks(channelId) {
-      return rows(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE channel_id = ? ORDER BY created_at, seq`, channelId).map((row) => toWebhook(row)!);
+      return rows(
+        `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE channel_id = ? ORDER BY created_at, seq`,
+        channelId,
+      ).map((row) => toWebhook(row)!);
     },
 
     updateWebhookSecret(webhookId, secretHash, rotatedAt) {
@@ -188,7 +210,13 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
 
     revokeWebhook(webhookId, revokedAt) {
       return onWebhook(webhookId, () =>
-        toWebhook(first(`UPDATE webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`, revokedAt, webhookId)),
+        toWebhook(
+          first(
+            `UPDATE webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`,
+            revokedAt,
+            webhookId,
+          ),
+        ),
       );
     },
 
@@ -226,7 +254,11 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
         if (guard.archived === null) return { outcome: 'channel_not_found' };
         if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
         if (key !== null) {
-          const earlier = first(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE webhook_id = ? AND idempotency_key = ?`, webhookId, key);
+          const earlier = first(
+            `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE webhook_id = ? AND idempotency_key = ?`,
+            webhookId,
+            key,
+          );
           if (earlier !== undefined) return { outcome: 'duplicate', message: toMessage(earlier) };
         }
         sql.exec(
@@ -268,13 +300,28 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
         for (const record of records) {
           const minute = record.status === 429 ? Math.floor(record.at / 60_000) : null;
           const same =
-            minute === null ? undefined : first('SELECT seq, record FROM post_history WHERE webhook_id = ? AND minute = ?', record.webhookId, minute);
+            minute === null
+              ? undefined
+              : first(
+                  'SELECT seq, record FROM post_history WHERE webhook_id = ? AND minute = ?',
+                  record.webhookId,
+                  minute,
+                );
           if (same !== undefined) {
             const kept = JSON.parse(String(same.record)) as PostRecord;
-            sql.exec('UPDATE post_history SET record = ? WHERE seq = ?', JSON.stringify({ ...kept, count: kept.count + record.count }), same.seq);
+            sql.exec(
+              'UPDATE post_history SET record = ? WHERE seq = ?',
+              JSON.stringify({ ...kept, count: kept.count + record.count }),
+              same.seq,
+            );
             continue;
           }
-          sql.exec('INSERT INTO post_history (webhook_id, record, minute) VALUES (?, ?, ?)', record.webhookId, JSON.stringify(record), minute);
+          sql.exec(
+            'INSERT INTO post_history (webhook_id, record, minute) VALUES (?, ?, ?)',
+            record.webhookId,
+            JSON.stringify(record),
+            minute,
+          );
           sql.exec(
             'DELETE FROM post_history WHERE webhook_id = ? AND seq NOT IN (SELECT seq FROM post_history WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?)',
             record.webhookId,
@@ -287,18 +334,23 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
     },
 
     listPosts(webhookId, limit) {
-      return rows('SELECT record FROM post_history WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?', webhookId, limit).map(
-        (row) => JSON.parse(String(row.record)) as PostRecord,
-      );
+      return rows(
+        'SELECT record FROM post_history WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?',
+        webhookId,
+        limit,
+      ).map((row) => JSON.parse(String(row.record)) as PostRecord);
     },
 
     // The channel's feed in `seq` order. Every write of this object is committed before the next
     // one starts, so no stored message can come before one already read: nothing is ever held back.
     readFeed({ channelId, after, limit }) {
       const from = after === undefined ? 0 : feedPosition(after);
-      const entries = rows(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`, channelId, from, limit).map(
-        (row) => ({ cursor: feedCursor(Number(row.seq)), message: toMessage(row) }),
-      );
+      const entries = rows(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+        channelId,
+        from,
+        limit,
+      ).map((row) => ({ cursor: feedCursor(Number(row.seq)), message: toMessage(row) }));
       return { entries, heldBack: false };
     },
   };
@@ -323,11 +375,19 @@ export function parseFeedCursor(cursor: string): number {
 }
 
 function invalidCursor(cursor: string): ChannelWebhookError {
-  return new ChannelWebhookError('invalid_cursor', `Durable Object store: readFeed: ${JSON.stringify(cursor)} is not a cursor this store gave out`);
+  return new ChannelWebhookError(
+    'invalid_cursor',
+    `Durable Object store: readFeed: ${JSON.stringify(cursor)} is not a cursor this store gave out`,
+  );
 }
 
 /** Runs one operation, turning a failure of the database into `code` with the reason. */
-export function runOperation(state: ObjectState, operation: Operation, args: readonly unknown[], code: 'store_failed' | 'rate_limiter_failed'): unknown {
+export function runOperation(
+  state: ObjectState,
+  operation: Operation,
+  args: readonly unknown[],
+  code: 'store_failed' | 'rate_limiter_failed',
+): unknown {
   try {
     return (state[operation] as (...args: readonly unknown[]) => unknown)(...args);
   } catch (error) {

@@ -36,7 +36,8 @@ export interface ShardedStore extends WebhookStore {
  * object the id names, which answers or, for an imported id, gives the shard to ask next.
  */
 export function createShardedStore(call: CallShard, feedPollMs = 1_000): ShardedStore {
-  const onChannel = <T>(channelId: string, operation: Operation, args: readonly unknown[]) => call(channelShard(channelId), operation, args) as MaybePromise<T>;
+  const onChannel = <T>(channelId: string, operation: Operation, args: readonly unknown[]) =>
+    call(channelShard(channelId), operation, args) as MaybePromise<T>;
   const onWebhook = <T>(webhookId: string, operation: Operation, args: readonly unknown[]): MaybePromise<T> =>
     then(call(keyShard(webhookId), operation, args) as MaybePromise<T | Route>, (answer) =>
       isRoute(answer) ? (call(answer.routedTo, operation, args) as MaybePromise<T>) : answer,
@@ -59,10 +60,13 @@ export function createShardedStore(call: CallShard, feedPollMs = 1_000): Sharded
     },
 
     getWebhook: (webhookId) => onWebhook<WebhookRecord | null>(webhookId, 'getWebhook', [webhookId]),
-    updateWebhookSecret: (webhookId, secretHash, rotatedAt) => onWebhook(webhookId, 'updateWebhookSecret', [webhookId, secretHash, rotatedAt]),
+    updateWebhookSecret: (webhookId, secretHash, rotatedAt) =>
+      onWebhook(webhookId, 'updateWebhookSecret', [webhookId, secretHash, rotatedAt]),
     revokeWebhook: (webhookId, revokedAt) => onWebhook(webhookId, 'revokeWebhook', [webhookId, revokedAt]),
-    updateWebhookProfile: (webhookId, change: WebhookProfileChange) => onWebhook(webhookId, 'updateWebhookProfile', [webhookId, change]),
-    insertMessage: (input: InsertMessageInput) => onChannel<InsertMessageResult>(input.message.channelId, 'insertMessage', [input]),
+    updateWebhookProfile: (webhookId, change: WebhookProfileChange) =>
+      onWebhook(webhookId, 'updateWebhookProfile', [webhookId, change]),
+    insertMessage: (input: InsertMessageInput) =>
+      onChannel<InsertMessageResult>(input.message.channelId, 'insertMessage', [input]),
 
     recordPosts(records) {
       const byShard = new Map<string, PostRecord[]>();
@@ -82,7 +86,8 @@ export function createShardedStore(call: CallShard, feedPollMs = 1_000): Sharded
       return () => clearInterval(timer);
     },
 
-    listPosts: (webhookId, limit) => call(keyShard(webhookId), 'listPosts', [webhookId, limit]) as MaybePromise<PostRecord[]>,
+    listPosts: (webhookId, limit) =>
+      call(keyShard(webhookId), 'listPosts', [webhookId, limit]) as MaybePromise<PostRecord[]>,
 
     readFeed(options) {
       if (options.channelId === undefined) {
@@ -98,8 +103,14 @@ export function createShardedStore(call: CallShard, feedPollMs = 1_000): Sharded
 }
 
 /** A rate limiter whose windows live in the object each key names (a webhook's own object). */
-export function createShardedRateLimiter(call: CallShard, limit = DEFAULT_RATE_LIMIT, windowMs = DEFAULT_RATE_WINDOW_MS): RateLimiter {
-  return { hit: (key, now) => call(keyShard(key), 'hit', [key, now, limit, windowMs]) as MaybePromise<RateLimitDecision> };
+export function createShardedRateLimiter(
+  call: CallShard,
+  limit = DEFAULT_RATE_LIMIT,
+  windowMs = DEFAULT_RATE_WINDOW_MS,
+): RateLimiter {
+  return {
+    hit: (key, now) => call(keyShard(key), 'hit', [key, now, limit, windowMs]) as MaybePromise<RateLimitDecision>,
+  };
 }
 
 function isRoute(answer: unknown): answer is Route {

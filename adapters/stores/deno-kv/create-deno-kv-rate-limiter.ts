@@ -64,7 +64,12 @@ export function createDenoKvRateLimiter(options: DenoKvRateLimiterOptions): Rate
   });
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
-  const party: KvParty = { name: 'Deno KV rate limiter', failed: 'rate_limiter_failed', timedOut: 'rate_limiter_timeout', timeoutMs };
+  const party: KvParty = {
+    name: 'Deno KV rate limiter',
+    failed: 'rate_limiter_failed',
+    timedOut: 'rate_limiter_timeout',
+    timeoutMs,
+  };
   const keys = keyLayout(prefix);
   const run = createKvRunner(party);
   const layout = layoutVersion(kv, keys, run, party);
@@ -86,7 +91,13 @@ export function createDenoKvRateLimiter(options: DenoKvRateLimiterOptions): Rate
           times.push(now);
           added = true;
         }
-        return { allowed, limit, windowMs, remaining: allowed ? limit - times.length : 0, resetMs: times[0]! + windowMs - now };
+        return {
+          allowed,
+          limit,
+          windowMs,
+          remaining: allowed ? limit - times.length : 0,
+          resetMs: times[0]! + windowMs - now,
+        };
       });
       if (!added) return decisions;
       const result = await kv

@@ -114,7 +114,9 @@ interface KeyEntry {
  * ```
  */
 export function createDenoKvStore(options: DenoKvStoreOptions): DenoKvStore {
-  const { kv, prefix, timeoutMs } = resolveDenoKvOptions('createDenoKvStore', options, 5_000, { feedPollMs: FEED_POLL_MS });
+  const { kv, prefix, timeoutMs } = resolveDenoKvOptions('createDenoKvStore', options, 5_000, {
+    feedPollMs: FEED_POLL_MS,
+  });
   const feedPollMs = options.feedPollMs ?? 1_000;
   const party: KvParty = { name: 'Deno KV store', failed: 'store_failed', timedOut: 'store_timeout', timeoutMs };
   const keys = keyLayout(prefix);
@@ -151,7 +153,10 @@ export function createDenoKvStore(options: DenoKvStoreOptions): DenoKvStore {
 
     putChannel: (channel) =>
       run('putChannel', async () => {
-        await kv.atomic().set(keys.channel(channel.id), { id: channel.id, ownerId: channel.ownerId, archived: channel.archived }).commit();
+        await kv
+          .atomic()
+          .set(keys.channel(channel.id), { id: channel.id, ownerId: channel.ownerId, archived: channel.archived })
+          .commit();
       }),
 
     listMessages: (channelId) =>
@@ -179,7 +184,11 @@ export function createDenoKvStore(options: DenoKvStoreOptions): DenoKvStore {
           .set(key, copyRecord(webhook))
           .set(keys.newWebhookOf(webhook.channelId, webhook.createdAt, kv.commitVersionstamp()), webhook.id)
           .commit();
-        if (!result.ok) throw new ChannelWebhookError('store_failed', `Deno KV store: insertWebhook failed: a webhook with id ${webhook.id} already exists`);
+        if (!result.ok)
+          throw new ChannelWebhookError(
+            'store_failed',
+            `Deno KV store: insertWebhook failed: a webhook with id ${webhook.id} already exists`,
+          );
       }),
 
     getWebhook: (webhookId) => run('getWebhook', async () => (await readWebhook(webhookId)).record),
@@ -196,10 +205,14 @@ export function createDenoKvStore(options: DenoKvStoreOptions): DenoKvStore {
       }),
 
     updateWebhookSecret: (webhookId, secretHash, rotatedAt) =>
-      updateWebhook('updateWebhookSecret', webhookId, (record) => (record.revokedAt === null ? { ...record, secretHash, rotatedAt } : null)),
+      updateWebhook('updateWebhookSecret', webhookId, (record) =>
+        record.revokedAt === null ? { ...record, secretHash, rotatedAt } : null,
+      ),
 
     revokeWebhook: (webhookId, revokedAt) =>
-      updateWebhook('revokeWebhook', webhookId, (record) => (record.revokedAt === null ? { ...record, revokedAt } : record)),
+      updateWebhook('revokeWebhook', webhookId, (record) =>
+        record.revokedAt === null ? { ...record, revokedAt } : record,
+      ),
 
     updateWebhookProfile: (webhookId, change) =>
       updateWebhook('updateWebhookProfile', webhookId, (record) => {
@@ -221,9 +234,11 @@ export function createDenoKvStore(options: DenoKvStoreOptions): DenoKvStore {
         if (keyKey !== null) reads.push(keyKey);
         const [webhookEntry, guessedChannel, keyEntry] = await kv.getMany(reads);
         const webhook = webhookEntry!.value as WebhookRecord | null;
-        if (webhook === null || webhook.revokedAt !== null || webhook.secretHash !== secretHash) return { outcome: 'webhook_inactive' };
+        if (webhook === null || webhook.revokedAt !== null || webhook.secretHash !== secretHash)
+          return { outcome: 'webhook_inactive' };
         // The message names its webhook's channel; should it not, the webhook's is the one to guard.
-        const channelEntry = webhook.channelId === message.channelId ? guessedChannel! : await kv.get(keys.channel(webhook.channelId));
+        const channelEntry =
+          webhook.channelId === message.channelId ? guessedChannel! : await kv.get(keys.channel(webhook.channelId));
         const channel = channelEntry.value as Channel | null;
         if (channel === null) return { outcome: 'channel_not_found' };
         if (channel.archived) return { outcome: 'channel_archived' };
@@ -239,7 +254,9 @@ export function createDenoKvStore(options: DenoKvStoreOptions): DenoKvStore {
           operation.check({ key: keyKey, versionstamp: null }).set(keyKey, entry);
         }
         frames ??= toFrames(message);
-        setFrames(operation, frames, keys.message(message.channelId, versionstamp), (part) => keys.messagePart(message.channelId, part, versionstamp));
+        setFrames(operation, frames, keys.message(message.channelId, versionstamp), (part) =>
+          keys.messagePart(message.channelId, part, versionstamp),
+        );
         operation
           .set(keys.feedEntry(versionstamp), message.channelId)
           .set(keys.lastPost(webhookId), postedAt)

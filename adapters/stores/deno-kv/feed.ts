@@ -24,7 +24,10 @@ export async function readFeedPage(
   readMessage: (channelId: string, versionstamp: string, entry?: DenoKvEntry) => Promise<Message>,
 ): Promise<FeedPage> {
   if (!Number.isSafeInteger(limit) || limit < 1) {
-    throw new ChannelWebhookError('invalid_argument', `Deno KV store: readFeed's limit must be an integer of at least 1, got ${String(limit)}`);
+    throw new ChannelWebhookError(
+      'invalid_argument',
+      `Deno KV store: readFeed's limit must be an integer of at least 1, got ${String(limit)}`,
+    );
   }
   if (after !== undefined && (typeof after !== 'string' || !CURSOR.test(after))) {
     throw new ChannelWebhookError('invalid_cursor', 'Deno KV store: readFeed was given a cursor it never gave out');
@@ -44,7 +47,9 @@ export async function readFeedPage(
     kv,
     found.map((entry, i) => keys.message(entry.value as string, versionstamps[i]!)),
   );
-  const messages = await Promise.all(found.map((entry, i) => readMessage(entry.value as string, versionstamps[i]!, firsts[i])));
+  const messages = await Promise.all(
+    found.map((entry, i) => readMessage(entry.value as string, versionstamps[i]!, firsts[i])),
+  );
   return { entries: messages.map((message, i) => ({ cursor: versionstamps[i]!, message })), heldBack: false };
 }
 
@@ -72,7 +77,8 @@ export function watchFeedHead(kv: DenoKv, keys: KeyLayout, listener: () => void,
     while (!stopped) {
       try {
         reader = kv.watch([keys.feedHead()]).getReader();
-        for (let read = await reader.read(); !read.done && !stopped; read = await reader.read()) notify(read.value[0]?.versionstamp ?? null);
+        for (let read = await reader.read(); !read.done && !stopped; read = await reader.read())
+          notify(read.value[0]?.versionstamp ?? null);
       } catch {
         // The watch broke (the KV closed or a connection dropped): watch again after a pause.
       }

@@ -24,12 +24,18 @@ export function toFrames(value: unknown): Uint8Array[] {
   first[0] = count;
   first.set(bytes.subarray(0, first.length - 1), 1);
   const frames = [first];
-  for (let at = first.length - 1; at < bytes.length; at += KV_VALUE_LIMIT) frames.push(bytes.slice(at, at + KV_VALUE_LIMIT));
+  for (let at = first.length - 1; at < bytes.length; at += KV_VALUE_LIMIT)
+    frames.push(bytes.slice(at, at + KV_VALUE_LIMIT));
   return frames;
 }
 
 /** Adds the frames of a value to `operation`: the first at `key`, frame `i` at `partKey(i)`. */
-export function setFrames(operation: DenoKvAtomicOperation, frames: Uint8Array[], key: Key, partKey: (part: number) => Key): void {
+export function setFrames(
+  operation: DenoKvAtomicOperation,
+  frames: Uint8Array[],
+  key: Key,
+  partKey: (part: number) => Key,
+): void {
   operation.set(key, frames[0]);
   for (let part = 1; part < frames.length; part++) operation.set(partKey(part), frames[part]);
 }
@@ -44,14 +50,16 @@ export const framesSize = (frames: Uint8Array[]): number => frames.reduce((sum, 
  */
 export async function readFrames<T>(kv: DenoKv, entry: DenoKvEntry, partKey: (part: number) => Key): Promise<T> {
   const first = entry.value;
-  if (!(first instanceof Uint8Array) || first.length === 0) throw new Error(`the value at ${showKey(entry.key)} is not one this store wrote`);
+  if (!(first instanceof Uint8Array) || first.length === 0)
+    throw new Error(`the value at ${showKey(entry.key)} is not one this store wrote`);
   const frames = [first.subarray(1)];
   const count = first[0]!;
   if (count > 1) {
     const keys = Array.from({ length: count - 1 }, (_, i) => partKey(i + 1));
     for (let at = 0; at < keys.length; at += KV_GET_MANY_LIMIT) {
       for (const part of await kv.getMany(keys.slice(at, at + KV_GET_MANY_LIMIT))) {
-        if (!(part.value instanceof Uint8Array)) throw new Error(`a part of the value at ${showKey(entry.key)} is missing`);
+        if (!(part.value instanceof Uint8Array))
+          throw new Error(`a part of the value at ${showKey(entry.key)} is missing`);
         frames.push(part.value);
       }
     }
@@ -68,7 +76,8 @@ export async function readFrames<T>(kv: DenoKv, entry: DenoKvEntry, partKey: (pa
 /** `getMany` for any number of keys, ten at a time, all at once. */
 export async function getAll(kv: DenoKv, keys: readonly Key[]): Promise<DenoKvEntry[]> {
   const batches: Promise<DenoKvEntry[]>[] = [];
-  for (let at = 0; at < keys.length; at += KV_GET_MANY_LIMIT) batches.push(kv.getMany(keys.slice(at, at + KV_GET_MANY_LIMIT)));
+  for (let at = 0; at < keys.length; at += KV_GET_MANY_LIMIT)
+    batches.push(kv.getMany(keys.slice(at, at + KV_GET_MANY_LIMIT)));
   return (await Promise.all(batches)).flat();
 }
 

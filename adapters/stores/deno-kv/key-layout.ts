@@ -29,10 +29,27 @@ export function keyLayout(prefix: string) {
     // Kept apart from the webhook so that posts never write the webhook's own key: they check it.
     lastPost: (webhookId: string): Key => [prefix, 'last-post', keyPart(webhookId)],
     webhooksOf: (channelId: string): Key => [prefix, 'webhooks-of', keyPart(channelId)],
-    newWebhookOf: (channelId: string, createdAt: number, versionstamp: symbol): Key => [prefix, 'webhooks-of', keyPart(channelId), createdAt, versionstamp],
+    newWebhookOf: (channelId: string, createdAt: number, versionstamp: symbol): Key => [
+      prefix,
+      'webhooks-of',
+      keyPart(channelId),
+      createdAt,
+      versionstamp,
+    ],
     messagesOf: (channelId: string): Key => [prefix, 'message', keyPart(channelId)],
-    message: (channelId: string, versionstamp: string | symbol): Key => [prefix, 'message', keyPart(channelId), versionstamp],
-    messagePart: (channelId: string, part: number, versionstamp: string | symbol): Key => [prefix, 'message-part', keyPart(channelId), part, versionstamp],
+    message: (channelId: string, versionstamp: string | symbol): Key => [
+      prefix,
+      'message',
+      keyPart(channelId),
+      versionstamp,
+    ],
+    messagePart: (channelId: string, part: number, versionstamp: string | symbol): Key => [
+      prefix,
+      'message-part',
+      keyPart(channelId),
+      part,
+      versionstamp,
+    ],
     feed: (): Key => [prefix, 'feed'],
     feedEntry: (versionstamp: string | symbol): Key => [prefix, 'feed', versionstamp],
     feedHead: (): Key => [prefix, 'feed-head'],
@@ -41,7 +58,13 @@ export function keyLayout(prefix: string) {
     postHead: (webhookId: string): Key => [prefix, 'post-head', keyPart(webhookId)],
     posts: (webhookId: string): Key => [prefix, 'post', keyPart(webhookId)],
     post: (webhookId: string, slot: number): Key => [prefix, 'post', keyPart(webhookId), slot],
-    postPart: (webhookId: string, slot: number, part: number): Key => [prefix, 'post-part', keyPart(webhookId), slot, part],
+    postPart: (webhookId: string, slot: number, part: number): Key => [
+      prefix,
+      'post-part',
+      keyPart(webhookId),
+      slot,
+      part,
+    ],
   };
 }
 
@@ -63,7 +86,9 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export function keyPart(text: string): string | Uint8Array {
   // A UTF-16 code unit is at most 3 bytes of UTF-8: most ids need no encoding to be measured.
-  const fits = text.length * 3 <= MAX_PLAIN_BYTES || (text.length <= MAX_PLAIN_BYTES && encoder.encode(text).length <= MAX_PLAIN_BYTES);
+  const fits =
+    text.length * 3 <= MAX_PLAIN_BYTES ||
+    (text.length <= MAX_PLAIN_BYTES && encoder.encode(text).length <= MAX_PLAIN_BYTES);
   if (fits && !LONE_SURROGATE.test(text)) return text;
   const units = new Uint8Array(text.length * 2);
   for (let i = 0; i < text.length; i++) {

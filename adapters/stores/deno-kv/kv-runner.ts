@@ -25,7 +25,8 @@ export type KvRunner = <T>(what: string, attempt: () => Promise<T | typeof LOST_
 export function createKvRunner(party: KvParty): KvRunner {
   return <T>(what: string, attempt: () => Promise<T | typeof LOST_RACE>): Promise<T> => {
     const deadline = Date.now() + party.timeoutMs;
-    const timedOut = () => new ChannelWebhookError(party.timedOut, `${party.name}: ${what} did not finish within ${party.timeoutMs} ms`);
+    const timedOut = () =>
+      new ChannelWebhookError(party.timedOut, `${party.name}: ${what} did not finish within ${party.timeoutMs} ms`);
     const attempts = async (): Promise<T> => {
       for (let lost = 0; ; lost++) {
         let result: T | typeof LOST_RACE;

@@ -8,7 +8,12 @@ import { ChannelWebhookError } from '../../../src/errors.js';
  * has none and refuses one written by a newer release; `ready()` runs it once, before the first
  * call (again after a failure), so that every call reads and writes keys of the layout it knows.
  */
-export function layoutVersion(kv: DenoKv, keys: KeyLayout, run: KvRunner, party: KvParty): { migrate: () => Promise<void>; ready: () => Promise<void> } {
+export function layoutVersion(
+  kv: DenoKv,
+  keys: KeyLayout,
+  run: KvRunner,
+  party: KvParty,
+): { migrate: () => Promise<void>; ready: () => Promise<void> } {
   const migrate = () =>
     run('migrate', async () => {
       const entry = await kv.get(keys.version());

@@ -1,5 +1,13 @@
 import type { DenoKv } from './deno-kv.js';
-import { checkOptions, integer, MILLISECONDS, type OptionsShape, port, required, rule } from '../../../src/arguments/index.js';
+import {
+  checkOptions,
+  integer,
+  MILLISECONDS,
+  type OptionsShape,
+  port,
+  required,
+  rule,
+} from '../../../src/arguments/index.js';
 import { MAX_TIMEOUT_MS } from '../../../src/waiting/deadline.js';
 
 /**
@@ -44,7 +52,10 @@ const CONNECTION_OPTIONS: OptionsShape = {
       'Pass await Deno.openKv() (Deno 2 with --unstable-kv, or "unstable": ["kv"] in deno.json).',
     ),
   ),
-  keyPrefix: rule('a string of 1 to 100 characters', (value) => typeof value === 'string' && value.length >= 1 && value.length <= 100),
+  keyPrefix: rule(
+    'a string of 1 to 100 characters',
+    (value) => typeof value === 'string' && value.length >= 1 && value.length <= 100,
+  ),
   timeoutMs: MILLISECONDS,
 };
 
@@ -62,5 +73,9 @@ export function resolveDenoKvOptions(
   extraOptions: OptionsShape = {},
 ): ResolvedDenoKvOptions {
   checkOptions(factory, options, { ...CONNECTION_OPTIONS, ...extraOptions });
-  return { kv: options.kv, prefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX, timeoutMs: options.timeoutMs ?? defaultTimeoutMs };
+  return {
+    kv: options.kv,
+    prefix: options.keyPrefix ?? DEFAULT_KEY_PREFIX,
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+  };
 }

@@ -37,7 +37,12 @@ export function createPostHistory(kv: DenoKv, keys: KeyLayout, run: KvRunner) {
       const slots = new Map<number, Kept>();
       for (const record of records) {
         const last = head.last429;
-        if (record.status === 429 && last !== null && minute(last.record.at) === minute(record.at) && last.seq >= head.next - POST_HISTORY_LIMIT) {
+        if (
+          record.status === 429 &&
+          last !== null &&
+          minute(last.record.at) === minute(record.at) &&
+          last.seq >= head.next - POST_HISTORY_LIMIT
+        ) {
           last.record = { ...last.record, count: last.record.count + record.count };
           slots.set(last.seq % POST_HISTORY_LIMIT, { seq: last.seq, record: last.record });
           continue;

@@ -1,6 +1,12 @@
 import { MESSAGE_FIELDS, POST_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
 import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
-import { type PostgresListenClient, type PostgresQueryable, resolveOptions, type PostgresStoreOptions, type ResolvedOptions } from './options.js';
+import {
+  type PostgresListenClient,
+  type PostgresQueryable,
+  resolveOptions,
+  type PostgresStoreOptions,
+  type ResolvedOptions,
+} from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
 import { mergeRateLimited } from '../../../src/history/post-record.js';
@@ -117,7 +123,14 @@ const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most
  * ```
  */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
-  const { prefix: p, timeoutMs, channels: c, maxConcurrentLookups, maxQueuedLookups, preparedStatements } = resolveOptions(options);
+  const {
+    prefix: p,
+    timeoutMs,
+    channels: c,
+    maxConcurrentLookups,
+    maxQueuedLookups,
+    preparedStatements,
+  } = resolveOptions(options);
   const { pool } = options;
   const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
   const proven = createProvenCredentials(PROVEN_CREDENTIALS);
@@ -126,13 +139,20 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   let prepare = preparedStatements;
 
   const sql = {
-    migrate: statement('migrate', `SELECT pg_advisory_xact_lock(${lockKey(p)});\n${postgresSchema({ tablePrefix: p })}`, false),
+    migrate: statement(
+      'migrate',
+      `SELECT pg_advisory_xact_lock(${lockKey(p)});\n${postgresSchema({ tablePrefix: p })}`,
+      false,
+    ),
     putChannel: statement(
       'putChannel',
       `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES ($1, $2, $3)
        ON CONFLICT (${c.id}) DO UPDATE SET ${c.ownerId} = EXCLUDED.${c.ownerId}, ${c.archived} = EXCLUDED.${c.archived}`,
     ),
-    listMessages: statement('listMessages', `SELECT ${asFields(MESSAGE_FIELDS)} FROM ${p}messages WHERE channel_id = $1 ORDER BY tx, seq`),
+    listMessages: statement(
+      'listMessages',
+      `SELECT ${asFields(MESSAGE_FIELDS)} FROM ${p}messages WHERE channel_id = $1 ORDER BY tx, seq`,
+    ),
     getChannel: statement('getChannel', `SELECT ${asFields(channelFields(c))} FROM ${c.table} WHERE ${c.id} = $1`),
     insertWebhook: statement(
       'insertWebhook',
@@ -141,7 +161,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     ),
     getWebhook: statement('getWebhook', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = $1`),
-    listWebhooks: statement('listWebhooks', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`),
+    listWebhooks: statement(
+      'listWebhooks',
+      `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE channel_id = $1 ORDER BY created_at, seq`,
+    ),
     updateWebhookSecret: statement(
       'updateWebhookSecret',
       `UPDATE ${p}webhooks SET secret_hash = $2, rotated_at = $3 WHERE id = $1 AND revoked_at IS NULL RETURNING ${asFields(WEBHOOK_FIELDS)}`,
@@ -159,9 +182,15 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     ),
     insertMessage: statement('insertMessage', guardedInsertSql(p, c)),
     insertMessages: statement('insertMessage', guardedInsertsSql(p, c)),
-    getWebhooks: statement('getWebhook', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = ANY($1::text[])`),
+    getWebhooks: statement(
+      'getWebhook',
+      `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = ANY($1::text[])`,
+    ),
     recordPosts: statement('recordPosts', recordPostsSql(p)),
-    listPosts: statement('listPosts', `SELECT ${asFields(POST_FIELDS)} FROM ${p}posts WHERE webhook_id = $1 ORDER BY position DESC LIMIT $2`),
+    listPosts: statement(
+      'listPosts',
+      `SELECT ${asFields(POST_FIELDS)} FROM ${p}posts WHERE webhook_id = $1 ORDER BY position DESC LIMIT $2`,
+    ),
     readFeed: statement('readFeed', feedStatements(p).all),
     readChannelFeed: statement('readChannelFeed', feedStatements(p).channel),
   };
@@ -195,8 +224,14 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const lookups = createGroupCommit<string, WebhookRecord | null>(
     GROUP_COMMIT,
     async (ids, deadline) => {
-      if (ids.length === 1) return [readRows<WebhookRecord>(await send(sql.getWebhook, ids, deadline, timeoutMs))[0] ?? null];
-      const found = new Map(readRows<WebhookRecord>(await send(sql.getWebhooks, [ids], deadline, timeoutMs)).map((webhook) => [webhook.id, webhook]));
+      if (ids.length === 1)
+        return [readRows<WebhookRecord>(await send(sql.getWebhook, ids, deadline, timeoutMs))[0] ?? null];
+      const found = new Map(
+        readRows<WebhookRecord>(await send(sql.getWebhooks, [ids], deadline, timeoutMs)).map((webhook) => [
+          webhook.id,
+          webhook,
+        ]),
+      );
       return ids.map((id) => found.get(id) ?? null);
     },
     () => storeTimedOut('getWebhook', timeoutMs),
@@ -204,19 +239,26 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const inserts = createGroupCommit<InsertMessageInput, InsertMessageResult>(
     GROUP_COMMIT,
     async (posts, deadline) => {
-      const single = async (post: InsertMessageInput) => readRows<GuardedRow>(await send(sql.insertMessage, insertValues(post), deadline, timeoutMs))[0]!;
+      const single = async (post: InsertMessageInput) =>
+        readRows<GuardedRow>(await send(sql.insertMessage, insertValues(post), deadline, timeoutMs))[0]!;
       if (posts.length === 1) return [judge(posts[0]!, await single(posts[0]!), new Map())];
       const rows = readRows<GuardedRow>(await send(sql.insertMessages, batchValues(posts), deadline, timeoutMs));
       const sent = new Map(posts.map((post) => [post.message.id, post.message]));
       // A post whose webhook or channel row another transaction held waits for it on its own, and
       // the rest of its batch is answered at once.
-      return posts.map((post, i) => (rows[i]!.skipped ? single(post).then((row) => judge(post, row, sent)) : judge(post, rows[i]!, sent)));
+      return posts.map((post, i) =>
+        rows[i]!.skipped ? single(post).then((row) => judge(post, row, sent)) : judge(post, rows[i]!, sent),
+      );
     },
     () => storeTimedOut('insertMessage', timeoutMs),
   );
 
   /** A post's outcome from its row of the guarded insert; `sent` holds the batch's messages by id. */
-  const judge = ({ message, secretHash }: InsertMessageInput, row: GuardedRow, sent: Map<string, Message>): InsertMessageResult => {
+  const judge = (
+    { message, secretHash }: InsertMessageInput,
+    row: GuardedRow,
+    sent: Map<string, Message>,
+  ): InsertMessageResult => {
     const webhookId = message.author.id;
     if (row.active !== true) {
       proven.forget(webhookId, secretHash);
@@ -407,7 +449,9 @@ function recordPostsSql(p: string): string {
  */
 function poolConnect(pool: PostgresQueryable): (() => Promise<PostgresListenClient>) | null {
   const candidate = pool as PostgresQueryable & { connect?: () => Promise<PostgresListenClient>; idleCount?: unknown };
-  return typeof candidate.connect === 'function' && typeof candidate.idleCount === 'number' ? () => candidate.connect!() : null;
+  return typeof candidate.connect === 'function' && typeof candidate.idleCount === 'number'
+    ? () => candidate.connect!()
+    : null;
 }
 
 /**

@@ -19,7 +19,11 @@ const PING_DEADLINE_MS = 10_000;
  * (re)connection, once `LISTEN` is in place, every listener is called, so followers read what was
  * stored while nothing listened. Timers do not keep the process alive.
  */
-export function createFeedListener(connect: () => Promise<PostgresListenClient>, channel: string, onError: ((error: unknown) => void) | undefined) {
+export function createFeedListener(
+  connect: () => Promise<PostgresListenClient>,
+  channel: string,
+  onError: ((error: unknown) => void) | undefined,
+) {
   const log = onError === undefined ? createConsoleErrorLog(systemClock, 'createPostgresStore') : null;
   const report = (error: unknown) => (log === null ? onError!(error) : log(error, { stage: 'feed listen' }));
   let active = false;
@@ -43,7 +47,8 @@ export function createFeedListener(connect: () => Promise<PostgresListenClient>,
   );
 
   const onNotification = (message: { channel: string; payload?: string }) => {
-    if (message.channel === channel) watchers.notify(message.payload === undefined || message.payload === '' ? undefined : message.payload);
+    if (message.channel === channel)
+      watchers.notify(message.payload === undefined || message.payload === '' ? undefined : message.payload);
   };
 
   function open(): void {
@@ -73,7 +78,9 @@ export function createFeedListener(connect: () => Promise<PostgresListenClient>,
               if (client !== connected) return;
               attempts = 0;
               ping = setInterval(() => {
-                connected.query({ text: 'SELECT 1', query_timeout: PING_DEADLINE_MS }).catch((error: unknown) => fail(error, connected));
+                connected
+                  .query({ text: 'SELECT 1', query_timeout: PING_DEADLINE_MS })
+                  .catch((error: unknown) => fail(error, connected));
               }, PING_MS);
               unref(ping);
               watchers.notify();

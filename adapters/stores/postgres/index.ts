@@ -1,6 +1,12 @@
 export { createPostgresStore } from './create-postgres-store.js';
 export type { PostgresStore } from './create-postgres-store.js';
-export type { PostgresChannelSource, PostgresListenClient, PostgresQuery, PostgresQueryable, PostgresStoreOptions } from './options.js';
+export type {
+  PostgresChannelSource,
+  PostgresListenClient,
+  PostgresQuery,
+  PostgresQueryable,
+  PostgresStoreOptions,
+} from './options.js';
 export { postgresSchema } from './schema.js';
 export { DEFAULT_TABLE_PREFIX } from '../sql/table-prefix.js';
 export type { PostgresSchemaOptions } from './schema.js';

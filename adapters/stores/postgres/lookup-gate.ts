@@ -31,7 +31,8 @@ export function createLookupGate(concurrent: number, queued: number): LookupGate
     const waiting = proven ? provenWaiting : openWaiting;
     if (running < concurrent) running++;
     else if (waiting.length < queued) await new Promise<void>((resolve) => waiting.push(resolve));
-    else throw new ChannelWebhookError('store_failed', 'PostgreSQL store: too many webhook lookups at once; retry later');
+    else
+      throw new ChannelWebhookError('store_failed', 'PostgreSQL store: too many webhook lookups at once; retry later');
     try {
       return await lookup();
     } finally {
@@ -55,7 +56,8 @@ export function createProvenCredentials(capacity: number) {
   return {
     // `===` may stop at the first differing character, which says how far two SHA-256 digests agree:
     // nothing about a secret.
-    has: (webhookId: string, secretHash: string | undefined): boolean => secretHash !== undefined && hashes.get(webhookId) === secretHash,
+    has: (webhookId: string, secretHash: string | undefined): boolean =>
+      secretHash !== undefined && hashes.get(webhookId) === secretHash,
     prove(webhookId: string, secretHash: string): void {
       hashes.delete(webhookId);
       hashes.set(webhookId, secretHash);

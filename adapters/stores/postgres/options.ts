@@ -1,4 +1,14 @@
-import { BOOLEAN, checkOptions, fn, integer, MILLISECONDS, type OptionsShape, port, required, rule } from '../../../src/arguments/index.js';
+import {
+  BOOLEAN,
+  checkOptions,
+  fn,
+  integer,
+  MILLISECONDS,
+  type OptionsShape,
+  port,
+  required,
+  rule,
+} from '../../../src/arguments/index.js';
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 
 /**
@@ -164,10 +174,15 @@ export interface ResolvedOptions {
 const FACTORY = 'createPostgresStore';
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
-const COLUMN = rule('a lower-case column name (letters, digits, "_")', (value) => typeof value === 'string' && IDENTIFIER.test(value));
+const COLUMN = rule(
+  'a lower-case column name (letters, digits, "_")',
+  (value) => typeof value === 'string' && IDENTIFIER.test(value),
+);
 
 const OPTIONS: OptionsShape = {
-  pool: required(port('a node-postgres Pool', ['query'], 'Pass new pg.Pool({ connectionString }) or anything with query().')),
+  pool: required(
+    port('a node-postgres Pool', ['query'], 'Pass new pg.Pool({ connectionString }) or anything with query().'),
+  ),
   tablePrefix: TABLE_PREFIX,
   timeoutMs: MILLISECONDS,
   channels: rule('{ table, id?, ownerId?, archived? }', (value) => typeof value === 'object' && value !== null),
@@ -182,7 +197,10 @@ const CHANNELS: OptionsShape = {
   table: required(
     rule(
       'a lower-case identifier, optionally schema-qualified ("app.channels")',
-      (value) => typeof value === 'string' && value.split('.').length <= 2 && value.split('.').every((part) => IDENTIFIER.test(part)),
+      (value) =>
+        typeof value === 'string' &&
+        value.split('.').length <= 2 &&
+        value.split('.').every((part) => IDENTIFIER.test(part)),
     ),
   ),
   id: COLUMN,
@@ -202,7 +220,12 @@ export function resolveOptions(options: Omit<PostgresStoreOptions, 'pool'> & { p
     channels:
       source === undefined
         ? { table: `${prefix}channels`, id: 'id', ownerId: 'owner_id', archived: 'archived' }
-        : { table: source.table, id: source.id ?? 'id', ownerId: source.ownerId ?? 'owner_id', archived: source.archived ?? 'archived' },
+        : {
+            table: source.table,
+            id: source.id ?? 'id',
+            ownerId: source.ownerId ?? 'owner_id',
+            archived: source.archived ?? 'archived',
+          },
     maxConcurrentLookups: options.maxConcurrentLookups ?? 32,
     maxQueuedLookups: options.maxQueuedLookups ?? 64,
     preparedStatements: options.preparedStatements ?? true,

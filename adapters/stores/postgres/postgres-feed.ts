@@ -1,4 +1,10 @@
-import { checkReadFeedOptions, cursorExpired, formatCursor, invalidCursor, parseCursor } from '../../../src/feed/cursor.js';
+import {
+  checkReadFeedOptions,
+  cursorExpired,
+  formatCursor,
+  invalidCursor,
+  parseCursor,
+} from '../../../src/feed/cursor.js';
 import type { FeedPage, Message, ReadFeedOptions } from '../../../src/ports.js';
 import { MESSAGE_FIELDS, asFields, readRows } from './rows.js';
 
@@ -88,12 +94,15 @@ export function createFeedReader(run: (channel: boolean, values: unknown[]) => P
       epoch = parsed.epoch;
     }
     const values = [from[0].toString(), from[1].toString(), limit];
-    const [row] = readRows<ReadRow>(await run(channelId !== undefined, channelId === undefined ? values : [...values, channelId]));
+    const [row] = readRows<ReadRow>(
+      await run(channelId !== undefined, channelId === undefined ? values : [...values, channelId]),
+    );
     if (row === undefined) throw new Error(`the table ${'<prefix>'}feed has no row: run store.migrate()`);
     if (epoch !== undefined) {
       if (epoch !== row.epoch) throw cursorExpired(STORE, 'it comes from another database');
       const pruned: [bigint, bigint] = [BigInt(row.prunedTx), BigInt(row.prunedSeq)];
-      if (from[0] < pruned[0] || (from[0] === pruned[0] && from[1] < pruned[1])) throw cursorExpired(STORE, 'messages after it were moved out of the table');
+      if (from[0] < pruned[0] || (from[0] === pruned[0] && from[1] < pruned[1]))
+        throw cursorExpired(STORE, 'messages after it were moved out of the table');
     }
     return {
       entries: row.entries.map(({ tx, seq, message }) => ({ cursor: formatCursor(row.epoch, tx, seq), message })),

@@ -11,9 +11,13 @@ export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Pro
   const failed = (error: unknown): never => {
     throw isChannelWebhookError(error)
       ? error
-      : new ChannelWebhookError('store_failed', `PostgreSQL store: ${what} failed: ${error instanceof Error ? error.message : String(error)}`, {
-          cause: error,
-        });
+      : new ChannelWebhookError(
+          'store_failed',
+          `PostgreSQL store: ${what} failed: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
+        );
   };
   return settleWithin(work.then(undefined, failed), ms, () => storeTimedOut(what, ms));
 }

@@ -1,6 +1,15 @@
 import { SLIDING_WINDOW_SCRIPT } from './sliding-window-script.js';
 import { resolveSendCommand, type RedisCallClient, type RedisSendCommand } from './send-command.js';
-import { checkArgument, checkOptions, fn, HIT_TIME, integer, type OptionsShape, port, rule } from '../../../src/arguments/index.js';
+import {
+  checkArgument,
+  checkOptions,
+  fn,
+  HIT_TIME,
+  integer,
+  type OptionsShape,
+  port,
+  rule,
+} from '../../../src/arguments/index.js';
 import { ChannelWebhookError } from '../../../src/errors.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
 import type { RateLimitDecision, RateLimiter } from '../../../src/ports.js';
@@ -42,7 +51,11 @@ const FACTORY = 'createRedisRateLimiter';
 
 const OPTIONS: OptionsShape = {
   sendCommand: fn('a function (args, key) => Promise<reply> sending one command to Redis'),
-  client: port('an ioredis or iovalkey client', ['call'], 'For node-redis, pass { sendCommand: (args) => client.sendCommand(args) } instead.'),
+  client: port(
+    'an ioredis or iovalkey client',
+    ['call'],
+    'For node-redis, pass { sendCommand: (args) => client.sendCommand(args) } instead.',
+  ),
   limit: integer(1),
   // PEXPIRE takes whole milliseconds.
   windowMs: integer(1),
@@ -90,7 +103,10 @@ const OPTIONS: OptionsShape = {
  */
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
   checkOptions(FACTORY, options, OPTIONS, 'options', true);
-  const sendCommand = resolveSendCommand((options ?? {}) as { sendCommand?: RedisSendCommand; client?: RedisCallClient }, FACTORY);
+  const sendCommand = resolveSendCommand(
+    (options ?? {}) as { sendCommand?: RedisSendCommand; client?: RedisCallClient },
+    FACTORY,
+  );
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
   const keyPrefix = options.keyPrefix ?? 'channel-webhooks:rate:';
@@ -131,11 +147,21 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       try {
         reply = await run(key, now);
       } catch (cause) {
-        throw new ChannelWebhookError('rate_limiter_failed', `Redis rate limiter failed: ${(cause as Error)?.message ?? cause}`, { cause });
+        throw new ChannelWebhookError(
+          'rate_limiter_failed',
+          `Redis rate limiter failed: ${(cause as Error)?.message ?? cause}`,
+          { cause },
+        );
       }
       const [allowed, count, oldest] = reply as [number, number, string | null];
       const resetMs = oldest === null ? windowMs : Number(oldest) + windowMs - now;
-      return { allowed: Number(allowed) === 1, limit, windowMs, remaining: Math.max(0, limit - Number(count)), resetMs };
+      return {
+        allowed: Number(allowed) === 1,
+        limit,
+        windowMs,
+        remaining: Math.max(0, limit - Number(count)),
+        resetMs,
+      };
     },
   };
 }

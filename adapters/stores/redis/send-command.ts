@@ -20,7 +20,10 @@ import { invalidArgument } from '../../../src/arguments/index.js';
  * const sendCommand: RedisSendCommand = ([command, ...rest]) => client.call(command, ...rest);
  * ```
  */
-export type RedisSendCommand = (args: [command: string, ...rest: string[]], key: string | undefined) => Promise<unknown>;
+export type RedisSendCommand = (
+  args: [command: string, ...rest: string[]],
+  key: string | undefined,
+) => Promise<unknown>;
 
 /**
  * A client with ioredis's `call(command, ...args)`: ioredis's and iovalkey's `Redis` and `Cluster`,
@@ -37,7 +40,10 @@ export interface RedisCallClient {
 }
 
 /** The `sendCommand` of a limiter's options (each already checked alone): the given one, or one over `client.call`. */
-export function resolveSendCommand(options: { sendCommand?: RedisSendCommand; client?: RedisCallClient }, factory: string): RedisSendCommand {
+export function resolveSendCommand(
+  options: { sendCommand?: RedisSendCommand; client?: RedisCallClient },
+  factory: string,
+): RedisSendCommand {
   const { sendCommand, client } = options;
   if (sendCommand !== undefined && client === undefined) return sendCommand;
   if (sendCommand === undefined && client !== undefined) return ([command, ...rest]) => client.call(command, ...rest);

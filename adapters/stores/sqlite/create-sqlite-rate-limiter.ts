@@ -78,14 +78,28 @@ export interface SqliteGroupCommitRateLimiter extends RateLimiter {
  * const handle = createWebhookHandler({ store: createSqliteStore({ database }), rateLimiter });
  * ```
  */
-export function createSqliteRateLimiter(options: SqliteRateLimiterOptions & { groupCommit: true }): SqliteGroupCommitRateLimiter;
+export function createSqliteRateLimiter(
+  options: SqliteRateLimiterOptions & { groupCommit: true },
+): SqliteGroupCommitRateLimiter;
 export function createSqliteRateLimiter(options: SqliteRateLimiterOptions & { groupCommit?: false }): SqliteRateLimiter;
-export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): SqliteRateLimiter | SqliteGroupCommitRateLimiter;
-export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): SqliteRateLimiter | SqliteGroupCommitRateLimiter {
-  const resolved = resolveSqliteOptions('createSqliteRateLimiter', options, { limit: integer(1), windowMs: POSITIVE_MS, groupCommit: BOOLEAN });
+export function createSqliteRateLimiter(
+  options: SqliteRateLimiterOptions,
+): SqliteRateLimiter | SqliteGroupCommitRateLimiter;
+export function createSqliteRateLimiter(
+  options: SqliteRateLimiterOptions,
+): SqliteRateLimiter | SqliteGroupCommitRateLimiter {
+  const resolved = resolveSqliteOptions('createSqliteRateLimiter', options, {
+    limit: integer(1),
+    windowMs: POSITIVE_MS,
+    groupCommit: BOOLEAN,
+  });
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
-  const party: SqliteParty = { name: 'SQLite rate limiter', code: 'rate_limiter_failed', busyTimeoutMs: resolved.busyTimeoutMs };
+  const party: SqliteParty = {
+    name: 'SQLite rate limiter',
+    code: 'rate_limiter_failed',
+    busyTimeoutMs: resolved.busyTimeoutMs,
+  };
   const runner = createSqliteRunner(resolved.database, party);
   const { statement, transaction } = runner;
   const table = `${resolved.prefix}rate_hits`;
@@ -107,7 +121,9 @@ export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): Sqli
     } else {
       statement(`DELETE FROM ${table} WHERE key = ? AND expires_at <= ?`).run(key, now);
     }
-    const counted = statement(`SELECT count(*) AS count, min(expires_at) AS first FROM ${table} WHERE key = ?`).get(key) as {
+    const counted = statement(`SELECT count(*) AS count, min(expires_at) AS first FROM ${table} WHERE key = ?`).get(
+      key,
+    ) as {
       count: number | bigint;
       first: number | null;
     };
@@ -116,7 +132,11 @@ export function createSqliteRateLimiter(options: SqliteRateLimiterOptions): Sqli
     const allowed = count < limit;
     if (allowed) {
       const expiresAt = now + windowMs;
-      statement(`INSERT INTO ${table} (key, expires_at, tag) VALUES (?, ?, ?)`).run(key, expiresAt, instance + (counter++ % 2 ** 20));
+      statement(`INSERT INTO ${table} (key, expires_at, tag) VALUES (?, ?, ?)`).run(
+        key,
+        expiresAt,
+        instance + (counter++ % 2 ** 20),
+      );
       count++;
       if (first === null || expiresAt < first) first = expiresAt;
     }

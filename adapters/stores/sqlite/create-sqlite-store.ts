@@ -3,7 +3,13 @@ import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
 import { mergeRateLimited, minuteOf } from '../../../src/history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import type { MemoryStore } from '../../../src/memory/memory-store.js';
-import type { InsertMessageInput, InsertMessageResult, Message, PostRecord, WebhookRecord } from '../../../src/ports.js';
+import type {
+  InsertMessageInput,
+  InsertMessageResult,
+  Message,
+  PostRecord,
+  WebhookRecord,
+} from '../../../src/ports.js';
 import { createSqliteFeed } from './sqlite-feed.js';
 import { sqliteWriterOf } from './sqlite-writer.js';
 import { BOOLEAN } from '../../../src/arguments/index.js';
@@ -119,7 +125,8 @@ interface GuardRow {
   archived: number | bigint | null;
 }
 
-const WEBHOOK_COLUMNS = 'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
+const WEBHOOK_COLUMNS =
+  'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
 const MESSAGE_COLUMNS = 'id, channel_id, webhook_id, author_name, body, blocks, created_at';
 const POST_COLUMNS = 'webhook_id, at, status, code, errors, idempotency_key, message_id, body_bytes, count';
 
@@ -176,7 +183,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
 
   const feed = createSqliteFeed(runner, p, { columns: MESSAGE_COLUMNS, toMessage });
   const webhookWhere = (where: string) => `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE ${where}`;
-  const readWebhook = (webhookId: string): WebhookRecord | null => toWebhook(statement(webhookWhere('id = ?')).get(webhookId) as WebhookRow | null | undefined);
+  const readWebhook = (webhookId: string): WebhookRecord | null =>
+    toWebhook(statement(webhookWhere('id = ?')).get(webhookId) as WebhookRow | null | undefined);
 
   /** The guarded insert, inside the caller's transaction (see the store's description). */
   function guardedInsert({ message, idempotencyKey, secretHash, postedAt }: InsertMessageInput): InsertMessageResult {
@@ -191,16 +199,24 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
     if (guard.archived === null) return { outcome: 'channel_not_found' };
     if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
     if (key !== null) {
-      const earlier = statement(`SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND idempotency_key = ?`).get(webhookId, key) as
-        | MessageRow
-        | null
-        | undefined;
+      const earlier = statement(
+        `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND idempotency_key = ?`,
+      ).get(webhookId, key) as MessageRow | null | undefined;
       if (earlier != null) return { outcome: 'duplicate', message: toMessage(earlier) };
     }
     statement(
       `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(message.id, message.channelId, webhookId, message.author.name, JSON.stringify(message.body), JSON.stringify(message.blocks), message.createdAt, key);
+    ).run(
+      message.id,
+      message.channelId,
+      webhookId,
+      message.author.name,
+      JSON.stringify(message.body),
+      JSON.stringify(message.blocks),
+      message.createdAt,
+      key,
+    );
     statement(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`).run(postedAt, webhookId);
     return { outcome: 'created', message };
   }
@@ -225,7 +241,10 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
     const next = new Map<string, number>();
     const end = new Map<string, number>();
     for (const chunk of chunksOf([...counts], CHUNK)) {
-      const rows = statement(headsSql(p, chunk.length)).all(...chunk.flat()) as Array<{ webhook_id: string; next: number | bigint }>;
+      const rows = statement(headsSql(p, chunk.length)).all(...chunk.flat()) as Array<{
+        webhook_id: string;
+        next: number | bigint;
+      }>;
       for (const row of rows) {
         end.set(row.webhook_id, Number(row.next));
         next.set(row.webhook_id, Number(row.next) - counts.get(row.webhook_id)!);
@@ -268,7 +287,11 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
 
     listMessages(channelId) {
       return attempt('listMessages', () =>
-        (statement(`SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = ? ORDER BY seq`).all(channelId) as MessageRow[]).map(toMessage),
+        (
+          statement(`SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = ? ORDER BY seq`).all(
+            channelId,
+          ) as MessageRow[]
+        ).map(toMessage),
       );
     },
 
@@ -306,27 +329,26 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
 
     listWebhooks(channelId) {
       return attempt('listWebhooks', () =>
-        (statement(`${webhookWhere('channel_id = ?')} ORDER BY created_at, seq`).all(channelId) as WebhookRow[]).map((row) => toWebhook(row)!),
+        (statement(`${webhookWhere('channel_id = ?')} ORDER BY created_at, seq`).all(channelId) as WebhookRow[]).map(
+          (row) => toWebhook(row)!,
+        ),
       );
     },
 
     updateWebhookSecret(webhookId, secretHash, rotatedAt) {
       return transaction('updateWebhookSecret', () => {
-        const row = statement(`UPDATE ${p}webhooks SET secret_hash = ?, rotated_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`).get(
-          secretHash,
-          rotatedAt,
-          webhookId,
-        );
+        const row = statement(
+          `UPDATE ${p}webhooks SET secret_hash = ?, rotated_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
+        ).get(secretHash, rotatedAt, webhookId);
         return toWebhook(row as WebhookRow | null | undefined);
       });
     },
 
     revokeWebhook(webhookId, revokedAt) {
       return transaction('revokeWebhook', () => {
-        const row = statement(`UPDATE ${p}webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`).get(
-          revokedAt,
-          webhookId,
-        );
+        const row = statement(
+          `UPDATE ${p}webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`,
+        ).get(revokedAt, webhookId);
         return toWebhook(row as WebhookRow | null | undefined);
       });
     },
@@ -365,9 +387,12 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
 
     listPosts(webhookId, limit) {
       return attempt('listPosts', () =>
-        (statement(`SELECT ${POST_COLUMNS} FROM ${p}posts WHERE webhook_id = ? ORDER BY position DESC LIMIT ?`).all(webhookId, limit) as PostRow[]).map(
-          toPostRecord,
-        ),
+        (
+          statement(`SELECT ${POST_COLUMNS} FROM ${p}posts WHERE webhook_id = ? ORDER BY position DESC LIMIT ?`).all(
+            webhookId,
+            limit,
+          ) as PostRow[]
+        ).map(toPostRecord),
       );
     },
   };
@@ -393,7 +418,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
           committedChannels.add(input.message.channelId);
         },
       ),
-    recordPosts: (records) => (records.length === 0 ? Promise.resolve() : writer.run(party, 'recordPosts', () => writeRecords(records))),
+    recordPosts: (records) =>
+      records.length === 0 ? Promise.resolve() : writer.run(party, 'recordPosts', () => writeRecords(records)),
   };
 }
 

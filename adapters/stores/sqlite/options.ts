@@ -1,5 +1,13 @@
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
-import { BOOLEAN, checkOptions, integer, oneOf, type OptionsShape, port, required } from '../../../src/arguments/index.js';
+import {
+  BOOLEAN,
+  checkOptions,
+  integer,
+  oneOf,
+  type OptionsShape,
+  port,
+  required,
+} from '../../../src/arguments/index.js';
 import { ChannelWebhookError } from '../../../src/errors.js';
 import { MAX_TIMEOUT_MS } from '../../../src/waiting/deadline.js';
 import { migrationsAfter, SQLITE_SCHEMA_VERSION } from './schema.js';
@@ -72,7 +80,11 @@ const CONNECTION_OPTIONS: OptionsShape = {
  * Checks the options of a SQLite factory (the connection's, and the factory's own `extraOptions`)
  * and fills in the connection's defaults.
  */
-export function resolveSqliteOptions(factory: string, options: SqliteConnectionOptions, extraOptions: OptionsShape = {}): ResolvedSqliteOptions {
+export function resolveSqliteOptions(
+  factory: string,
+  options: SqliteConnectionOptions,
+  extraOptions: OptionsShape = {},
+): ResolvedSqliteOptions {
   checkOptions(factory, options, { ...CONNECTION_OPTIONS, ...extraOptions });
   return {
     database: options.database,
@@ -93,9 +105,13 @@ export function setUpConnection(options: ResolvedSqliteOptions, runner: SqliteRu
     database.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs}`);
     // WAL lets readers go on while one connection writes, and makes a commit one append to the
     // log. An in-memory database answers 'memory', which is kept.
-    const mode = String((database.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode?: unknown } | null)?.journal_mode);
+    const mode = String(
+      (database.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode?: unknown } | null)?.journal_mode,
+    );
     if (mode !== 'wal' && mode !== 'memory') {
-      throw new Error(`journal_mode stayed '${mode}' instead of 'wal': the file is read-only, or on a file system without shared memory (a network share)`);
+      throw new Error(
+        `journal_mode stayed '${mode}' instead of 'wal': the file is read-only, or on a file system without shared memory (a network share)`,
+      );
     }
     database.exec(`PRAGMA synchronous = ${options.synchronous.toUpperCase()}`);
   });
@@ -110,7 +126,9 @@ export function migrate(options: ResolvedSqliteOptions, runner: SqliteRunner, pa
     // A write that changes nothing: on a read-only connection it fails here, at start-up, even when
     // the schema is already there and nothing else would be written.
     runner.statement(`DELETE FROM ${p}migrations WHERE version < 0`).run();
-    const row = runner.statement(`SELECT coalesce(max(version), 0) AS version FROM ${p}migrations`).get() as { version: number | bigint };
+    const row = runner.statement(`SELECT coalesce(max(version), 0) AS version FROM ${p}migrations`).get() as {
+      version: number | bigint;
+    };
     const current = Number(row.version);
     if (current > SQLITE_SCHEMA_VERSION) {
       throw new ChannelWebhookError(

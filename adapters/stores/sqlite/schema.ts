@@ -170,5 +170,8 @@ export function sqliteSchema(options: SqliteSchemaOptions = {}): string {
 
 /** The steps after `version`, for a table prefix. */
 export function migrationsAfter(version: number, prefix: string): Array<{ version: number; sql: string }> {
-  return MIGRATIONS.filter((migration) => migration.version > version).map((migration) => ({ version: migration.version, sql: migration.sql(prefix) }));
+  return MIGRATIONS.filter((migration) => migration.version > version).map((migration) => ({
+    version: migration.version,
+    sql: migration.sql(prefix),
+  }));
 }

@@ -1,4 +1,10 @@
-import { checkReadFeedOptions, cursorExpired, formatCursor, invalidCursor, parseCursor } from '../../../src/feed/cursor.js';
+import {
+  checkReadFeedOptions,
+  cursorExpired,
+  formatCursor,
+  invalidCursor,
+  parseCursor,
+} from '../../../src/feed/cursor.js';
 import { createFeedWatchers } from '../../../src/feed/watchers.js';
 import { checkArgument, EPOCH_MS, integer } from '../../../src/arguments/index.js';
 import type { FeedPage, Message, ReadFeedOptions } from '../../../src/ports.js';
@@ -56,7 +62,11 @@ export function createSqliteFeed<Row>(runner: SqliteRunner, p: string, messages:
     watchers.notify();
   }
 
-  const readState = () => statement(`SELECT epoch, pruned_seq FROM ${p}feed WHERE id = 1`).get() as { epoch: string; pruned_seq: number | bigint };
+  const readState = () =>
+    statement(`SELECT epoch, pruned_seq FROM ${p}feed WHERE id = 1`).get() as {
+      epoch: string;
+      pruned_seq: number | bigint;
+    };
 
   return {
     read(options: ReadFeedOptions): FeedPage {
@@ -65,23 +75,36 @@ export function createSqliteFeed<Row>(runner: SqliteRunner, p: string, messages:
       let last = 0;
       if (after !== undefined) {
         const parsed = parseCursor(after, 1);
-        if (parsed === null || parsed.positions[0]! > BigInt(Number.MAX_SAFE_INTEGER)) throw invalidCursor(STORE, after);
+        if (parsed === null || parsed.positions[0]! > BigInt(Number.MAX_SAFE_INTEGER))
+          throw invalidCursor(STORE, after);
         last = Number(parsed.positions[0]!);
       }
       return attempt('readFeed', () => {
         const rows = (
           channelId === undefined
-            ? statement(`SELECT seq, ${messages.columns} FROM ${p}messages WHERE seq > ? ORDER BY seq LIMIT ?`).all(last, limit)
-            : statement(`SELECT seq, ${messages.columns} FROM ${p}messages WHERE channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`).all(channelId, last, limit)
+            ? statement(`SELECT seq, ${messages.columns} FROM ${p}messages WHERE seq > ? ORDER BY seq LIMIT ?`).all(
+                last,
+                limit,
+              )
+            : statement(
+                `SELECT seq, ${messages.columns} FROM ${p}messages WHERE channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+              ).all(channelId, last, limit)
         ) as Array<Row & { seq: number | bigint }>;
         // Read after the rows: a pruning that came between the two can only make a cursor
         // expire that was still good, never let one through that lost messages.
         const state = readState();
         if (after !== undefined) {
-          if (parseCursor(after, 1)!.epoch !== state.epoch) throw cursorExpired(STORE, 'it comes from another database');
+          if (parseCursor(after, 1)!.epoch !== state.epoch)
+            throw cursorExpired(STORE, 'it comes from another database');
           if (last < Number(state.pruned_seq)) throw cursorExpired(STORE, 'messages after it were pruned');
         }
-        return { entries: rows.map((row) => ({ cursor: formatCursor(state.epoch, row.seq), message: messages.toMessage(row) })), heldBack: false };
+        return {
+          entries: rows.map((row) => ({
+            cursor: formatCursor(state.epoch, row.seq),
+            message: messages.toMessage(row),
+          })),
+          heldBack: false,
+        };
       });
     },
 
@@ -109,7 +132,10 @@ export function createSqliteFeed<Row>(runner: SqliteRunner, p: string, messages:
         let count = 0;
         for (const { seq } of found) {
           if (seq === newest) continue;
-          count += Number((statement(`DELETE FROM ${p}messages WHERE seq = ?`).run(seq) as { changes?: number | bigint }).changes ?? 1);
+          count += Number(
+            (statement(`DELETE FROM ${p}messages WHERE seq = ?`).run(seq) as { changes?: number | bigint }).changes ??
+              1,
+          );
           through = seq;
         }
         statement(`UPDATE ${p}feed SET pruned_seq = ? WHERE id = 1 AND pruned_seq < ?`).run(through, through);

@@ -143,7 +143,14 @@ function createSqliteWriter(database: SqliteDatabase): SqliteWriter {
   return {
     run<T>(party: SqliteParty, what: string, work: () => T, committed?: (result: T) => void): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ party, what, work, committed: committed as ((result: never) => void) | undefined, resolve: resolve as (result: unknown) => void, reject });
+        queue.push({
+          party,
+          what,
+          work,
+          committed: committed as ((result: never) => void) | undefined,
+          resolve: resolve as (result: unknown) => void,
+          reject,
+        });
         schedule();
       });
     },

@@ -61,11 +61,15 @@ export function createDemo({ store, manager, handle, actor, channelId, render = 
   // The demo's sign-in: the page, and nothing else, is the channel's owner. Anyone else is signed
   // out (401); a page of another site is refused by the API itself (403).
   const authenticate = (req) => (fromThePage(req) ? actor : null);
-  router.use('/demo/api/manage', createExpressManagementMiddleware(createManagementApi({ manager, authenticate, handle })));
+  router.use(
+    '/demo/api/manage',
+    createExpressManagementMiddleware(createManagementApi({ manager, authenticate, handle })),
+  );
   // Each event's id is the message's feed cursor: the browser sends the last one back when it
   // reconnects, and the stream goes on right after it.
   router.get('/demo/api/events', (req, res) => {
-    if (!fromThePage(req)) return res.status(403).json({ code: 'forbidden', message: 'The message stream is for the demo page only.' });
+    if (!fromThePage(req))
+      return res.status(403).json({ code: 'forbidden', message: 'The message stream is for the demo page only.' });
     serveFeedEvents(req, res, { store, channelId, retryMs: 1_000, data: ({ message }) => toEvent(message, render) });
   });
   router.use(answerWithoutInternals);
@@ -116,7 +120,8 @@ function hostnameOf(host) {
 function fromThePage(req) {
   const origin = req.headers.origin;
   const site = req.headers['sec-fetch-site'];
-  const sameOrigin = (origin === undefined || origin === `http://${req.headers.host}`) && (site === undefined || site === 'same-origin');
+  const sameOrigin =
+    (origin === undefined || origin === `http://${req.headers.host}`) && (site === undefined || site === 'same-origin');
   return sameOrigin && (origin !== undefined || site !== undefined);
 }
 
@@ -134,7 +139,10 @@ export function answerWithoutInternals(error, _req, res, _next) {
   const status = Number.isInteger(error?.status) && error.status >= 400 && error.status < 500 ? error.status : 500;
   if (status === 500) console.error(`request failed: ${escapeForLog(error?.message ?? error)}`);
   if (res.headersSent) return res.end();
-  res.status(status).json({ code: status === 500 ? 'internal' : 'bad_request', message: status === 500 ? 'The demo failed.' : 'Bad request.' });
+  res.status(status).json({
+    code: status === 500 ? 'internal' : 'bad_request',
+    message: status === 500 ? 'The demo failed.' : 'Bad request.',
+  });
 }
 
 function securityHeaders(_req, res, next) {

@@ -15,7 +15,8 @@ export interface Fallback {
 }
 
 const shows = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
-const isWebImage = (url: unknown): url is string => typeof url === 'string' && url.length <= MAX_URL && WEB_URL.test(url);
+const isWebImage = (url: unknown): url is string =>
+  typeof url === 'string' && url.length <= MAX_URL && WEB_URL.test(url);
 
 /** Appends `block` when a message has room for it; its pointer, or `undefined` when it has none. */
 function place(out: Output, block: Json): string | undefined {
@@ -30,7 +31,11 @@ const section = (lines: string[]): Json => ({ type: 'section', text: { type: 'mr
 function imageElement(url: string, alt: string): Json {
   if (!isWebImage(url)) return { type: 'mrkdwn', text: mrkdwnLink(url, alt) };
   // Whole code points, so that the cut leaves no half of a surrogate pair.
-  return { type: 'image', image_url: url, alt_text: alt.length <= MAX_ALT_TEXT ? alt : [...alt].slice(0, MAX_ALT_TEXT / 2).join('') };
+  return {
+    type: 'image',
+    image_url: url,
+    alt_text: alt.length <= MAX_ALT_TEXT ? alt : [...alt].slice(0, MAX_ALT_TEXT / 2).join(''),
+  };
 }
 
 /** A field `{ title, value }` as a line: the title in bold, then the value (mrkdwn). */
@@ -44,7 +49,8 @@ function fieldLine(field: unknown): string | undefined {
 
 /** A footer's time: Slack's date token, which reads in the reader's time zone, with UTC as its fallback. */
 function footerTime(ts: unknown): string | undefined {
-  const seconds = typeof ts === 'number' ? ts : typeof ts === 'string' && /^\d{1,15}(?:\.\d+)?$/.test(ts) ? Number(ts) : Number.NaN;
+  const seconds =
+    typeof ts === 'number' ? ts : typeof ts === 'string' && /^\d{1,15}(?:\.\d+)?$/.test(ts) ? Number(ts) : Number.NaN;
   if (!Number.isFinite(seconds) || seconds < 0) return undefined;
   const whole = Math.floor(seconds);
   const utc = new Date(whole * 1000).toISOString().replace('T', ' ').slice(0, 16);
@@ -94,8 +100,14 @@ export function convertAttachment(attachment: unknown, at: string, out: Output, 
   }
 
   if (shows(a.author_name)) {
-    const name = typeof a.author_link === 'string' && a.author_link.trim() !== '' ? mrkdwnLink(a.author_link, a.author_name) : escapeMrkdwn(a.author_name);
-    const elements = [...(isWebImage(a.author_icon) ? [imageElement(a.author_icon, a.author_name)] : []), { type: 'mrkdwn', text: name }];
+    const name =
+      typeof a.author_link === 'string' && a.author_link.trim() !== ''
+        ? mrkdwnLink(a.author_link, a.author_name)
+        : escapeMrkdwn(a.author_name);
+    const elements = [
+      ...(isWebImage(a.author_icon) ? [imageElement(a.author_icon, a.author_name)] : []),
+      { type: 'mrkdwn', text: name },
+    ];
     const to = place(out, { type: 'context', elements });
     if (to === undefined) full('author_name');
     else log.changed(child(at, 'author_name'), to, 'the author is now a context block');
@@ -104,7 +116,9 @@ export function convertAttachment(attachment: unknown, at: string, out: Output, 
   const lines: string[] = [];
   const parts: string[] = [];
   if (shows(a.title)) {
-    lines.push(`*${typeof a.title_link === 'string' && a.title_link.trim() !== '' ? mrkdwnLink(a.title_link, a.title) : escapeMrkdwn(a.title)}*`);
+    lines.push(
+      `*${typeof a.title_link === 'string' && a.title_link.trim() !== '' ? mrkdwnLink(a.title_link, a.title) : escapeMrkdwn(a.title)}*`,
+    );
     parts.push('title');
   }
   if (shows(a.text)) {
@@ -114,7 +128,8 @@ export function convertAttachment(attachment: unknown, at: string, out: Output, 
   if (Array.isArray(a.fields) && a.fields.length > 0) {
     a.fields.forEach((field, number) => {
       const line = fieldLine(field);
-      if (line === undefined) log.dropped(child(child(at, 'fields'), number), 'is a field with neither a title nor a value');
+      if (line === undefined)
+        log.dropped(child(child(at, 'fields'), number), 'is a field with neither a title nor a value');
       else lines.push(line);
     });
     parts.push('fields');
@@ -127,7 +142,9 @@ export function convertAttachment(attachment: unknown, at: string, out: Output, 
         log.changed(
           child(at, part),
           `${to}/text/text`,
-          part === 'fields' ? "each field is now a line of the section's mrkdwn text, its title in bold" : `the ${part} is now part of a section`,
+          part === 'fields'
+            ? "each field is now a line of the section's mrkdwn text, its title in bold"
+            : `the ${part} is now part of a section`,
         );
     }
   }
@@ -142,10 +159,16 @@ export function convertAttachment(attachment: unknown, at: string, out: Output, 
     if (part === 'image_url' && isWebImage(url)) elements.push({ type: 'mrkdwn', text: mrkdwnLink(url, '') });
     const to = place(out, { type: 'context', elements });
     if (to === undefined) full(part);
-    else log.changed(child(at, part), to, isWebImage(url) ? message : 'the image is now a link: a context image needs an http(s) URL');
+    else
+      log.changed(
+        child(at, part),
+        to,
+        isWebImage(url) ? message : 'the image is now a link: a context image needs an http(s) URL',
+      );
   }
 
-  if (Array.isArray(a.blocks)) for (const [number, block] of a.blocks.entries()) convertBlock(block, child(child(at, 'blocks'), number), out);
+  if (Array.isArray(a.blocks))
+    for (const [number, block] of a.blocks.entries()) convertBlock(block, child(child(at, 'blocks'), number), out);
 
   if (Array.isArray(a.actions)) {
     const buttons: string[] = [];
@@ -153,7 +176,10 @@ export function convertAttachment(attachment: unknown, at: string, out: Output, 
     a.actions.forEach((action, number) => {
       const actionAt = child(child(at, 'actions'), number);
       const label = isObject(action) ? (plainTextOf(action.text) ?? '') : '';
-      const url = isObject(action) && action.type === 'button' && typeof action.url === 'string' && action.url.trim() !== '' ? action.url : undefined;
+      const url =
+        isObject(action) && action.type === 'button' && typeof action.url === 'string' && action.url.trim() !== ''
+          ? action.url
+          : undefined;
       if (url === undefined) log.dropped(actionAt, 'is interactive (it only calls an app): messages here are not');
       else {
         buttons.push(mrkdwnLink(url, label));
@@ -176,14 +202,20 @@ export function convertAttachment(attachment: unknown, at: string, out: Output, 
     const to = place(out, { type: 'context', elements: [...icon, { type: 'mrkdwn', text }] });
     for (const part of ['footer', 'ts'].filter((key) => a[key] !== undefined)) {
       if (to === undefined) full(part);
-      else log.changed(child(at, part), to, part === 'ts' ? 'the time is now a date in the footer, a context block' : 'the footer is now a context block');
+      else
+        log.changed(
+          child(at, part),
+          to,
+          part === 'ts' ? 'the time is now a date in the footer, a context block' : 'the footer is now a context block',
+        );
     }
   }
 
   if (shows(a.fallback)) fallbacks.push({ at: child(at, 'fallback'), text: a.fallback });
   for (const key of Object.keys(a)) {
     if (Object.hasOwn(LEFT_OUT, key)) log.dropped(child(at, key), LEFT_OUT[key]!);
-    else if (!READ.has(key) || (a[key] !== undefined && !carried(a, key, time))) log.dropped(child(at, key), 'is not carried: nothing here shows it');
+    else if (!READ.has(key) || (a[key] !== undefined && !carried(a, key, time)))
+      log.dropped(child(at, key), 'is not carried: nothing here shows it');
   }
   if (log.list.length === before) log.dropped(at, 'is an attachment with nothing to show');
 }

@@ -1,4 +1,12 @@
-import { MAX_ALT_TEXT, MAX_BLOCK_ID, MAX_BLOCKS, MAX_CONTEXT_ELEMENTS, MAX_MARKDOWN_TOTAL, MAX_URL, WEB_URL } from '../../validation/field-rules.js';
+import {
+  MAX_ALT_TEXT,
+  MAX_BLOCK_ID,
+  MAX_BLOCKS,
+  MAX_CONTEXT_ELEMENTS,
+  MAX_MARKDOWN_TOTAL,
+  MAX_URL,
+  WEB_URL,
+} from '../../validation/field-rules.js';
 import { codePointLength } from '../../validation/text.js';
 import { child, type ChangeLog } from './change-log.js';
 import { convertRichTextElements } from './convert-rich-text.js';
@@ -26,7 +34,9 @@ function built(block: Json, from: Json, at: string, log: ChangeLog): Json {
 
 /** Logs every field of `block` but `used` as dropped: the block was rebuilt from those alone. */
 function dropOthers(block: Json, at: string, used: string[], what: string, log: ChangeLog): void {
-  for (const key of Object.keys(block)) if (key !== 'type' && key !== 'block_id' && !used.includes(key)) log.dropped(child(at, key), `is not carried: ${what}`);
+  for (const key of Object.keys(block))
+    if (key !== 'type' && key !== 'block_id' && !used.includes(key))
+      log.dropped(child(at, key), `is not carried: ${what}`);
 }
 
 function isImageElement(url: unknown, alt: unknown): boolean {
@@ -42,9 +52,14 @@ function headerText(value: unknown, at: string, to: string, log: ChangeLog): Jso
     return { type: 'plain_text', text: value };
   }
   if (!isObject(value) || typeof value.text !== 'string') return undefined;
-  if (value.type === 'plain_text') return keepFields(value, at, to, 'a plain_text text', { text: REPLACED, emoji: isBoolean }, log);
+  if (value.type === 'plain_text')
+    return keepFields(value, at, to, 'a plain_text text', { text: REPLACED, emoji: isBoolean }, log);
   if (value.type !== 'mrkdwn') return undefined;
-  log.changed(child(at, 'type'), child(to, 'type'), "was mrkdwn: a header's text is plain_text here (as in Slack), so its markup shows as typed");
+  log.changed(
+    child(at, 'type'),
+    child(to, 'type'),
+    "was mrkdwn: a header's text is plain_text here (as in Slack), so its markup shows as typed",
+  );
   return { type: 'plain_text', text: value.text };
 }
 
@@ -55,9 +70,14 @@ function sectionText(value: unknown, at: string, to: string, log: ChangeLog): Js
     return { type: 'mrkdwn', text: value };
   }
   if (!isObject(value) || typeof value.text !== 'string') return undefined;
-  if (value.type === 'mrkdwn') return keepFields(value, at, to, 'a mrkdwn text', { text: REPLACED, verbatim: isBoolean }, log);
+  if (value.type === 'mrkdwn')
+    return keepFields(value, at, to, 'a mrkdwn text', { text: REPLACED, verbatim: isBoolean }, log);
   if (value.type !== 'plain_text') return undefined;
-  log.changed(child(at, 'type'), child(to, 'type'), 'was plain_text: now mrkdwn, with &, < and > escaped so that it reads the same');
+  log.changed(
+    child(at, 'type'),
+    child(to, 'type'),
+    'was plain_text: now mrkdwn, with &, < and > escaped so that it reads the same',
+  );
   return { type: 'mrkdwn', text: escapeMrkdwn(value.text) };
 }
 
@@ -102,7 +122,12 @@ function section(block: Json, at: string, out: Output): void {
     // Fields of several lines each read as paragraphs: a blank line keeps one from running into the next.
     if (texts.length > 0) lines.push(texts.join(texts.some((text) => text.includes('\n')) ? '\n\n' : '\n'));
     if (texts.length === 0) log.dropped(fieldsAt, 'holds no text object');
-    else log.changed(fieldsAt, textTo, "Slack's two columns of fields: each field is now a line of the section's mrkdwn text");
+    else
+      log.changed(
+        fieldsAt,
+        textTo,
+        "Slack's two columns of fields: each field is now a line of the section's mrkdwn text",
+      );
   }
   const after: Json[] = [];
   if (block.accessory !== undefined) {
@@ -112,7 +137,10 @@ function section(block: Json, at: string, out: Output): void {
     if (type === 'image' && typeof accessory.image_url === 'string') {
       // Beside a section Slack shows the image small: a context image is that, where one fits.
       if (isImageElement(accessory.image_url, accessory.alt_text) && room(out) >= (lines.length > 0 ? 2 : 1)) {
-        after.push({ type: 'context', elements: [{ type: 'image', image_url: accessory.image_url, alt_text: accessory.alt_text }] });
+        after.push({
+          type: 'context',
+          elements: [{ type: 'image', image_url: accessory.image_url, alt_text: accessory.alt_text }],
+        });
         log.changed(
           accessoryAt,
           `${blockAt(index + (lines.length > 0 ? 1 : 0))}/elements/0`,
@@ -130,7 +158,12 @@ function section(block: Json, at: string, out: Output): void {
       lines.push(buttonText(accessory)!);
       log.changed(accessoryAt, textTo, buttonChange(accessory, 'section'));
     } else {
-      log.dropped(accessoryAt, type === 'image' ? 'is a Slack-hosted image (slack_file): nothing here can show it' : 'is interactive: messages here are not');
+      log.dropped(
+        accessoryAt,
+        type === 'image'
+          ? 'is a Slack-hosted image (slack_file): nothing here can show it'
+          : 'is interactive: messages here are not',
+      );
     }
   }
   dropOthers(block, at, ['text', 'fields', 'accessory'], 'a section here has only a type, a text and a block_id', log);
@@ -152,7 +185,10 @@ function markdown(block: Json, at: string, out: Output): void {
   }
   const left = MAX_MARKDOWN_TOTAL - out.markdown;
   if (left === 0) {
-    out.log.dropped(at, `would pass the ${MAX_MARKDOWN_TOTAL.toLocaleString('en-US')} characters all markdown blocks together may have`);
+    out.log.dropped(
+      at,
+      `would pass the ${MAX_MARKDOWN_TOTAL.toLocaleString('en-US')} characters all markdown blocks together may have`,
+    );
     return;
   }
   const kept = keepFields(block, at, to, 'a markdown block', { text: REPLACED, block_id: blockId }, out.log);
@@ -183,7 +219,8 @@ function contextElement(element: unknown, at: string, to: string, log: ChangeLog
     case 'plain_text':
     case 'mrkdwn': {
       if (typeof element.text !== 'string') break;
-      const flags: Record<string, Rule> = element.type === 'plain_text' ? { emoji: isBoolean } : { verbatim: isBoolean };
+      const flags: Record<string, Rule> =
+        element.type === 'plain_text' ? { emoji: isBoolean } : { verbatim: isBoolean };
       return keepFields(element, at, to, `a ${element.type} text`, { text: REPLACED, ...flags }, log);
     }
     case 'image': {
@@ -194,7 +231,10 @@ function contextElement(element: unknown, at: string, to: string, log: ChangeLog
       if (isImageElement(element.image_url, element.alt_text))
         return keepFields(element, at, to, 'an image element', { image_url: REPLACED, alt_text: REPLACED }, log);
       log.changed(at, to, 'the image is now a link: a context image needs an http(s) URL and an alt text');
-      return { type: 'mrkdwn', text: mrkdwnLink(element.image_url, typeof element.alt_text === 'string' ? element.alt_text : '') };
+      return {
+        type: 'mrkdwn',
+        text: mrkdwnLink(element.image_url, typeof element.alt_text === 'string' ? element.alt_text : ''),
+      };
     }
   }
   log.dropped(at, 'is not a context element here: those are plain_text, mrkdwn and image');
@@ -214,7 +254,8 @@ function context(block: Json, at: string, out: Output): void {
   block.elements.forEach((element, number) => {
     const n = elements.length;
     const to = `${blockAt(index + Math.floor(n / MAX_CONTEXT_ELEMENTS))}/elements/${n % MAX_CONTEXT_ELEMENTS}`;
-    if (n === fits) out.log.dropped(child(elementsAt, number), `would pass the ${MAX_BLOCKS} blocks a message may have`);
+    if (n === fits)
+      out.log.dropped(child(elementsAt, number), `would pass the ${MAX_BLOCKS} blocks a message may have`);
     else {
       const kept = contextElement(element, child(elementsAt, number), to, out.log);
       if (kept !== undefined) elements.push(kept);
@@ -224,7 +265,14 @@ function context(block: Json, at: string, out: Output): void {
     out.log.dropped(at, 'is a context block with no element left: it shows nothing');
     return;
   }
-  const kept = keepFields(block, at, blockAt(index), 'a context block', { elements: REPLACED, block_id: blockId }, out.log);
+  const kept = keepFields(
+    block,
+    at,
+    blockAt(index),
+    'a context block',
+    { elements: REPLACED, block_id: blockId },
+    out.log,
+  );
   kept.elements = elements.slice(0, MAX_CONTEXT_ELEMENTS);
   out.blocks.push(kept);
   for (let start = MAX_CONTEXT_ELEMENTS; start < elements.length; start += MAX_CONTEXT_ELEMENTS) {
@@ -277,7 +325,8 @@ function image(block: Json, at: string, out: Output): void {
   const title = plainTextOf(block.title);
   const label = title ?? (typeof block.alt_text === 'string' ? block.alt_text : '');
   const elements: Json[] = [];
-  if (isImageElement(block.image_url, block.alt_text)) elements.push({ type: 'image', image_url: block.image_url, alt_text: block.alt_text });
+  if (isImageElement(block.image_url, block.alt_text))
+    elements.push({ type: 'image', image_url: block.image_url, alt_text: block.alt_text });
   elements.push({ type: 'mrkdwn', text: mrkdwnLink(block.image_url, label) });
   out.log.changed(
     at,
@@ -286,7 +335,13 @@ function image(block: Json, at: string, out: Output): void {
       ? 'an image block is now a context block: the image shown small, and a link to it'
       : 'an image block is now a context block with a link to the image: a context image needs an http(s) URL and an alt text',
   );
-  dropOthers(block, at, ['image_url', 'alt_text', 'title'], 'an image here has only a URL, an alt text and a title', out.log);
+  dropOthers(
+    block,
+    at,
+    ['image_url', 'alt_text', 'title'],
+    'an image here has only a URL, an alt text and a title',
+    out.log,
+  );
   out.blocks.push(built({ type: 'context', elements }, block, at, out.log));
 }
 
@@ -313,16 +368,26 @@ function actions(block: Json, at: string, out: Output): void {
 
 function video(block: Json, at: string, out: Output): void {
   const to = blockAt(out.blocks.length);
-  const url = [block.title_url, block.video_url].find((candidate) => typeof candidate === 'string' && candidate.trim() !== '') as string | undefined;
+  const url = [block.title_url, block.video_url].find(
+    (candidate) => typeof candidate === 'string' && candidate.trim() !== '',
+  ) as string | undefined;
   if (url === undefined) {
     out.log.dropped(at, 'is a video without a URL: nothing here can show it');
     return;
   }
-  const lines = [mrkdwnLink(url, plainTextOf(block.title) ?? (typeof block.alt_text === 'string' ? block.alt_text : ''))];
+  const lines = [
+    mrkdwnLink(url, plainTextOf(block.title) ?? (typeof block.alt_text === 'string' ? block.alt_text : '')),
+  ];
   const description = plainTextOf(block.description);
   if (description !== undefined && description.trim() !== '') lines.push(escapeMrkdwn(description));
   out.log.changed(at, to, 'a video block is now a section with a link to the video and its description');
-  dropOthers(block, at, ['title', 'title_url', 'video_url', 'alt_text', 'description'], 'a video here is a link and a description', out.log);
+  dropOthers(
+    block,
+    at,
+    ['title', 'title_url', 'video_url', 'alt_text', 'description'],
+    'a video here is a link and a description',
+    out.log,
+  );
   out.blocks.push(built({ type: 'section', text: { type: 'mrkdwn', text: lines.join('\n') } }, block, at, out.log));
 }
 
@@ -357,7 +422,10 @@ export function convertBlock(block: unknown, at: string, out: Output): void {
   const { type } = block;
   const convert = typeof type === 'string' && Object.hasOwn(CONVERTERS, type) ? CONVERTERS[type]! : undefined;
   if (convert === undefined) {
-    out.log.dropped(at, typeof type === 'string' && Object.hasOwn(LEFT_OUT, type) ? LEFT_OUT[type]! : 'is not a block type here');
+    out.log.dropped(
+      at,
+      typeof type === 'string' && Object.hasOwn(LEFT_OUT, type) ? LEFT_OUT[type]! : 'is not a block type here',
+    );
     return;
   }
   const changes = out.log.list.length;

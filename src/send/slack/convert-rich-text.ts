@@ -1,16 +1,41 @@
-import { LINK_URL, MAX_COLOR, MAX_DATE_FORMAT, MAX_ID, MAX_INDENT, MAX_NAME, MAX_URL, WEB_URL } from '../../validation/field-rules.js';
+import {
+  LINK_URL,
+  MAX_COLOR,
+  MAX_DATE_FORMAT,
+  MAX_ID,
+  MAX_INDENT,
+  MAX_NAME,
+  MAX_URL,
+  WEB_URL,
+} from '../../validation/field-rules.js';
 import { type ChangeLog, child, createChangeLog } from './change-log.js';
-import { integerOf, isBoolean, isObject, type Json, keepFields, oneOf, type Rule, stringOf, urlOf } from './field-rules.js';
+import {
+  integerOf,
+  isBoolean,
+  isObject,
+  type Json,
+  keepFields,
+  oneOf,
+  type Rule,
+  stringOf,
+  urlOf,
+} from './field-rules.js';
 
 const STYLE_FLAGS: Record<string, Rule> = Object.fromEntries(
-  ['bold', 'italic', 'strike', 'code', 'underline', 'highlight', 'client_highlight', 'unlink'].map((flag) => [flag, isBoolean]),
+  ['bold', 'italic', 'strike', 'code', 'underline', 'highlight', 'client_highlight', 'unlink'].map((flag) => [
+    flag,
+    isBoolean,
+  ]),
 );
 
 /** A text style: its known flags kept, the others dropped one by one. */
 const style: Rule = {
-  test: (value) => isObject(value) && Object.entries(value).every(([flag, on]) => Object.hasOwn(STYLE_FLAGS, flag) && typeof on === 'boolean'),
+  test: (value) =>
+    isObject(value) &&
+    Object.entries(value).every(([flag, on]) => Object.hasOwn(STYLE_FLAGS, flag) && typeof on === 'boolean'),
   expected: 'an object of style flags',
-  repair: (value, at, to, log) => (isObject(value) ? keepFields(value, at, to, 'a text style', STYLE_FLAGS, log) : undefined),
+  repair: (value, at, to, log) =>
+    isObject(value) ? keepFields(value, at, to, 'a text style', STYLE_FLAGS, log) : undefined,
 };
 
 /** A Unix time that Slack's own SDKs write as a string of digits. */
@@ -46,7 +71,13 @@ const INLINE: Record<string, ElementSpec> = {
     required: ['url'],
   },
   emoji: {
-    rules: { name: stringOf(1, MAX_NAME), unicode: stringOf(0, MAX_NAME), skin_tone: integerOf(1, 6), url: webUrl, style },
+    rules: {
+      name: stringOf(1, MAX_NAME),
+      unicode: stringOf(0, MAX_NAME),
+      skin_tone: integerOf(1, 6),
+      url: webUrl,
+      style,
+    },
     required: ['name'],
   },
   user: { rules: { user_id: id, from_llm: isBoolean, style }, required: ['user_id'] },
@@ -54,7 +85,14 @@ const INLINE: Record<string, ElementSpec> = {
   usergroup: { rules: { usergroup_id: id, style }, required: ['usergroup_id'] },
   broadcast: { rules: { range: oneOf('here', 'channel', 'everyone'), style }, required: ['range'] },
   date: {
-    rules: { timestamp, format: stringOf(1, MAX_DATE_FORMAT), timezone: stringOf(1, MAX_NAME), url: webUrl, fallback: stringOf(), style },
+    rules: {
+      timestamp,
+      format: stringOf(1, MAX_DATE_FORMAT),
+      timezone: stringOf(1, MAX_NAME),
+      url: webUrl,
+      fallback: stringOf(),
+      style,
+    },
     required: ['timestamp', 'format'],
   },
   color: { rules: { value: stringOf(1, MAX_COLOR), style }, required: ['value'] },
@@ -91,7 +129,8 @@ function convertInline(element: unknown, at: string, to: string, log: ChangeLog)
   const type = element.type;
   if (type === 'link' && typeof element.url === 'string' && !INLINE.link!.rules.url!.test(element.url)) {
     // A link target the endpoint refuses is often a template (`${{ github.server_url }}/…`): kept, as text.
-    const label = typeof element.text === 'string' && element.text.trim() !== '' ? `${element.text} (${element.url})` : element.url;
+    const label =
+      typeof element.text === 'string' && element.text.trim() !== '' ? `${element.text} (${element.url})` : element.url;
     log.changed(at, to, 'a link here goes to an http(s) or mailto URL only: its text and target are now text');
     const text: Json = { type: 'text', text: label };
     if (element.style !== undefined) {
@@ -102,7 +141,12 @@ function convertInline(element: unknown, at: string, to: string, log: ChangeLog)
   }
   const spec = typeof type === 'string' && Object.hasOwn(INLINE, type) ? INLINE[type]! : undefined;
   if (spec === undefined) {
-    log.dropped(at, type === 'team' ? 'a team mention is Slack-only: nothing here can show the team' : 'is not a rich_text element here');
+    log.dropped(
+      at,
+      type === 'team'
+        ? 'a team mention is Slack-only: nothing here can show the team'
+        : 'is not a rich_text element here',
+    );
     return undefined;
   }
   // What is done to the fields is told only if the element is kept.
@@ -152,7 +196,11 @@ function convertContainer(element: unknown, at: string, to: string, log: ChangeL
     }
     if (!Object.hasOwn(kept, 'style')) {
       kept.style = 'bullet';
-      inside.added(at, child(to, 'style'), 'a list here says whether it is "bullet" or "ordered": "bullet", as Slack shows a list that does not say');
+      inside.added(
+        at,
+        child(to, 'style'),
+        'a list here says whether it is "bullet" or "ordered": "bullet", as Slack shows a list that does not say',
+      );
     }
   }
   log.list.push(...inside.list);

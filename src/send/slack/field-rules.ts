@@ -18,12 +18,18 @@ export interface Rule {
   repair?(value: unknown, at: string, to: string, log: ChangeLog): unknown;
 }
 
-export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A string of `min` to `max` UTF-16 units, as the schemas count. */
 export const stringOf = (min = 0, max = Number.POSITIVE_INFINITY): Rule => ({
   test: (value) => typeof value === 'string' && value.length >= min && value.length <= max,
-  expected: max === Number.POSITIVE_INFINITY ? (min === 0 ? 'a string' : 'a non-empty string') : `a string of ${min} to ${max} characters`,
+  expected:
+    max === Number.POSITIVE_INFINITY
+      ? min === 0
+        ? 'a string'
+        : 'a non-empty string'
+      : `a string of ${min} to ${max} characters`,
 });
 
 /** A string matching `pattern`, of at most `max` units. */
@@ -36,7 +42,8 @@ export const isBoolean: Rule = { test: (value) => typeof value === 'boolean', ex
 
 export const integerOf = (min: number, max = Number.POSITIVE_INFINITY): Rule => ({
   test: (value) => Number.isInteger(value) && (value as number) >= min && (value as number) <= max,
-  expected: max === Number.POSITIVE_INFINITY ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`,
+  expected:
+    max === Number.POSITIVE_INFINITY ? `a whole number of at least ${min}` : `a whole number from ${min} to ${max}`,
 });
 
 export const oneOf = (...values: unknown[]): Rule => ({
@@ -58,7 +65,14 @@ export const REPLACED: Rule = { test: () => true, expected: 'anything' };
  * input's order; every other field is dropped and logged. `type` is always kept: the caller chose
  * the rules by it. `at` points into the Slack payload, `to` at the copy's place in the converted one.
  */
-export function keepFields(input: Json, at: string, to: string, what: string, rules: Record<string, Rule>, log: ChangeLog): Json {
+export function keepFields(
+  input: Json,
+  at: string,
+  to: string,
+  what: string,
+  rules: Record<string, Rule>,
+  log: ChangeLog,
+): Json {
   const kept: Json = {};
   for (const [key, value] of Object.entries(input)) {
     const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;

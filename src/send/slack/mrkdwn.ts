@@ -2,7 +2,8 @@
 // only characters with a meaning to escape; a link is `<url|label>`.
 
 /** `text` as mrkdwn that reads as the text itself. */
-export const escapeMrkdwn = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const escapeMrkdwn = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A mrkdwn link to `url` reading `label` (plain text); the URL alone when the label is blank. */
 export function mrkdwnLink(url: string, label: string): string {

@@ -10,7 +10,9 @@ const shows = (text: unknown): boolean => typeof text === 'string' && text.trim(
 /** The inline elements of a rich_text block, lists' items included. */
 function inlineElements(block: Json): Json[] {
   return (block.elements as Json[]).flatMap((container) =>
-    container.type === 'rich_text_list' ? (container.elements as Json[]).flatMap((item) => item.elements as Json[]) : (container.elements as Json[]),
+    container.type === 'rich_text_list'
+      ? (container.elements as Json[]).flatMap((item) => item.elements as Json[])
+      : (container.elements as Json[]),
   );
 }
 
@@ -68,12 +70,16 @@ function inlineText(inline: Json): string {
 function blockText(block: Json): string {
   switch (block.type) {
     case 'context':
-      return (block.elements as Json[]).map((element) => escapeMrkdwn(String(element.type === 'image' ? element.alt_text : element.text))).join(' ');
+      return (block.elements as Json[])
+        .map((element) => escapeMrkdwn(String(element.type === 'image' ? element.alt_text : element.text)))
+        .join(' ');
     case 'rich_text':
       return (block.elements as Json[])
         .map((container) =>
           container.type === 'rich_text_list'
-            ? (container.elements as Json[]).map((item) => (item.elements as Json[]).map(inlineText).join('')).join('\n')
+            ? (container.elements as Json[])
+                .map((item) => (item.elements as Json[]).map(inlineText).join(''))
+                .join('\n')
             : (container.elements as Json[]).map(inlineText).join(''),
         )
         .join('\n');

@@ -69,12 +69,23 @@ export function createLimiterSuite<L extends RateLimiter>(options: RateLimiterCo
       }
     });
   };
-  return { options, test, skip: (name, reason) => skipTest(options.it, name, reason), concurrency: options.concurrency ?? 30 };
+  return {
+    options,
+    test,
+    skip: (name, reason) => skipTest(options.it, name, reason),
+    concurrency: options.concurrency ?? 30,
+  };
 }
 
 /** A fresh random key, so that tests sharing one backend never collide. */
 export const newKey = (): string => `k_${randomId()}`;
 
-export function decision(allowed: boolean, limit: number, windowMs: number, remaining: number, resetMs: number): RateLimitDecision {
+export function decision(
+  allowed: boolean,
+  limit: number,
+  windowMs: number,
+  remaining: number,
+  resetMs: number,
+): RateLimitDecision {
   return { allowed, limit, windowMs, remaining, resetMs };
 }

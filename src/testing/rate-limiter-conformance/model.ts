@@ -6,7 +6,10 @@ import { decision, newKey, type LimiterSuite } from './context.js';
 /** A long randomized run, checked decision by decision against a reference sliding window. */
 export function registerModelTests<L extends RateLimiter>({ options, test }: LimiterSuite<L>): void {
   options.describe('reference model', () => {
-    test('a long random run matches the reference sliding window decision by decision', { limit: 7, windowMs: 5_000 }, async (limiter) => {
+    test('a long random run matches the reference sliding window decision by decision', {
+      limit: 7,
+      windowMs: 5_000,
+    }, async (limiter) => {
       const limit = 7;
       const windowMs = 5_000;
       const clock = createFakeClock();
@@ -23,7 +26,11 @@ export function registerModelTests<L extends RateLimiter>({ options, test }: Lim
         if (allowed) times.push(now);
         model.set(key, times);
         const expected = decision(allowed, limit, windowMs, limit - times.length, times[0]! + windowMs - now);
-        checkDeepEqual(await limiter.hit(key, now), expected, `step ${step} (key ${keys.indexOf(key)}, t+${now - Date.UTC(2026, 0, 1)})`);
+        checkDeepEqual(
+          await limiter.hit(key, now),
+          expected,
+          `step ${step} (key ${keys.indexOf(key)}, t+${now - Date.UTC(2026, 0, 1)})`,
+        );
       }
     });
   });

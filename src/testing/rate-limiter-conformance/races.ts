@@ -6,7 +6,10 @@ import { newKey, type LimiterSuite } from './context.js';
 /** Concurrent hits on one key: exactly the limit allowed, each with its own `remaining`. */
 export function registerRaceTests<L extends RateLimiter>({ options, test, concurrency }: LimiterSuite<L>): void {
   options.describe('races', () => {
-    test(`${concurrency} concurrent hits on one key allow exactly the limit`, { limit: 10, windowMs: 60_000 }, async (limiter) => {
+    test(`${concurrency} concurrent hits on one key allow exactly the limit`, {
+      limit: 10,
+      windowMs: 60_000,
+    }, async (limiter) => {
       const now = createFakeClock().now();
       const key = newKey();
       const decisions = await Promise.all(Array.from({ length: concurrency }, () => limiter.hit(key, now)));

@@ -15,7 +15,11 @@ export function registerChannelTests<S extends WebhookStore>({ options, test, t0
       checkEqual(await store.getChannel(`c_${randomId()}`), null, 'getChannel of an unknown id');
     });
 
-    test('archiving a channel is visible to the next getChannel and getWebhook', async ({ store, peer, putChannel }) => {
+    test('archiving a channel is visible to the next getChannel and getWebhook', async ({
+      store,
+      peer,
+      putChannel,
+    }) => {
       const channel: Channel = { id: `c_${randomId()}`, ownerId: 'u_owner', archived: false };
       await putChannel(channel);
       const webhook = makeWebhook(channel.id, t0);

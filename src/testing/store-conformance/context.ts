@@ -74,7 +74,14 @@ export interface StoreConformanceOptions<S extends WebhookStore = WebhookStore> 
  * runStoreConformance({ describe, it, createStore, groups: ['messages'] satisfies StoreConformanceGroup[] });
  * ```
  */
-export type StoreConformanceGroup = 'channels' | 'webhooks' | 'messages' | 'guarded insert' | 'profile' | 'history' | 'feed';
+export type StoreConformanceGroup =
+  | 'channels'
+  | 'webhooks'
+  | 'messages'
+  | 'guarded insert'
+  | 'profile'
+  | 'history'
+  | 'feed';
 
 /** What each conformance test gets: the store, its peer and the seeding helpers. */
 export interface Context<S extends WebhookStore = WebhookStore> {
@@ -93,7 +100,10 @@ export interface Context<S extends WebhookStore = WebhookStore> {
 }
 
 /** Declares one test that runs against a fresh store. */
-export type DefineTest<S extends WebhookStore = WebhookStore> = (name: string, body: (context: Context<S>) => Promise<void>) => void;
+export type DefineTest<S extends WebhookStore = WebhookStore> = (
+  name: string,
+  body: (context: Context<S>) => Promise<void>,
+) => void;
 
 /** What a group of conformance tests needs to register itself. */
 export interface Suite<S extends WebhookStore = WebhookStore> {
@@ -137,7 +147,8 @@ function contextOf<S extends WebhookStore>(
   peer: WebhookStore | null,
   skipHere: (reason: string) => void,
 ): Context<S> {
-  const own = store as S & Partial<{ putChannel(channel: Channel): unknown; listMessages(id: string): Message[] | Promise<Message[]> }>;
+  const own = store as S &
+    Partial<{ putChannel(channel: Channel): unknown; listMessages(id: string): Message[] | Promise<Message[]> }>;
   const putChannel = async (channel: Channel) => {
     if (options.putChannel) await options.putChannel(store, channel);
     else if (typeof own.putChannel === 'function') await own.putChannel(channel);
@@ -149,7 +160,8 @@ function contextOf<S extends WebhookStore>(
       ? async (channelId: string) => own.listMessages!(channelId)
       : null;
   const seed = async (webhook: WebhookRecord) => {
-    if ((await store.getChannel(webhook.channelId)) === null) await putChannel({ id: webhook.channelId, ownerId: 'u_owner', archived: false });
+    if ((await store.getChannel(webhook.channelId)) === null)
+      await putChannel({ id: webhook.channelId, ownerId: 'u_owner', archived: false });
     await store.insertWebhook(webhook);
   };
   return { store, peer: peer ?? store, putChannel, seed, listMessages, skipHere };

@@ -40,7 +40,8 @@ export function registerHistoryTests<S extends WebhookStore>({ options, test, t0
     test(name, async (context: Context<S>) => {
       const store = withHistory(context.store, 'the store');
       const peer = withHistory(context.peer, 'the peer');
-      if (store === null || peer === null) return context.skipHere('the store keeps no history: it has neither recordPosts nor listPosts');
+      if (store === null || peer === null)
+        return context.skipHere('the store keeps no history: it has neither recordPosts nor listPosts');
       await body(store, peer);
     });
 
@@ -64,31 +65,53 @@ export function registerHistoryTests<S extends WebhookStore>({ options, test, t0
           bodyBytes: 812,
         }),
         makePostRecord(webhookId, t0 + 2_000, { status: 200, idempotencyKey: 'deploy-41', bodyBytes: 0 }),
-        makePostRecord(webhookId, t0 + 3_000, { status: 415, code: 'unsupported_media_type', messageId: null, bodyBytes: null }),
+        makePostRecord(webhookId, t0 + 3_000, {
+          status: 415,
+          code: 'unsupported_media_type',
+          messageId: null,
+          bodyBytes: null,
+        }),
       ];
       await store.recordPosts(records.slice(0, 1));
       await peer.recordPosts(records.slice(1));
       const newestFirst = [...records].reverse();
       checkDeepEqual(await peer.listPosts(webhookId, POST_HISTORY_LIMIT), newestFirst, 'listPosts');
       checkDeepEqual(await store.listPosts(webhookId, 2), newestFirst.slice(0, 2), 'listPosts with limit 2');
-      checkDeepEqual(await store.listPosts(`wh_${randomId()}`, POST_HISTORY_LIMIT), [], 'listPosts of a webhook with no records');
+      checkDeepEqual(
+        await store.listPosts(`wh_${randomId()}`, POST_HISTORY_LIMIT),
+        [],
+        'listPosts of a webhook with no records',
+      );
     });
 
-    historyTest(`keeps the last ${POST_HISTORY_LIMIT} records of each webhook, dropping its oldest first, whatever the batches`, async (store, peer) => {
-      const [busy, quiet] = [`wh_${randomId()}`, `wh_${randomId()}`];
-      const all: PostRecord[] = [];
-      let at = t0;
-      // Batches of one, of some, and of more than the limit at once, interleaved with another webhook.
-      for (const size of [1, 37, 64, 150, 3]) {
-        const batch = Array.from({ length: size }, (_, i) => makePostRecord(busy, at++, { idempotencyKey: `key-${all.length + i}` }));
-        all.push(...batch);
-        await (size % 2 === 0 ? peer : store).recordPosts([...batch, makePostRecord(quiet, at++)]);
-      }
-      const kept = await peer.listPosts(busy, POST_HISTORY_LIMIT + 50);
-      checkEqual(kept.length, POST_HISTORY_LIMIT, 'records kept for the busy webhook');
-      checkDeepEqual(kept, all.slice(-POST_HISTORY_LIMIT).reverse(), 'the busy webhook keeps its newest records, newest first');
-      checkEqual((await store.listPosts(quiet, POST_HISTORY_LIMIT)).length, 5, "records kept for the other webhook, untouched by the busy one's");
-    });
+    historyTest(
+      `keeps the last ${POST_HISTORY_LIMIT} records of each webhook, dropping its oldest first, whatever the batches`,
+      async (store, peer) => {
+        const [busy, quiet] = [`wh_${randomId()}`, `wh_${randomId()}`];
+        const all: PostRecord[] = [];
+        let at = t0;
+        // Batches of one, of some, and of more than the limit at once, interleaved with another webhook.
+        for (const size of [1, 37, 64, 150, 3]) {
+          const batch = Array.from({ length: size }, (_, i) =>
+            makePostRecord(busy, at++, { idempotencyKey: `key-${all.length + i}` }),
+          );
+          all.push(...batch);
+          await (size % 2 === 0 ? peer : store).recordPosts([...batch, makePostRecord(quiet, at++)]);
+        }
+        const kept = await peer.listPosts(busy, POST_HISTORY_LIMIT + 50);
+        checkEqual(kept.length, POST_HISTORY_LIMIT, 'records kept for the busy webhook');
+        checkDeepEqual(
+          kept,
+          all.slice(-POST_HISTORY_LIMIT).reverse(),
+          'the busy webhook keeps its newest records, newest first',
+        );
+        checkEqual(
+          (await store.listPosts(quiet, POST_HISTORY_LIMIT)).length,
+          5,
+          "records kept for the other webhook, untouched by the busy one's",
+        );
+      },
+    );
 
     historyTest("a minute's 429s are one record: its count summed, at its first, in its place", async (store, peer) => {
       const webhookId = `wh_${randomId()}`;
@@ -102,48 +125,71 @@ export function registerHistoryTests<S extends WebhookStore>({ options, test, t0
       const next = rateLimited(webhookId, minute + MINUTE + 1);
       await peer.recordPosts([next]);
       const kept = await store.listPosts(webhookId, POST_HISTORY_LIMIT);
-      checkDeepEqual(kept, [next, stored, rateLimited(webhookId, minute + 1_000, 7)], 'listPosts after 429s over two minutes');
+      checkDeepEqual(
+        kept,
+        [next, stored, rateLimited(webhookId, minute + 1_000, 7)],
+        'listPosts after 429s over two minutes',
+      );
     });
 
     historyTest('a merged 429 takes no place: a full history keeps every other record', async (store) => {
       const webhookId = `wh_${randomId()}`;
       const minute = Math.ceil(t0 / MINUTE) * MINUTE;
       const first = rateLimited(webhookId, minute);
-      const others = Array.from({ length: POST_HISTORY_LIMIT - 1 }, (_, i) => makePostRecord(webhookId, minute + 1 + i));
+      const others = Array.from({ length: POST_HISTORY_LIMIT - 1 }, (_, i) =>
+        makePostRecord(webhookId, minute + 1 + i),
+      );
       await store.recordPosts([first, ...others]);
       for (let i = 0; i < 5; i++) await store.recordPosts([rateLimited(webhookId, minute + 1_000 + i, 10)]);
       const kept = await store.listPosts(webhookId, POST_HISTORY_LIMIT);
       checkEqual(kept.length, POST_HISTORY_LIMIT, 'records kept');
-      checkDeepEqual(kept, [...others.reverse(), rateLimited(webhookId, minute, 51)], 'the history after five more 429s of the same minute');
+      checkDeepEqual(
+        kept,
+        [...others.reverse(), rateLimited(webhookId, minute, 51)],
+        'the history after five more 429s of the same minute',
+      );
     });
 
-    historyTest(`${concurrency} concurrent batches for one webhook each take places of their own`, async (store, peer) => {
-      const webhookId = `wh_${randomId()}`;
-      const batches = Array.from({ length: concurrency }, (_, b) =>
-        Array.from({ length: 3 }, (_, i) => makePostRecord(webhookId, t0 + b * 10 + i, { idempotencyKey: `batch-${b}-${i}` })),
-      );
-      await Promise.all(batches.map((batch, b) => (b % 2 === 0 ? store : peer).recordPosts(batch)));
-      const kept = await store.listPosts(webhookId, POST_HISTORY_LIMIT);
-      const expected = Math.min(POST_HISTORY_LIMIT, concurrency * 3);
-      checkEqual(kept.length, expected, 'records kept');
-      checkEqual(new Set(kept.map((record) => record.idempotencyKey)).size, expected, 'distinct records kept');
-      // Each batch keeps its own order: a later record of a batch comes before an earlier one.
-      for (const [b] of batches.entries()) {
-        const places = [0, 1, 2].map((i) => kept.findIndex((record) => record.idempotencyKey === `batch-${b}-${i}`)).filter((place) => place !== -1);
-        checkDeepEqual(
-          places,
-          [...places].sort((x, y) => y - x),
-          `the places of batch ${b}'s records`,
+    historyTest(
+      `${concurrency} concurrent batches for one webhook each take places of their own`,
+      async (store, peer) => {
+        const webhookId = `wh_${randomId()}`;
+        const batches = Array.from({ length: concurrency }, (_, b) =>
+          Array.from({ length: 3 }, (_, i) =>
+            makePostRecord(webhookId, t0 + b * 10 + i, { idempotencyKey: `batch-${b}-${i}` }),
+          ),
         );
-      }
-    });
+        await Promise.all(batches.map((batch, b) => (b % 2 === 0 ? store : peer).recordPosts(batch)));
+        const kept = await store.listPosts(webhookId, POST_HISTORY_LIMIT);
+        const expected = Math.min(POST_HISTORY_LIMIT, concurrency * 3);
+        checkEqual(kept.length, expected, 'records kept');
+        checkEqual(new Set(kept.map((record) => record.idempotencyKey)).size, expected, 'distinct records kept');
+        // Each batch keeps its own order: a later record of a batch comes before an earlier one.
+        for (const [b] of batches.entries()) {
+          const places = [0, 1, 2]
+            .map((i) => kept.findIndex((record) => record.idempotencyKey === `batch-${b}-${i}`))
+            .filter((place) => place !== -1);
+          checkDeepEqual(
+            places,
+            [...places].sort((x, y) => y - x),
+            `the places of batch ${b}'s records`,
+          );
+        }
+      },
+    );
 
     historyTest('records are kept whole: unusual keys, every field null, an empty batch', async (store, peer) => {
       const webhookId = `wh_${randomId()}`;
       const key = unusualStrings ? 'key \u0000 \uD800 "quoted" 🚀' : 'key "quoted" 🚀';
       const records = [
         makePostRecord(webhookId, t0, { idempotencyKey: key }),
-        makePostRecord(webhookId, t0 + 1, { status: 500, code: 'store_failed', messageId: null, bodyBytes: null, idempotencyKey: null }),
+        makePostRecord(webhookId, t0 + 1, {
+          status: 500,
+          code: 'store_failed',
+          messageId: null,
+          bodyBytes: null,
+          idempotencyKey: null,
+        }),
       ];
       await store.recordPosts(records);
       await peer.recordPosts([]);
@@ -152,7 +198,11 @@ export function registerHistoryTests<S extends WebhookStore>({ options, test, t0
 
     historyTest('returned records are copies or frozen: changing one changes nothing stored', async (store) => {
       const webhookId = `wh_${randomId()}`;
-      const record = makePostRecord(webhookId, t0, { status: 400, code: 'invalid_json', errors: [{ pointer: '', message: 'must be valid JSON' }] });
+      const record = makePostRecord(webhookId, t0, {
+        status: 400,
+        code: 'invalid_json',
+        errors: [{ pointer: '', message: 'must be valid JSON' }],
+      });
       const given = structuredClone(record);
       await store.recordPosts([given]);
       given.errors[0]!.message = 'changed after recording';
@@ -174,6 +224,8 @@ export function registerHistoryTests<S extends WebhookStore>({ options, test, t0
 function withHistory(store: WebhookStore, which: string): HistoryStore | null {
   const has = [typeof store.recordPosts === 'function', typeof store.listPosts === 'function'];
   if (has[0] !== has[1])
-    throw new ConformanceError(`${which} has ${has[0] ? 'recordPosts but no listPosts' : 'listPosts but no recordPosts'}: give both or neither`);
+    throw new ConformanceError(
+      `${which} has ${has[0] ? 'recordPosts but no listPosts' : 'listPosts but no recordPosts'}: give both or neither`,
+    );
   return has[0] ? (store as HistoryStore) : null;
 }

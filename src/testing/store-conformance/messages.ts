@@ -8,7 +8,11 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, sk
   const { describe } = options;
   const unusualStrings = options.unusualStrings ?? true;
   describe('messages', () => {
-    test('insertMessage stores a new message and returns it exactly, outcome created', async ({ store, seed, listMessages }) => {
+    test('insertMessage stores a new message and returns it exactly, outcome created', async ({
+      store,
+      seed,
+      listMessages,
+    }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await seed(webhook);
       const message = makeMessage(webhook, t0 + 1, { body: 'Build #42 passed' });
@@ -17,21 +21,46 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, sk
       if (listMessages !== null) checkDeepEqual(await listMessages(webhook.channelId), [message], 'listMessages');
     });
 
-    test('a repeated key returns the first message unchanged, outcome duplicate', async ({ store, peer, seed, listMessages }) => {
+    test('a repeated key returns the first message unchanged, outcome duplicate', async ({
+      store,
+      peer,
+      seed,
+      listMessages,
+    }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await seed(webhook);
       const first = makeMessage(webhook, t0 + 1, { body: 'first', blocks: [{ type: 'divider' }] });
       const second = makeMessage(webhook, t0 + 2, { body: 'second', blocks: [] });
-      checkDeepEqual(await store.insertMessage(insertInput(webhook, first, 'key-1')), { outcome: 'created', message: first }, 'first insert');
-      checkDeepEqual(await peer.insertMessage(insertInput(webhook, second, 'key-1')), { outcome: 'duplicate', message: first }, 'repeat with the same key');
-      if (listMessages !== null) checkDeepEqual(await listMessages(webhook.channelId), [first], 'listMessages after a repeat');
+      checkDeepEqual(
+        await store.insertMessage(insertInput(webhook, first, 'key-1')),
+        { outcome: 'created', message: first },
+        'first insert',
+      );
+      checkDeepEqual(
+        await peer.insertMessage(insertInput(webhook, second, 'key-1')),
+        { outcome: 'duplicate', message: first },
+        'repeat with the same key',
+      );
+      if (listMessages !== null)
+        checkDeepEqual(await listMessages(webhook.channelId), [first], 'listMessages after a repeat');
     });
 
-    test(`${concurrency} concurrent inserts with one key: exactly one stores, all get its message`, async ({ store, peer, seed, listMessages }) => {
+    test(`${concurrency} concurrent inserts with one key: exactly one stores, all get its message`, async ({
+      store,
+      peer,
+      seed,
+      listMessages,
+    }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await seed(webhook);
-      const attempts = Array.from({ length: concurrency }, (_, i) => makeMessage(webhook, t0 + i, { body: `attempt ${i}` }));
-      const results = await Promise.all(attempts.map((message, i) => (i % 2 === 0 ? store : peer).insertMessage(insertInput(webhook, message, 'same-key'))));
+      const attempts = Array.from({ length: concurrency }, (_, i) =>
+        makeMessage(webhook, t0 + i, { body: `attempt ${i}` }),
+      );
+      const results = await Promise.all(
+        attempts.map((message, i) =>
+          (i % 2 === 0 ? store : peer).insertMessage(insertInput(webhook, message, 'same-key')),
+        ),
+      );
       const winners = results.filter((result) => result.outcome === 'created');
       checkEqual(winners.length, 1, 'number of callers told created');
       const stored = (winners[0] as { message: Message }).message;
@@ -43,7 +72,8 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, sk
         check(result.outcome === 'created' || result.outcome === 'duplicate', `caller ${i} was told ${result.outcome}`);
         checkDeepEqual(result.message, stored, `message returned to caller ${i}`);
       }
-      if (listMessages !== null) checkDeepEqual(await listMessages(webhook.channelId), [stored], 'listMessages after the race');
+      if (listMessages !== null)
+        checkDeepEqual(await listMessages(webhook.channelId), [stored], 'listMessages after the race');
     });
 
     test('keys are scoped per webhook', async ({ store, seed }) => {
@@ -54,19 +84,34 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, sk
       await seed(b);
       const fromA = makeMessage(a, t0 + 2, { body: 'from a' });
       const fromB = makeMessage(b, t0 + 3, { body: 'from b' });
-      checkDeepEqual(await store.insertMessage(insertInput(a, fromA, 'shared')), { outcome: 'created', message: fromA }, 'insert on webhook a');
-      checkDeepEqual(await store.insertMessage(insertInput(b, fromB, 'shared')), { outcome: 'created', message: fromB }, 'same key on webhook b');
+      checkDeepEqual(
+        await store.insertMessage(insertInput(a, fromA, 'shared')),
+        { outcome: 'created', message: fromA },
+        'insert on webhook a',
+      );
+      checkDeepEqual(
+        await store.insertMessage(insertInput(b, fromB, 'shared')),
+        { outcome: 'created', message: fromB },
+        'same key on webhook b',
+      );
     });
 
     test('a null key always stores, also concurrently', async ({ store, peer, seed, listMessages }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await seed(webhook);
       const messages = Array.from({ length: 6 }, (_, i) => makeMessage(webhook, t0 + i, { body: 'same body' }));
-      const results = await Promise.all(messages.map((message, i) => (i % 2 === 0 ? store : peer).insertMessage(insertInput(webhook, message, null))));
-      for (const [i, result] of results.entries()) checkDeepEqual(result, { outcome: 'created', message: messages[i] }, `keyless insert ${i}`);
+      const results = await Promise.all(
+        messages.map((message, i) => (i % 2 === 0 ? store : peer).insertMessage(insertInput(webhook, message, null))),
+      );
+      for (const [i, result] of results.entries())
+        checkDeepEqual(result, { outcome: 'created', message: messages[i] }, `keyless insert ${i}`);
       if (listMessages !== null) {
         const listed = await listMessages(webhook.channelId);
-        checkDeepEqual(listed.map((m) => m.id).sort(), messages.map((m) => m.id).sort(), 'ids listed after keyless inserts');
+        checkDeepEqual(
+          listed.map((m) => m.id).sort(),
+          messages.map((m) => m.id).sort(),
+          'ids listed after keyless inserts',
+        );
       }
     });
 
@@ -84,12 +129,21 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, sk
       }
     });
 
-    test('messages come back exactly as sent: unicode, nested blocks, key order', async ({ store, peer, seed, listMessages }) => {
+    test('messages come back exactly as sent: unicode, nested blocks, key order', async ({
+      store,
+      peer,
+      seed,
+      listMessages,
+    }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await seed(webhook);
       const blocks: Message['blocks'] = [
         { type: 'header', text: { type: 'plain_text', text: 'Ünïcödé 🚀 — 日本語 \t"quoted" \\ back', emoji: true } },
-        { text: { text: '*bold* <https://example.com|link>', type: 'mrkdwn', verbatim: false }, type: 'section', block_id: 'b1' },
+        {
+          text: { text: '*bold* <https://example.com|link>', type: 'mrkdwn', verbatim: false },
+          type: 'section',
+          block_id: 'b1',
+        },
         { type: 'markdown', text: '# Title\n\n- 1\n- 2 👩‍👩‍👧' },
         {
           type: 'rich_text',
@@ -110,7 +164,10 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, sk
       const key = 'κλειδί-🔑';
       const first = await store.insertMessage(insertInput(webhook, message, key));
       const again = await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 2), key));
-      check(first.outcome === 'created' && again.outcome === 'duplicate', `outcomes ${first.outcome} and ${again.outcome}`);
+      check(
+        first.outcome === 'created' && again.outcome === 'duplicate',
+        `outcomes ${first.outcome} and ${again.outcome}`,
+      );
       for (const [label, got] of [
         ['created', first.message],
         ['duplicate', again.message],
@@ -133,7 +190,11 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, sk
         await seed(webhook);
         const odd = 'nul:\u0000 high:\ud800 low:\udc00 end';
         const message = makeMessage(webhook, t0 + 1, { body: odd, blocks: [{ type: 'markdown', text: odd }] });
-        checkDeepEqual(await store.insertMessage(insertInput(webhook, message, odd)), { outcome: 'created', message }, 'insert with unusual strings');
+        checkDeepEqual(
+          await store.insertMessage(insertInput(webhook, message, odd)),
+          { outcome: 'created', message },
+          'insert with unusual strings',
+        );
         const repeat = await peer.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 2), odd));
         checkDeepEqual(repeat, { outcome: 'duplicate', message }, 'repeat with the unusual key');
         const other = makeMessage(webhook, t0 + 3);
@@ -145,8 +206,14 @@ export function registerMessageTests<S extends WebhookStore>({ options, test, sk
       });
     }
 
-    test("listMessages returns only the channel's messages, oldest first", async ({ store, seed, listMessages, skipHere }) => {
-      if (listMessages === null) return skipHere('the store has no listMessages, and options.listMessages is not given');
+    test("listMessages returns only the channel's messages, oldest first", async ({
+      store,
+      seed,
+      listMessages,
+      skipHere,
+    }) => {
+      if (listMessages === null)
+        return skipHere('the store has no listMessages, and options.listMessages is not given');
       const channelId = `c_${randomId()}`;
       const webhook = makeWebhook(channelId, t0);
       const other = makeWebhook(`c_${randomId()}`, t0);

@@ -27,10 +27,15 @@ export function registerWebhookTests<S extends WebhookStore>({ options, test, t0
       checkDeepEqual(recordFields(found), webhook, 'the first record after a rejected second insert');
     });
 
-    test("listWebhooks returns the channel's webhooks oldest first, revoked ones included, no others", async ({ store, peer }) => {
+    test("listWebhooks returns the channel's webhooks oldest first, revoked ones included, no others", async ({
+      store,
+      peer,
+    }) => {
       const channelId = `c_${randomId()}`;
       // Inserted in creation order, as a clock that never goes back produces them.
-      const webhooks = Array.from({ length: 5 }, (_, i) => makeWebhook(channelId, t0 + i * 1_000, { name: `hook ${i}` }));
+      const webhooks = Array.from({ length: 5 }, (_, i) =>
+        makeWebhook(channelId, t0 + i * 1_000, { name: `hook ${i}` }),
+      );
       for (const [i, webhook] of webhooks.entries()) {
         await store.insertWebhook(webhook);
         if (i === 1) await store.insertWebhook(makeWebhook(`c_${randomId()}`, t0 + 1_500));
@@ -41,7 +46,10 @@ export function registerWebhookTests<S extends WebhookStore>({ options, test, t0
       checkDeepEqual(await store.listWebhooks(`c_${randomId()}`), [], 'listWebhooks of a channel without webhooks');
     });
 
-    test('updateWebhookSecret replaces the hash and sets rotatedAt; the next getWebhook sees it', async ({ store, peer }) => {
+    test('updateWebhookSecret replaces the hash and sets rotatedAt; the next getWebhook sees it', async ({
+      store,
+      peer,
+    }) => {
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await store.insertWebhook(webhook);
       const rotated = { ...webhook, secretHash: 'b'.repeat(64), rotatedAt: t0 + 5_000 };
@@ -57,11 +65,23 @@ export function registerWebhookTests<S extends WebhookStore>({ options, test, t0
       const webhook = makeWebhook(`c_${randomId()}`, t0);
       await store.insertWebhook(webhook);
       await store.revokeWebhook(webhook.id, t0 + 1_000);
-      checkEqual(await peer.updateWebhookSecret(webhook.id, 'c'.repeat(64), t0 + 2_000), null, 'updateWebhookSecret of a revoked webhook');
+      checkEqual(
+        await peer.updateWebhookSecret(webhook.id, 'c'.repeat(64), t0 + 2_000),
+        null,
+        'updateWebhookSecret of a revoked webhook',
+      );
       const found = await store.getWebhook(webhook.id);
       check(found !== null, 'getWebhook found nothing');
-      checkDeepEqual(recordFields(found), { ...webhook, revokedAt: t0 + 1_000 }, 'the revoked webhook after a refused rotation');
-      checkEqual(await store.updateWebhookSecret(`wh_${randomId()}`, 'c'.repeat(64), t0), null, 'updateWebhookSecret of an unknown id');
+      checkDeepEqual(
+        recordFields(found),
+        { ...webhook, revokedAt: t0 + 1_000 },
+        'the revoked webhook after a refused rotation',
+      );
+      checkEqual(
+        await store.updateWebhookSecret(`wh_${randomId()}`, 'c'.repeat(64), t0),
+        null,
+        'updateWebhookSecret of an unknown id',
+      );
     });
 
     test('revokeWebhook is visible at once and a second call keeps the first time', async ({ store, peer }) => {
@@ -92,7 +112,10 @@ export function registerWebhookTests<S extends WebhookStore>({ options, test, t0
         // A frozen record refuses the change outright, which keeps the store just as safe.
       }
       const again = await store.getWebhook(webhook.id);
-      check(again !== null && again.secretHash !== 'changed after read', 'a change to a returned record reached the store');
+      check(
+        again !== null && again.secretHash !== 'changed after read',
+        'a change to a returned record reached the store',
+      );
     });
 
     test('the store only ever holds the hash of a secret, never the secret', async ({ store, peer, putChannel }) => {
@@ -107,11 +130,18 @@ export function registerWebhookTests<S extends WebhookStore>({ options, test, t0
         ['rotated', rotated.url],
       ] as const) {
         const secret = url.slice(url.lastIndexOf('/') + 1);
-        const everything = JSON.stringify([await peer.getWebhook(created.webhook.id), await peer.listWebhooks(channel.id)]);
+        const everything = JSON.stringify([
+          await peer.getWebhook(created.webhook.id),
+          await peer.listWebhooks(channel.id),
+        ]);
         check(!everything.includes(secret), `the ${label} secret is readable from the store`);
         if (label === 'rotated') {
           const found = await peer.getWebhook(created.webhook.id);
-          checkEqual(found?.secretHash, await sha256Hex(secret), 'secretHash after rotation (SHA-256 hex of the secret)');
+          checkEqual(
+            found?.secretHash,
+            await sha256Hex(secret),
+            'secretHash after rotation (SHA-256 hex of the secret)',
+          );
         }
       }
     });

@@ -25,7 +25,9 @@ async function secretsSection(): Promise<string> {
 
 /** The one code block of `section` in `language` that contains `marker`. */
 function block(section: string, language: string, marker: string): string {
-  const blocks = [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1]!);
+  const blocks = [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map(
+    (match) => match[1]!,
+  );
   const found = blocks.filter((code) => code.includes(marker));
   if (found.length !== 1) throw new Error(`expected one ${language} block with ${marker}, found ${found.length}`);
   return found[0]!;
@@ -39,15 +41,29 @@ type Modules = Record<string, Record<string, unknown>>;
  * the loggers write to redirected into the test's capture).
  */
 async function runRecipe(code: string, modules: Modules, app: unknown, console: { log: (...args: unknown[]) => void }) {
-  const imports = code.split('\n').filter((line) => Object.keys(modules).some((from) => line.startsWith('import ') && line.endsWith(` from '${from}';`)));
+  const imports = code
+    .split('\n')
+    .filter((line) =>
+      Object.keys(modules).some((from) => line.startsWith('import ') && line.endsWith(` from '${from}';`)),
+    );
   const loggers = imports.flatMap((line) => /^import (\w+) from/.exec(line)?.[1] ?? []);
-  const uses = code.split('\n').filter((line) => !line.startsWith('import ') && loggers.some((name) => new RegExp(`\\b${name}\\b`).test(line)));
+  const uses = code
+    .split('\n')
+    .filter((line) => !line.startsWith('import ') && loggers.some((name) => new RegExp(`\\b${name}\\b`).test(line)));
   const source = [...imports, ...uses]
     .join('\n')
-    .replace(/^import (\w+) from '([^']+)';$/gm, (_line, name: string, from: string) => `const ${name} = modules[${JSON.stringify(from)}].default;`)
-    .replace(/^import \{([^}]*)\} from '([^']+)';$/gm, (_line, names: string, from: string) => `const {${names}} = modules[${JSON.stringify(from)}];`);
+    .replace(
+      /^import (\w+) from '([^']+)';$/gm,
+      (_line, name: string, from: string) => `const ${name} = modules[${JSON.stringify(from)}].default;`,
+    )
+    .replace(
+      /^import \{([^}]*)\} from '([^']+)';$/gm,
+      (_line, names: string, from: string) => `const {${names}} = modules[${JSON.stringify(from)}];`,
+    );
   expect(source).not.toMatch(/^import /m);
-  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+    ...args: string[]
+  ) => (...args: unknown[]) => Promise<unknown>;
   await new AsyncFunction('modules', 'app', 'console', source)(modules, app, console);
 }
 
@@ -79,7 +95,9 @@ describe('the recipes of docs/security.md keep webhook secrets out of access log
   }
 
   /** An Express app with `recipe`'s logger mounted before the webhook middleware, listening. */
-  async function startExpress(recipe: (app: express.Express, logs: ReturnType<typeof captureLogLines>) => Promise<void>) {
+  async function startExpress(
+    recipe: (app: express.Express, logs: ReturnType<typeof captureLogLines>) => Promise<void>,
+  ) {
     const logs = captureLogLines();
     const app = express();
     await recipe(app, logs);
@@ -116,14 +134,23 @@ describe('the recipes of docs/security.md keep webhook secrets out of access log
 
     it('with the recipe, it writes the webhook id and never the secret', async () => {
       const logs = await startExpress((app, { stream, console }) => {
-        const redirected = Object.assign((format: string, options?: object) => morgan(format, { ...options, stream }), { token: morgan.token });
-        return runRecipe(block(section, 'js', "from 'morgan'"), { morgan: { default: redirected }, 'channel-webhooks': library }, app, console);
+        const redirected = Object.assign((format: string, options?: object) => morgan(format, { ...options, stream }), {
+          token: morgan.token,
+        });
+        return runRecipe(
+          block(section, 'js', "from 'morgan'"),
+          { morgan: { default: redirected }, 'channel-webhooks': library },
+          app,
+          console,
+        );
       });
       await traffic(server!.origin);
       const output = await logs.settled(4);
       expectRedacted(output);
       expect(logs.lines).toHaveLength(4);
-      expect(logs.lines[0]).toMatch(/^127\.0\.0\.1 - - \[[^\]]+\] "POST \/api\/hooks\/channels\/wh_[\w-]+\/\[redacted\]\?source=ci HTTP\/1\.1" 201 /);
+      expect(logs.lines[0]).toMatch(
+        /^127\.0\.0\.1 - - \[[^\]]+\] "POST \/api\/hooks\/channels\/wh_[\w-]+\/\[redacted\]\?source=ci HTTP\/1\.1" 201 /,
+      );
     });
   });
 
@@ -139,11 +166,18 @@ describe('the recipes of docs/security.md keep webhook secrets out of access log
     it('with the recipe, it writes the webhook id and never the secret, and keeps the rest of the record', async () => {
       const logs = await startExpress((app, { stream, console }) => {
         const redirected = (options: object) => pinoHttp(options, stream);
-        return runRecipe(block(section, 'js', "from 'pino-http'"), { 'pino-http': { default: redirected }, 'channel-webhooks': library }, app, console);
+        return runRecipe(
+          block(section, 'js', "from 'pino-http'"),
+          { 'pino-http': { default: redirected }, 'channel-webhooks': library },
+          app,
+          console,
+        );
       });
       await traffic(server!.origin);
       expectRedacted(await logs.settled(4));
-      const [first] = logs.lines.map((line) => JSON.parse(line) as { req: Record<string, unknown>; res: { statusCode: number } });
+      const [first] = logs.lines.map(
+        (line) => JSON.parse(line) as { req: Record<string, unknown>; res: { statusCode: number } },
+      );
       expect(first).toMatchObject({
         req: {
           method: 'POST',
@@ -178,7 +212,12 @@ describe('the recipes of docs/security.md keep webhook secrets out of access log
 
     it('with the recipe, it writes the webhook id and never the secret', async () => {
       const logs = await start((app, { console }) =>
-        runRecipe(block(section, 'js', "from 'koa-logger'"), { 'koa-logger': { default: koaLogger }, 'channel-webhooks': library }, app, console),
+        runRecipe(
+          block(section, 'js', "from 'koa-logger'"),
+          { 'koa-logger': { default: koaLogger }, 'channel-webhooks': library },
+          app,
+          console,
+        ),
       );
       await traffic(server!.origin);
       // Each request is logged twice: when it comes in and when its answer is out.
@@ -224,7 +263,8 @@ describe('the recipes of docs/security.md keep webhook secrets out of access log
 
     it("Caddy's regexp filter, read as RE2 reads it, gives the URI with the secret redacted, in every form a runtime accepts", () => {
       // Go's ReplaceAllString: every match, `${1}` for group 1.
-      const filtered = (uri: string) => uri.replace(new RegExp(caddyFilter.pattern, 'g'), caddyFilter.replacement.replace(/\$\{(\d+)\}/g, '$$$1'));
+      const filtered = (uri: string) =>
+        uri.replace(new RegExp(caddyFilter.pattern, 'g'), caddyFilter.replacement.replace(/\$\{(\d+)\}/g, '$$$1'));
       for (const [uri, logged] of samples) expect(filtered(uri)).toBe(logged);
       for (const [name, uri] of forms) {
         expect(filtered(uri), name).toBe(library.redactWebhookUrl(uri));
@@ -234,7 +274,9 @@ describe('the recipes of docs/security.md keep webhook secrets out of access log
 
     it('the nginx and Caddy blocks of docs/security.md have the shape these recipes take', () => {
       const nginx = block(section, 'nginx', 'map $request_uri');
-      expect(nginx).toMatch(/^\s*'~\^\(\?<before>\.\*\?\)\(\?<kept>[^']+\(\?<after>\.\*\)\$'\s+'\$\{before\}\$\{kept\}\[redacted\]\$\{after\}';$/m);
+      expect(nginx).toMatch(
+        /^\s*'~\^\(\?<before>\.\*\?\)\(\?<kept>[^']+\(\?<after>\.\*\)\$'\s+'\$\{before\}\$\{kept\}\[redacted\]\$\{after\}';$/m,
+      );
       expect(nginx).toMatch(/log_format redacted '[^']*\$webhook_redacted_uri[^']*'/);
       expect(nginx).not.toMatch(/log_format redacted[\s\S]*\$request_uri/);
       expect(block(section, 'caddyfile', 'format filter')).toMatch(/request>uri regexp `[^`]+` `\$\{1\}\[redacted\]`/);

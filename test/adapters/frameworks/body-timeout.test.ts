@@ -15,7 +15,8 @@ const LISTENED = ['data', 'end', 'error', 'close'] as const;
  * The listeners on a request's events other than Node's own `clearIncoming`, which its server puts
  * on 'end' of a request answered before its body ended.
  */
-const adapterListeners = (req: IncomingMessage) => LISTENED.flatMap((event) => req.listeners(event)).filter((listener) => listener.name !== 'clearIncoming');
+const adapterListeners = (req: IncomingMessage) =>
+  LISTENED.flatMap((event) => req.listeners(event)).filter((listener) => listener.name !== 'clearIncoming');
 // Far beyond any deadline under test, so a missing one fails fast instead of at the test timeout.
 const GIVE_UP_MS = 5_000;
 
@@ -47,7 +48,9 @@ function trickle(origin: string, path: string, body: string, everyMs: number): P
     let answeredAt = Number.NaN;
     let closedBy: Trickled['closedBy'] = 'server';
     const started = performance.now();
-    socket.write(`POST /api${path} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST /api${path} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
+    );
     const ticker = setInterval(() => {
       if (raw === '' && sent < body.length) socket.write(body[sent++]!);
     }, everyMs);
@@ -67,7 +70,9 @@ function trickle(origin: string, path: string, body: string, everyMs: number): P
       clearTimeout(guard);
       const [head = '', ...rest] = raw.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
       const text = rest.join('\r\n\r\n');
       let json: unknown;
       try {
@@ -89,16 +94,24 @@ function trickle(origin: string, path: string, body: string, everyMs: number): P
 }
 
 /** POSTs `pieces` over a keep-alive connection, `everyMs` apart, and reads the whole answer. */
-function sendInPieces(url: string, pieces: string[], everyMs: number): Promise<{ status: number; headers: Record<string, unknown>; json: unknown }> {
+function sendInPieces(
+  url: string,
+  pieces: string[],
+  everyMs: number,
+): Promise<{ status: number; headers: Record<string, unknown>; json: unknown }> {
   const agent = new Agent({ keepAlive: true });
   const length = pieces.reduce((total, piece) => total + Buffer.byteLength(piece), 0);
   return new Promise<{ status: number; headers: Record<string, unknown>; json: unknown }>((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': length } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) }));
-    });
+    const req = httpRequest(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': length } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     const next = (index: number) => {
       if (index === pieces.length) return req.end();
@@ -176,17 +189,27 @@ describe.each(nodeFrameworkTargets)('the body deadline through $name', (target) 
     const [stored] = await fixture.messages();
     expect(answer).toEqual({
       status: 201,
-      headers: expect.objectContaining({ 'content-type': 'application/json', connection: 'keep-alive', ...RATE_HEADERS }),
+      headers: expect.objectContaining({
+        'content-type': 'application/json',
+        connection: 'keep-alive',
+        ...RATE_HEADERS,
+      }),
       json: { message: stored, duplicate: false },
     });
-    expect(stored).toMatchObject({ body: 'in time, in pieces', blocks: [], author: { type: 'webhook', id: fixture.webhookId, name: 'CI' } });
+    expect(stored).toMatchObject({
+      body: 'in time, in pieces',
+      blocks: [],
+      author: { type: 'webhook', id: fixture.webhookId, name: 'CI' },
+    });
     expect(adapterListeners(requests[0]!)).toEqual([]);
   });
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '1000'])(
     'bodyTimeoutMs %s is refused with invalid_argument when the middleware is created',
     async (bodyTimeoutMs) => {
-      await expect(async () => target.start(fixture.handle, { bodyTimeoutMs: bodyTimeoutMs as number })).rejects.toMatchObject({
+      await expect(async () =>
+        target.start(fixture.handle, { bodyTimeoutMs: bodyTimeoutMs as number }),
+      ).rejects.toMatchObject({
         name: 'ChannelWebhookError',
         code: 'invalid_argument',
         message: expect.stringContaining('bodyTimeoutMs'),
@@ -244,7 +267,9 @@ describe('readNodeBody clears its deadline and listeners on every path', () => {
   it('error and close: rejects with body_read_failed', async () => {
     const outcome = startReading();
     req.destroy(new Error('socket hang up'));
-    expect(await outcome).toMatchObject({ error: { code: 'body_read_failed', message: 'the client closed the connection before the body ended' } });
+    expect(await outcome).toMatchObject({
+      error: { code: 'body_read_failed', message: 'the client closed the connection before the body ended' },
+    });
     expectNothingLeft();
   });
 
@@ -273,7 +298,11 @@ describe('readNodeBody clears its deadline and listeners on every path', () => {
     expect(settled).toBe(false);
     vi.advanceTimersByTime(1);
     expect(await outcome).toMatchObject({
-      error: { name: 'ChannelWebhookError', code: 'body_read_timeout', message: 'the request body did not arrive within 300 ms' },
+      error: {
+        name: 'ChannelWebhookError',
+        code: 'body_read_timeout',
+        message: 'the request body did not arrive within 300 ms',
+      },
     });
     expectNothingLeft();
     expect(req.readableFlowing).toBe(true);

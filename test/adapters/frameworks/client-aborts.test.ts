@@ -44,12 +44,16 @@ describe.each(frameworkTargets)('a client that misbehaves mid-body through $name
       ...fixture.store,
       getWebhook: (id) => new Promise((resolve) => setTimeout(() => resolve(fixture.store.getWebhook(id)), 150)),
     };
-    const slow = await target.start(createWebhookHandler({ store: slowStore, onError: (error) => reports.push(error) }));
+    const slow = await target.start(
+      createWebhookHandler({ store: slowStore, onError: (error) => reports.push(error) }),
+    );
     try {
       const body = JSON.stringify({ text: 'sent, then gone' });
       const socket = connect(Number(new URL(slow.origin).port), '127.0.0.1');
       socket.on('error', () => undefined);
-      socket.write(`POST /api${fixture.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      socket.write(
+        `POST /api${fixture.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
       await new Promise((resolve) => setTimeout(resolve, 30));
       socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 400));
@@ -81,7 +85,11 @@ describe.each(frameworkTargets)('a client that misbehaves mid-body through $name
     const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = httpRequest(
         `${app.origin}/api${fixture.path}`,
-        { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+        {
+          method: 'POST',
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': body.length },
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');

@@ -107,7 +107,8 @@ function world() {
 describe.each(stacks)('Server-Sent Events of the feed on %s', (_name, serve) => {
   const open: Array<Listening | EventStream> = [];
   afterEach(async () => {
-    for (const each of open.splice(0).reverse()) await ('close' in each && 'origin' in each ? each.close() : (each as EventStream).close());
+    for (const each of open.splice(0).reverse())
+      await ('close' in each && 'origin' in each ? each.close() : (each as EventStream).close());
   });
   const start = async (options: (channelId: string) => FeedEventsOptions) => {
     const server = await serve(options);
@@ -146,7 +147,10 @@ describe.each(stacks)('Server-Sent Events of the feed on %s', (_name, serve) => 
     const later = [post(), post()];
     const again = await connect(`${server.origin}/events/general`, seen[1]!.id);
     const resumed = await nextEvents(again, 3);
-    expect(resumed.map((event) => event.data)).toEqual(['"#3"', ...later.map((message) => JSON.stringify(message.body))]);
+    expect(resumed.map((event) => event.data)).toEqual([
+      '"#3"',
+      ...later.map((message) => JSON.stringify(message.body)),
+    ]);
     expect(resumed[0]!.id! > seen[1]!.id!).toBe(true);
   });
 
@@ -162,7 +166,10 @@ describe.each(stacks)('Server-Sent Events of the feed on %s', (_name, serve) => 
   it('frees the subscription of a client that goes away', async () => {
     const { store, post, watching } = world();
     const server = await start((channelId) => ({ store, channelId }));
-    const streams = [await connect(`${server.origin}/events/general`), await connect(`${server.origin}/events/general`)];
+    const streams = [
+      await connect(`${server.origin}/events/general`),
+      await connect(`${server.origin}/events/general`),
+    ];
     post();
     for (const stream of streams) await nextEvents(stream, 1);
     expect(watching()).toBe(2);
@@ -202,7 +209,11 @@ describe('the Server-Sent Events helpers refuse bad options before they write an
   it('throws invalid_argument for a store without the feed, or an unknown option', () => {
     const { listMessages: _, readFeed: __, watchFeed: ___, ...noFeed } = createMemoryStore();
     const request = new Request('http://localhost/events');
-    expect(() => createFeedEventsResponse(request, { store: noFeed as never })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => createFeedEventsResponse(request, { store: createMemoryStore(), chanelId: 'general' } as never)).toThrow(/channelId/);
+    expect(() => createFeedEventsResponse(request, { store: noFeed as never })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() =>
+      createFeedEventsResponse(request, { store: createMemoryStore(), chanelId: 'general' } as never),
+    ).toThrow(/channelId/);
   });
 });

@@ -14,7 +14,10 @@ function recipeAdapter(): (handle: WebhookHandler, options?: object) => HapiPlug
   const page = readFileSync(new URL('../../../docs/frameworks.md', import.meta.url), 'utf8');
   const code = /\nfunction hapiWebhooks\([\s\S]*?\n}\n/.exec(page)?.[0];
   if (code === undefined) throw new Error('docs/frameworks.md has no function hapiWebhooks');
-  return new Function('createWebhookAdapter', 'nodeRequestParts', `${code}\nreturn hapiWebhooks;`)(createWebhookAdapter, nodeRequestParts);
+  return new Function('createWebhookAdapter', 'nodeRequestParts', `${code}\nreturn hapiWebhooks;`)(
+    createWebhookAdapter,
+    nodeRequestParts,
+  );
 }
 
 let server: Hapi.Server | undefined;
@@ -38,7 +41,10 @@ describe("docs/frameworks.md's hapi adapter on a real hapi server", () => {
   it('stores a post and answers 201 with the message and the rate-limit headers', async () => {
     const world = await setup();
     const origin = await startHapi(world);
-    const created = await send(`${origin}${world.path}`, { body: { text: 'through hapi' }, headers: { 'idempotency-key': 'k-1' } });
+    const created = await send(`${origin}${world.path}`, {
+      body: { text: 'through hapi' },
+      headers: { 'idempotency-key': 'k-1' },
+    });
     expect(created.status).toBe(201);
     // hapi adds the charset of its own to a JSON type.
     expect(created.headers).toMatchObject({
@@ -47,18 +53,51 @@ describe("docs/frameworks.md's hapi adapter on a real hapi server", () => {
       ratelimit: '"default";r=59;t=60',
     });
     expect(created.json).toEqual({ message: (await world.messages())[0], duplicate: false });
-    const again = await send(`${origin}${world.path}`, { body: { text: 'again' }, headers: { 'idempotency-key': 'k-1' } });
+    const again = await send(`${origin}${world.path}`, {
+      body: { text: 'again' },
+      headers: { 'idempotency-key': 'k-1' },
+    });
     expect([again.status, again.json]).toEqual([200, { message: (await world.messages())[0], duplicate: true }]);
     expect((await world.messages()).map((message) => message.body)).toEqual(['through hapi']);
   });
 
   it.each([
-    ['a wrong secret, whatever the body', (w: World) => w.wrongSecretPath, { body: 'not json', headers: {} }, 404, 'not_found'],
+    [
+      'a wrong secret, whatever the body',
+      (w: World) => w.wrongSecretPath,
+      { body: 'not json', headers: {} },
+      404,
+      'not_found',
+    ],
     ['a GET', (w: World) => w.path, { method: 'GET', headers: {} }, 405, 'method_not_allowed'],
-    ['text/plain', (w: World) => w.path, { body: 'hi', headers: { 'content-type': 'text/plain' } }, 415, 'unsupported_media_type'],
-    ['a body over 65,536 bytes', (w: World) => w.path, { body: `{"text":"${'x'.repeat(70_000)}"}`, headers: {} }, 413, 'payload_too_large'],
-    ['an unknown field', (w: World) => w.path, { body: { text: 'hi', channel: '#ops' }, headers: {} }, 400, 'invalid_payload'],
-    ['an archived channel', (w: World) => w.archivedPath, { body: { text: 'hi' }, headers: {} }, 409, 'channel_archived'],
+    [
+      'text/plain',
+      (w: World) => w.path,
+      { body: 'hi', headers: { 'content-type': 'text/plain' } },
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      'a body over 65,536 bytes',
+      (w: World) => w.path,
+      { body: `{"text":"${'x'.repeat(70_000)}"}`, headers: {} },
+      413,
+      'payload_too_large',
+    ],
+    [
+      'an unknown field',
+      (w: World) => w.path,
+      { body: { text: 'hi', channel: '#ops' }, headers: {} },
+      400,
+      'invalid_payload',
+    ],
+    [
+      'an archived channel',
+      (w: World) => w.archivedPath,
+      { body: { text: 'hi' }, headers: {} },
+      409,
+      'channel_archived',
+    ],
   ] as const)('answers %s with its problem', async (_, path, options, status, code) => {
     const world = await setup();
     const origin = await startHapi(world);
@@ -79,7 +118,10 @@ describe("docs/frameworks.md's hapi adapter on a real hapi server", () => {
   it('takes the kit options and refuses a bad one when the plugin is made', async () => {
     const world = await setup();
     expect(() => recipeAdapter()(world.handle, { bodyTimeout: 5 })).toThrow(
-      expect.objectContaining({ code: 'invalid_argument', message: expect.stringMatching(/^hapiWebhooks: options has an unknown key `bodyTimeout`/) }),
+      expect.objectContaining({
+        code: 'invalid_argument',
+        message: expect.stringMatching(/^hapiWebhooks: options has an unknown key `bodyTimeout`/),
+      }),
     );
   });
 });

@@ -10,7 +10,12 @@ import { readAnswer, type Answer, type Listening } from '../../support/http.js';
  * POSTs `body` in two parts: the head and the first half at once, then, once the request has been
  * counted (the handler is now waiting for the rest of the body), runs `between` and sends the rest.
  */
-function postInTwoParts(url: string, body: string, counted: Promise<void>, between: () => Promise<unknown>): Promise<Answer> {
+function postInTwoParts(
+  url: string,
+  body: string,
+  counted: Promise<void>,
+  between: () => Promise<unknown>,
+): Promise<Answer> {
   const bytes = Buffer.from(body);
   const half = Math.floor(bytes.length / 2);
   return new Promise((resolve, reject) => {
@@ -52,9 +57,14 @@ describe.each(nodeFrameworkTargets)('$name: a change between the two parts of a 
   it('revoked: 404 and nothing stored', async () => {
     const { s, server, counted, url } = await serve((s) => target.start(s.handle));
     servers.push(server);
-    const answer = await postInTwoParts(url, JSON.stringify({ text: 'two parts' }), counted, () => s.manager.revoke(OWNER, s.webhookId));
+    const answer = await postInTwoParts(url, JSON.stringify({ text: 'two parts' }), counted, () =>
+      s.manager.revoke(OWNER, s.webhookId),
+    );
     expect(answer.status).toBe(404);
-    expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', ratelimit: '"default";r=59;t=60' });
+    expect(answer.headers).toMatchObject({
+      'content-type': 'application/problem+json',
+      ratelimit: '"default";r=59;t=60',
+    });
     expect(answer.json).toEqual(problem(404, 'not_found'));
     await settle();
     expect(await s.store.listMessages(CHANNEL_ID)).toEqual([]);
@@ -68,7 +78,10 @@ describe.each(nodeFrameworkTargets)('$name: a change between the two parts of a 
       s.store.putChannel({ id: CHANNEL_ID, ownerId: OWNER.userId, archived: true }),
     );
     expect(answer.status).toBe(409);
-    expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', ratelimit: '"default";r=59;t=60' });
+    expect(answer.headers).toMatchObject({
+      'content-type': 'application/problem+json',
+      ratelimit: '"default";r=59;t=60',
+    });
     expect(answer.json).toEqual(problem(409, 'channel_archived'));
     expect(await s.store.listMessages(CHANNEL_ID)).toEqual([]);
   });

@@ -28,7 +28,12 @@ const LARGE = paddedBody('too large', 70_000);
 /** The two lying requests: a large declared length over a small chunked body, and the reverse. */
 const CASES = [
   { name: 'a Content-Length over 65,536 beside a small chunked body', declared: 100_000, body: SMALL, status: 201 },
-  { name: 'a small Content-Length beside a chunked body over 65,536', declared: SMALL.length, body: LARGE, status: 413 },
+  {
+    name: 'a small Content-Length beside a chunked body over 65,536',
+    declared: SMALL.length,
+    body: LARGE,
+    status: 413,
+  },
 ];
 
 /** Posts `body` in 8 KiB chunks with both headers over a raw socket; resolves the status (0 when the connection closed without one). */
@@ -40,7 +45,9 @@ function postChunked(origin: string, path: string, declared: number, body: strin
     socket.on('data', (chunk: Buffer) => {
       answer += chunk.toString('latin1');
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
     socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
     let chunks = '';
     for (let offset = 0; offset < body.length; offset += 8_192) {
@@ -74,13 +81,16 @@ afterEach(async () => {
 });
 
 describe.each(frameworkTargets)('$name on a default Node server', (target) => {
-  it.each(CASES)("refuses $name with Node's 400, before the adapter sees it, and stores nothing", async ({ declared, body }) => {
-    const { wrapped, calls } = counted(fixture.handle);
-    server = await target.start(wrapped);
-    expect(await postChunked(server.origin, `/api${fixture.path}`, declared, body)).toBe(400);
-    expect(calls.count).toBe(0);
-    expect(await fixture.messages()).toEqual([]);
-  });
+  it.each(CASES)(
+    "refuses $name with Node's 400, before the adapter sees it, and stores nothing",
+    async ({ declared, body }) => {
+      const { wrapped, calls } = counted(fixture.handle);
+      server = await target.start(wrapped);
+      expect(await postChunked(server.origin, `/api${fixture.path}`, declared, body)).toBe(400);
+      expect(calls.count).toBe(0);
+      expect(await fixture.messages()).toEqual([]);
+    },
+  );
 });
 
 // With `insecureHTTPParser`, Node frames the body by its chunks and hands both headers on: the
@@ -111,7 +121,9 @@ describe.each(lenientTargets)('%s on a Node server with insecureHTTPParser', (_n
   it.each(CASES)('judges $name by the bytes: $status', async ({ declared, body, status }) => {
     server = await start(fixture.handle);
     expect(await postChunked(server.origin, `/api${fixture.path}`, declared, body)).toBe(status);
-    expect((await fixture.messages()).map((message) => message.body)).toEqual(status === 201 ? ['judged by its bytes'] : []);
+    expect((await fixture.messages()).map((message) => message.body)).toEqual(
+      status === 201 ? ['judged by its bytes'] : [],
+    );
   });
 });
 
@@ -121,7 +133,8 @@ describe('the Fetch adapter, given a Request built with both headers', () => {
     const bytes = new TextEncoder().encode(text);
     return new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let offset = 0; offset < bytes.length; offset += 8_192) controller.enqueue(bytes.subarray(offset, offset + 8_192));
+        for (let offset = 0; offset < bytes.length; offset += 8_192)
+          controller.enqueue(bytes.subarray(offset, offset + 8_192));
         controller.close();
       },
     });
@@ -130,7 +143,11 @@ describe('the Fetch adapter, given a Request built with both headers', () => {
   it.each(CASES)('judges $name by the bytes: $status', async ({ declared, body, status }) => {
     const request = new Request(`https://chat.example.com${fixture.path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', 'content-length': String(declared) },
+      headers: {
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
+        'content-length': String(declared),
+      },
       body: streamOf(body),
       duplex: 'half',
     } as RequestInit);
@@ -139,6 +156,8 @@ describe('the Fetch adapter, given a Request built with both headers', () => {
     expect(response.status).toBe(status);
     const answer = (await response.json()) as { code?: string; duplicate?: boolean };
     expect(status === 201 ? answer.duplicate : answer.code).toBe(status === 201 ? false : 'payload_too_large');
-    expect((await fixture.messages()).map((message) => message.body)).toEqual(status === 201 ? ['judged by its bytes'] : []);
+    expect((await fixture.messages()).map((message) => message.body)).toEqual(
+      status === 201 ? ['judged by its bytes'] : [],
+    );
   });
 });

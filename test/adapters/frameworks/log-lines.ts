@@ -16,7 +16,8 @@ export function captureLogLines<Record = unknown>() {
   const console = { log: (...args: unknown[]) => lines.push(format(...args)) };
   // Loggers write once the answer is out, which the client may see first.
   const settled = async (count: number) => {
-    for (let waited = 0; lines.length < count && waited < 2_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let waited = 0; lines.length < count && waited < 2_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     return lines.join('\n');
   };
   return { lines, stream, console, settled, records: () => lines.map((line) => JSON.parse(line) as Record) };

@@ -14,7 +14,9 @@ const MISCONFIGURED = {
   type: 'tag:channel-webhooks,2026:problem:misconfigured',
   title: expect.any(String),
   status: 500,
-  detail: expect.stringMatching(/mount the webhook middleware before any body parser.*express\.raw\(\{ type: 'application\/json' \}\)/),
+  detail: expect.stringMatching(
+    /mount the webhook middleware before any body parser.*express\.raw\(\{ type: 'application\/json' \}\)/,
+  ),
   code: 'misconfigured',
 };
 

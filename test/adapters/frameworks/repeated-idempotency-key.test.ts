@@ -10,7 +10,11 @@ function postWithKeys(url: string, body: string, keys: string[]): Promise<Answer
     const req = httpRequest(url, {
       method: 'POST',
       agent: false,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'idempotency-key': keys },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'idempotency-key': keys,
+      },
     });
     req.on('error', reject);
     req.on('response', (res) => readAnswer(res).then(resolve, reject));
@@ -65,7 +69,9 @@ describe.each(nodeFrameworkTargets)('$name: a repeated Idempotency-Key header', 
     const url = `${server.origin}/api${new URL(s.url).pathname}`;
     const answer = await postWithKeys(url, JSON.stringify({ text: 'deployed' }), ['evt-1, evt-2']);
     expect(answer.status).toBe(201);
-    const again = await postWithKeys(url, JSON.stringify({ text: 'deployed', eventId: 'evt-1, evt-2' }), ['evt-1, evt-2']);
+    const again = await postWithKeys(url, JSON.stringify({ text: 'deployed', eventId: 'evt-1, evt-2' }), [
+      'evt-1, evt-2',
+    ]);
     expect(again.status).toBe(200);
   });
 });

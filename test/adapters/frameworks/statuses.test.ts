@@ -19,9 +19,19 @@ function problem(status: number, code: string, extra: Record<string, unknown> = 
   };
 }
 
-function expectProblem(answer: Answer, status: number, code: string, headers: Record<string, unknown> = {}, extra = {}) {
+function expectProblem(
+  answer: Answer,
+  status: number,
+  code: string,
+  headers: Record<string, unknown> = {},
+  extra = {},
+) {
   expect(answer.status).toBe(status);
-  expect(answer.headers).toMatchObject({ 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...headers });
+  expect(answer.headers).toMatchObject({
+    'content-type': 'application/problem+json',
+    'cache-control': 'no-store',
+    ...headers,
+  });
   expect(answer.json).toEqual(problem(status, code, extra));
 }
 
@@ -88,11 +98,18 @@ describe.each(frameworkTargets)('every status of the contract through $name', (t
 
   it('405: any method but POST, with Allow', async () => {
     expectProblem(await send(url(fixture.path), { method: 'GET' }), 405, 'method_not_allowed', { allow: 'POST' });
-    expectProblem(await send(url(fixture.path), { method: 'PUT', body: { text: 'hi' } }), 405, 'method_not_allowed', { allow: 'POST' });
+    expectProblem(await send(url(fixture.path), { method: 'PUT', body: { text: 'hi' } }), 405, 'method_not_allowed', {
+      allow: 'POST',
+    });
   });
 
   it('409: the channel is archived', async () => {
-    expectProblem(await send(url(fixture.archivedPath), { body: { text: 'hi' } }), 409, 'channel_archived', RATE_HEADERS);
+    expectProblem(
+      await send(url(fixture.archivedPath), { body: { text: 'hi' } }),
+      409,
+      'channel_archived',
+      RATE_HEADERS,
+    );
   });
 
   it('413: a Content-Length over 65,536 is refused, and the connection closes after the answer', async () => {

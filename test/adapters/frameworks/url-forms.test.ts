@@ -19,14 +19,20 @@ import { ACCEPTED_FORMS, NEAR_MISSES, type Server } from './url-forms.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-const FORMS = [...ACCEPTED_FORMS, ...NEAR_MISSES.map(([name, form]) => [name, form, []] as [string, typeof form, Server[]])];
+const FORMS = [
+  ...ACCEPTED_FORMS,
+  ...NEAR_MISSES.map(([name, form]) => [name, form, []] as [string, typeof form, Server[]]),
+];
 
 /** Posts every form to `origin` and checks each answer against the table and the redactor. */
 async function expectFormsAnswered(server: Server, origin: string, id: string, secret: string): Promise<void> {
   const answered: Array<[string, number]> = [];
   for (const [name, form] of FORMS) answered.push([name, await post(origin, form('/api', id, secret))]);
-  const accepted = (status: number) => (status === 201 ? 'accepted' : status >= 400 && status < 500 ? 'refused' : `answered ${status}`);
-  expect(answered.map(([name, status]) => [name, accepted(status)])).toEqual(FORMS.map(([name, , by]) => [name, by.includes(server) ? 'accepted' : 'refused']));
+  const accepted = (status: number) =>
+    status === 201 ? 'accepted' : status >= 400 && status < 500 ? 'refused' : `answered ${status}`;
+  expect(answered.map(([name, status]) => [name, accepted(status)])).toEqual(
+    FORMS.map(([name, , by]) => [name, by.includes(server) ? 'accepted' : 'refused']),
+  );
   for (const [name, form] of FORMS) {
     const target = form('/api', id, secret);
     expect(redactWebhookUrl(target), name).not.toContain(secret);
@@ -50,7 +56,12 @@ describe.each(frameworkTargets)('webhook URL forms on $name', (target) => {
     const fixture = await setup();
     const listening = await target.start(fixture.handle);
     try {
-      await expectFormsAnswered(SERVER_OF[target.name]!, listening.origin, fixture.webhookId, fixture.path.split('/').at(-1)!);
+      await expectFormsAnswered(
+        SERVER_OF[target.name]!,
+        listening.origin,
+        fixture.webhookId,
+        fixture.path.split('/').at(-1)!,
+      );
     } finally {
       await listening.close();
     }
@@ -64,7 +75,14 @@ const runtimes: Array<{ server: Server; binary: string; command: (bundle: string
   {
     server: 'deno',
     binary: RUNTIME_BINARIES.deno,
-    command: (dir) => ['run', '--quiet', '--no-prompt', '--allow-net=127.0.0.1', '--allow-env=PORT', join(dir, 'deno.mjs')],
+    command: (dir) => [
+      'run',
+      '--quiet',
+      '--no-prompt',
+      '--allow-net=127.0.0.1',
+      '--allow-env=PORT',
+      join(dir, 'deno.mjs'),
+    ],
   },
   {
     server: 'workerd',
@@ -94,7 +112,9 @@ for (const runtime of runtimes) {
 
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'url-forms-'));
-      const entry = { bun: 'bun.mjs', deno: 'deno.mjs', workerd: 'worker.mjs' }[runtime.server as 'bun' | 'deno' | 'workerd'];
+      const entry = { bun: 'bun.mjs', deno: 'deno.mjs', workerd: 'worker.mjs' }[
+        runtime.server as 'bun' | 'deno' | 'workerd'
+      ];
       await build({
         entryPoints: [join(root, 'test/runtimes/fixtures', entry)],
         bundle: true,
@@ -118,7 +138,8 @@ for (const runtime of runtimes) {
       child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
       child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
       for (let waited = 0; ; waited += 100) {
-        if (child.exitCode !== null || waited > 30_000) throw new Error(`${runtime.server} did not start:\n${output.join('')}`);
+        if (child.exitCode !== null || waited > 30_000)
+          throw new Error(`${runtime.server} did not start:\n${output.join('')}`);
         if ((await post(origin, '/').catch(() => 0)) !== 0) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

@@ -27,7 +27,11 @@ export const ACCEPTED_FORMS: Array<[string, UrlForm, Server[]]> = [
   ['`..` between hooks and channels', (p, id, s) => `${p}/hooks/x/../channels/${id}/${s}`, RESOLVING],
   ['a dot segment between hooks and channels', (p, id, s) => `${p}/hooks/./channels/${id}/${s}`, RESOLVING],
   ['an encoded dot segment between hooks and channels', (p, id, s) => `${p}/hooks/%2e/channels/${id}/${s}`, RESOLVING],
-  ['`..` before hooks', (p, id, s) => `${p}/x/../hooks/channels/${id}/${s}`, ['node:http', 'express', 'koa', 'hono', 'bun', 'deno', 'workerd']],
+  [
+    '`..` before hooks',
+    (p, id, s) => `${p}/x/../hooks/channels/${id}/${s}`,
+    ['node:http', 'express', 'koa', 'hono', 'bun', 'deno', 'workerd'],
+  ],
   ['a backslash before the secret', (p, id, s) => `${p}/hooks/channels/${id}\\${s}`, ['bun']],
   ['backslashes around `..`', (p, id, s) => `${p}/hooks\\x\\..\\channels/${id}/${s}`, ['bun']],
   ['a dot and a backslash', (p, id, s) => `${p}/hooks/channels/${id}/.\\${s}`, ['bun']],
@@ -35,9 +39,21 @@ export const ACCEPTED_FORMS: Array<[string, UrlForm, Server[]]> = [
   ['a raw quote removed by `..`', (p, id, s) => `${p}/hooks/channels/${id}/"/../${s}`, RESOLVING],
   ['a raw quote as the id segment', (p, id, s) => `${p}/hooks/channels/"/../${id}/${s}`, RESOLVING],
   ['a no-break space removed by `..`', (p, id, s) => `${p}/hooks/channels/${id}/\u00a0/../${s}`, ['bun']],
-  ['a prefix in another case', (p, id, s) => `${p.toUpperCase()}/hooks/channels/${id}/${s}`, ['node:http', 'express', 'koa', 'bun', 'deno', 'workerd']],
-  ['a doubled leading slash', (p, id, s) => `/${p}/hooks/channels/${id}/${s}`, ['node:http', 'koa', 'bun', 'deno', 'workerd']],
-  ['a doubled slash before hooks', (p, id, s) => `${p}//hooks/channels/${id}/${s}`, ['node:http', 'express', 'koa', 'bun', 'deno', 'workerd']],
+  [
+    'a prefix in another case',
+    (p, id, s) => `${p.toUpperCase()}/hooks/channels/${id}/${s}`,
+    ['node:http', 'express', 'koa', 'bun', 'deno', 'workerd'],
+  ],
+  [
+    'a doubled leading slash',
+    (p, id, s) => `/${p}/hooks/channels/${id}/${s}`,
+    ['node:http', 'koa', 'bun', 'deno', 'workerd'],
+  ],
+  [
+    'a doubled slash before hooks',
+    (p, id, s) => `${p}//hooks/channels/${id}/${s}`,
+    ['node:http', 'express', 'koa', 'bun', 'deno', 'workerd'],
+  ],
   ['an absolute URL', (p, id, s) => `http://127.0.0.1${p}/hooks/channels/${id}/${s}`, ALL],
   ['a fragment', (p, id, s) => `${p}/hooks/channels/${id}/${s}#top`, ALL],
 ];

@@ -36,17 +36,23 @@ const limiters: Array<[string, () => RateLimiter, boolean]> = [
 ];
 
 describe.each(limiters)(title('%s rate limiter: the time a hit is given', 'redis'), (name, create, needsRedis) => {
-  it.skipIf(needsRedis && redisUrl === null)('refuses a time that is not a finite number, and counts nothing for it', async () => {
-    const limiter = create();
-    const key = `k-${name}`;
-    for (const now of [Number.NaN, Number.POSITIVE_INFINITY, '1764000000000', undefined]) {
-      const refusal = await (async () => limiter.hit(key, now as number))().then(
-        () => null,
-        (error: { code?: string; message?: string }) => [error.code, error.message],
-      );
-      expect(refusal).toEqual(['invalid_argument', expect.stringMatching(/^RateLimiter\.hit: now must be a finite number of epoch ms: got /)]);
-    }
-    const at = Date.UTC(2026, 0, 1);
-    expect((await limiter.hit(key, at)).remaining).toBe(1);
-  });
+  it.skipIf(needsRedis && redisUrl === null)(
+    'refuses a time that is not a finite number, and counts nothing for it',
+    async () => {
+      const limiter = create();
+      const key = `k-${name}`;
+      for (const now of [Number.NaN, Number.POSITIVE_INFINITY, '1764000000000', undefined]) {
+        const refusal = await (async () => limiter.hit(key, now as number))().then(
+          () => null,
+          (error: { code?: string; message?: string }) => [error.code, error.message],
+        );
+        expect(refusal).toEqual([
+          'invalid_argument',
+          expect.stringMatching(/^RateLimiter\.hit: now must be a finite number of epoch ms: got /),
+        ]);
+      }
+      const at = Date.UTC(2026, 0, 1);
+      expect((await limiter.hit(key, at)).remaining).toBe(1);
+    },
+  );
 });

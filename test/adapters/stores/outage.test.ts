@@ -1,7 +1,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore } from '../../../adapters/stores/postgres/index.js';
-import { createMemoryRateLimiter, createWebhookHandler, createWebhookManager, type WebhookHandler } from '../../../src/index.js';
+import {
+  createMemoryRateLimiter,
+  createWebhookHandler,
+  createWebhookManager,
+  type WebhookHandler,
+} from '../../../src/index.js';
 import { isCi } from '../../support/global-setup.js';
 import { serverBinaries, startPostgres, type PostgresServer } from '../../support/servers.js';
 
@@ -21,7 +26,11 @@ describe.skipIf(skip)(suite, () => {
 
   beforeAll(async () => {
     server = await startPostgres();
-    pool = new pg.Pool({ connectionString: server.url, statement_timeout: DEADLINE_MS, connectionTimeoutMillis: DEADLINE_MS });
+    pool = new pg.Pool({
+      connectionString: server.url,
+      statement_timeout: DEADLINE_MS,
+      connectionTimeoutMillis: DEADLINE_MS,
+    });
     // Idle connections die with the server; without a listener the pool would crash the process.
     pool.on('error', () => {});
     store = createPostgresStore({ pool, tablePrefix: 'cwtest_outage_', timeoutMs: DEADLINE_MS });
@@ -43,13 +52,19 @@ describe.skipIf(skip)(suite, () => {
   });
 
   const post = (text: string, key: string) =>
-    handle({ method: 'POST', url: path, headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ text }) });
+    handle({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ text }),
+    });
   const timed = async (text: string, key: string) => {
     const started = Date.now();
     const response = await post(text, key);
     return { response, ms: Date.now() - started };
   };
-  const messagesWithKey = async (text: string) => (await store.listMessages('general')).filter((message) => message.body === text);
+  const messagesWithKey = async (text: string) =>
+    (await store.listMessages('general')).filter((message) => message.body === text);
 
   it('a stopped database answers 500 within seconds; after a restart a retry with the same key stores the message once', async () => {
     expect((await post('warm-up', 'warm-up')).status).toBe(201);

@@ -29,7 +29,11 @@ function messageItem(message) {
   const main = element('div', 'message-main');
   const meta = element('div', 'meta');
   meta.append(element('span', 'author', name), element('span', 'badge', 'webhook'));
-  const time = element('time', '', new Date(message.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
+  const time = element(
+    'time',
+    '',
+    new Date(message.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  );
   time.dateTime = message.createdAt;
   meta.append(time);
   const content = element('div', 'content');

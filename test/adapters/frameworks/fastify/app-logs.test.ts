@@ -78,19 +78,32 @@ for (const [name, Fastify] of [
       const incoming = records.filter((record) => record.msg === 'incoming request');
       // Node's parser refuses some forms (a raw no-break space) before Fastify logs a request.
       expect(incoming.length).toBeGreaterThan(targets.length - 4);
-      for (const record of incoming.slice(0, 4)) expect(record.req?.url).toMatch(new RegExp(`/${fixture.webhookId}/\\[redacted\\]$`));
-      expect(records.map((record) => record.msg)).toContain(`Route POST:/api/hooks/channels/${fixture.webhookId}/[redacted] not found`);
+      for (const record of incoming.slice(0, 4))
+        expect(record.req?.url).toMatch(new RegExp(`/${fixture.webhookId}/\\[redacted\\]$`));
+      expect(records.map((record) => record.msg)).toContain(
+        `Route POST:/api/hooks/channels/${fixture.webhookId}/[redacted] not found`,
+      );
       // Fastify's default req serializer still gives the rest of the request.
       expect(incoming[0]?.req).toMatchObject({ method: 'POST', remoteAddress: '127.0.0.1' });
     });
 
     it("gives the app's own req serializer the redacted URL", async () => {
       const logs = captureLogLines<LogRecord>();
-      const serializers = { req: (req: { method: string; url: string; raw: { url?: string } }) => ({ verb: req.method, path: req.url, rawPath: req.raw.url }) };
+      const serializers = {
+        req: (req: { method: string; url: string; raw: { url?: string } }) => ({
+          verb: req.method,
+          path: req.url,
+          rawPath: req.raw.url,
+        }),
+      };
       await start({ logger: { stream: logs.stream, serializers, hooks: { logMethod: createRedactingLogMethod() } } });
       expect(await post(server!.origin, `/api${fixture.path}/`)).toBe(404);
       const redacted = `/api/hooks/channels/${fixture.webhookId}/[redacted]`;
-      expect(logs.records().find((record) => record.msg === 'incoming request')?.req).toEqual({ verb: 'POST', path: redacted, rawPath: redacted });
+      expect(logs.records().find((record) => record.msg === 'incoming request')?.req).toEqual({
+        verb: 'POST',
+        path: redacted,
+        rawPath: redacted,
+      });
       expect(logs.lines.join('\n')).not.toContain(secret());
     });
 

@@ -24,7 +24,9 @@ async function nestLines(): Promise<string[]> {
 /** Runs one recipe line as written, with `app` a NestJS application over `instance`. */
 async function runLine(line: string, instance: unknown, fixture: World) {
   const app = { getHttpAdapter: () => ({ getInstance: () => instance }) };
-  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<unknown>;
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+    ...args: string[]
+  ) => (...args: unknown[]) => Promise<unknown>;
   await new AsyncFunction('app', 'handle', 'createExpressMiddleware', 'createFastifyPlugin', line)(
     app,
     fixture.handle,
@@ -65,7 +67,9 @@ describe('the NestJS recipes of docs/frameworks.md', () => {
     const fixture = await setup();
     const instance = Fastify();
     await runLine(onFastify!, instance, fixture);
-    instance.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, { form: body }));
+    instance.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+      done(null, { form: body }),
+    );
     instance.post('/api/things', async (request) => ({ received: request.body }));
     const server = await listenFastify(instance);
     try {

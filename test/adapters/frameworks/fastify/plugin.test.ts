@@ -7,7 +7,15 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createExpressMiddleware } from '../../../../adapters/frameworks/express/index.js';
 import { createFastifyPlugin, type FastifyAdapterOptions } from '../../../../adapters/frameworks/fastify/index.js';
 import type { WebhookHandler } from '../../../../src/handler/handler-types.js';
-import { listen, listenFastify, paddedBody, send, type Answer, type Listening, type SendOptions } from '../../../support/http.js';
+import {
+  listen,
+  listenFastify,
+  paddedBody,
+  send,
+  type Answer,
+  type Listening,
+  type SendOptions,
+} from '../../../support/http.js';
 import { setup, type World } from '../../../support/setup.js';
 
 /** Every JSON line a Fastify logger wrote. */
@@ -19,7 +27,11 @@ function captureLogs() {
       callback();
     },
   });
-  return { stream, lines, records: () => lines.map((line) => JSON.parse(line) as { msg: string; req?: Record<string, unknown> }) };
+  return {
+    stream,
+    lines,
+    records: () => lines.map((line) => JSON.parse(line) as { msg: string; req?: Record<string, unknown> }),
+  };
 }
 
 /** The factory of either major, on a plain HTTP server. */
@@ -87,7 +99,11 @@ describe.each<[string, CreateFastify]>([
       { body: '{}', headers: { 'content-type': '' } },
     ] satisfies SendOptions[]) {
       const answer = await send(url, options);
-      expect([answer.status, answer.headers['content-type'], (answer.json as { code: string }).code]).toEqual([404, 'application/problem+json', 'not_found']);
+      expect([answer.status, answer.headers['content-type'], (answer.json as { code: string }).code]).toEqual([
+        404,
+        'application/problem+json',
+        'not_found',
+      ]);
     }
   });
 
@@ -100,7 +116,11 @@ describe.each<[string, CreateFastify]>([
         type,
         415,
         'application/problem+json',
-        expect.objectContaining({ code: 'unsupported_media_type', status: 415, type: 'tag:channel-webhooks,2026:problem:unsupported_media_type' }),
+        expect.objectContaining({
+          code: 'unsupported_media_type',
+          status: 415,
+          type: 'tag:channel-webhooks,2026:problem:unsupported_media_type',
+        }),
       ]);
     }
     expect(await fixture.messages()).toEqual([]);
@@ -172,8 +192,14 @@ describe.each<[string, CreateFastify]>([
       };
     };
     for (const [name, path, options] of cases) {
-      const fromExpress = comparable(await send(`${viaExpress.origin}/api${path(expressFixture)}`, options), expressFixture);
-      const fromFastify = comparable(await send(`${viaFastify.origin}/api${path(fastifyFixture)}`, options), fastifyFixture);
+      const fromExpress = comparable(
+        await send(`${viaExpress.origin}/api${path(expressFixture)}`, options),
+        expressFixture,
+      );
+      const fromFastify = comparable(
+        await send(`${viaFastify.origin}/api${path(fastifyFixture)}`, options),
+        fastifyFixture,
+      );
       expect({ name, ...fromFastify }).toEqual({ name, ...fromExpress });
     }
   });
@@ -183,14 +209,19 @@ describe.each<[string, CreateFastify]>([
       expect.objectContaining({
         name: 'ChannelWebhookError',
         code: 'invalid_argument',
-        message: 'createFastifyPlugin: handle must be the handler from createWebhookHandler(): got undefined. Pass createWebhookHandler({ store }).',
+        message:
+          'createFastifyPlugin: handle must be the handler from createWebhookHandler(): got undefined. Pass createWebhookHandler({ store }).',
       }),
     );
   });
 
   it('refuses a redactLogs that is not a boolean with invalid_argument, when the plugin is created', () => {
     expect(() => createFastifyPlugin(fixture.handle, { redactLogs: 'yes' as unknown as boolean })).toThrow(
-      expect.objectContaining({ name: 'ChannelWebhookError', code: 'invalid_argument', message: expect.stringContaining('redactLogs') }),
+      expect.objectContaining({
+        name: 'ChannelWebhookError',
+        code: 'invalid_argument',
+        message: expect.stringContaining('redactLogs'),
+      }),
     );
   });
 
@@ -213,7 +244,13 @@ describe.each<[string, CreateFastify]>([
 
     it("go through the app's own req serializer, still redacted", async () => {
       const logs = captureLogs();
-      const serializers = { req: (req: { method: string; url: string; raw: { url?: string } }) => ({ verb: req.method, path: req.url, rawPath: req.raw.url }) };
+      const serializers = {
+        req: (req: { method: string; url: string; raw: { url?: string } }) => ({
+          verb: req.method,
+          path: req.url,
+          rawPath: req.raw.url,
+        }),
+      };
       const app = await start(fixture.handle, undefined, { logger: { stream: logs.stream, serializers } });
       expect((await send(`${app.origin}/api${fixture.path}`, { body: { text: 'logged' } })).status).toBe(201);
 

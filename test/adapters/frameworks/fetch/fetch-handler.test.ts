@@ -64,7 +64,8 @@ describe('createFetchHandler on the global Request and Response', () => {
     const bytes = new TextEncoder().encode(json + ' '.repeat(65_536 - json.length));
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let offset = 0; offset < bytes.length; offset += 10_000) controller.enqueue(bytes.subarray(offset, offset + 10_000));
+        for (let offset = 0; offset < bytes.length; offset += 10_000)
+          controller.enqueue(bytes.subarray(offset, offset + 10_000));
         controller.close();
       },
     });

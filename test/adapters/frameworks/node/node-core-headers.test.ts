@@ -6,7 +6,11 @@ import Koa from 'koa';
 import { createExpressMiddleware } from '../../../../adapters/frameworks/express/index.js';
 import { createFetchHandler } from '../../../../adapters/frameworks/fetch/index.js';
 import { createKoaMiddleware } from '../../../../adapters/frameworks/koa/index.js';
-import { headerLookup, nodeCoreHeaders, nodeRequestHeaders } from '../../../../adapters/frameworks/node/node-request-headers.js';
+import {
+  headerLookup,
+  nodeCoreHeaders,
+  nodeRequestHeaders,
+} from '../../../../adapters/frameworks/node/node-request-headers.js';
 import type { WebhookHandler } from '../../../../src/handler/handler-types.js';
 import { listen, send } from '../../../support/http.js';
 
@@ -38,7 +42,9 @@ describe('nodeCoreHeaders', () => {
         resolve([own, Object.fromEntries(CORE.map((name) => [name, node[name]]))]);
       };
       const socket = connect(port, '127.0.0.1', () => {
-        socket.end(`POST /hooks/channels/a/b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines.map((line) => `${line}\r\n`).join('')}\r\n{}`);
+        socket.end(
+          `POST /hooks/channels/a/b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${lines.map((line) => `${line}\r\n`).join('')}\r\n{}`,
+        );
       });
       socket.on('error', reject);
       socket.resume();
@@ -48,11 +54,26 @@ describe('nodeCoreHeaders', () => {
     ['plain', ['Content-Type: application/json', 'Content-Length: 2']],
     [
       'upper case and other headers between',
-      ['X-Trace: 1', 'CONTENT-TYPE: application/json; charset=utf-8', 'User-Agent: t', 'content-length: 2', 'IDEMPOTENCY-KEY: k-1'],
+      [
+        'X-Trace: 1',
+        'CONTENT-TYPE: application/json; charset=utf-8',
+        'User-Agent: t',
+        'content-length: 2',
+        'IDEMPOTENCY-KEY: k-1',
+      ],
     ],
-    ['a repeated content type: the first counts', ['Content-Type: application/json', 'Content-Type: text/plain', 'Content-Length: 2']],
-    ['a repeated idempotency key stays a list', ['Content-Type: application/json', 'Content-Length: 2', 'Idempotency-Key: evt-1', 'idempotency-key: evt-2']],
-    ['one key holding a comma stays one string', ['Content-Type: application/json', 'Content-Length: 2', 'Idempotency-Key: evt-1, evt-2']],
+    [
+      'a repeated content type: the first counts',
+      ['Content-Type: application/json', 'Content-Type: text/plain', 'Content-Length: 2'],
+    ],
+    [
+      'a repeated idempotency key stays a list',
+      ['Content-Type: application/json', 'Content-Length: 2', 'Idempotency-Key: evt-1', 'idempotency-key: evt-2'],
+    ],
+    [
+      'one key holding a comma stays one string',
+      ['Content-Type: application/json', 'Content-Length: 2', 'Idempotency-Key: evt-1, evt-2'],
+    ],
     ['no content type at all', ['Content-Length: 2']],
   ];
   for (const [name, lines] of cases) {
@@ -66,7 +87,10 @@ describe('nodeCoreHeaders', () => {
     const [own, node] = await new Promise<[unknown, unknown]>((resolve, reject) => {
       seen = (req) => {
         const reference = nodeRequestHeaders(req);
-        resolve([nodeCoreHeaders(req, headerLookup(CORE)), Object.fromEntries(CORE.map((header) => [header, reference[header]]))]);
+        resolve([
+          nodeCoreHeaders(req, headerLookup(CORE)),
+          Object.fromEntries(CORE.map((header) => [header, reference[header]])),
+        ]);
       };
       const socket = connect(port, '127.0.0.1', () => {
         socket.end(
@@ -97,14 +121,23 @@ describe('a handler wrapped by the app', () => {
     for (const app of [listen(createServer(express)), listen(createServer(koa.callback()))]) {
       const server = await app;
       try {
-        const answer = await send(`${server.origin}/hooks/channels/wh_x/y`, { body: '{}', headers: { authorization: 'Bearer t' } });
+        const answer = await send(`${server.origin}/hooks/channels/wh_x/y`, {
+          body: '{}',
+          headers: { authorization: 'Bearer t' },
+        });
         expect(answer.status).toBe(200);
       } finally {
         await server.close();
       }
     }
     const fetchHandler = createFetchHandler(wrapper);
-    await fetchHandler(new Request('http://x/hooks/channels/wh_x/y', { method: 'POST', body: '{}', headers: { authorization: 'Bearer t' } }));
+    await fetchHandler(
+      new Request('http://x/hooks/channels/wh_x/y', {
+        method: 'POST',
+        body: '{}',
+        headers: { authorization: 'Bearer t' },
+      }),
+    );
     expect(seen.map((headers) => headers.authorization)).toEqual(['Bearer t', 'Bearer t', 'Bearer t']);
   });
 });

@@ -76,7 +76,10 @@ describe('createNodeListener', () => {
   // never discarded.
   it('reports an answer it could not write to onError, and by default on console.error', async () => {
     const { handle, url } = await setup();
-    const broken: WebhookHandler = async (request) => ({ ...(await handle(request)), headers: { 'x-note': 'line\nbreak' } });
+    const broken: WebhookHandler = async (request) => ({
+      ...(await handle(request)),
+      headers: { 'x-note': 'line\nbreak' },
+    });
     const reported: unknown[] = [];
     server = await listen(createServer(createNodeListener(broken, { onError: (error) => reported.push(error) })));
     const post = { method: 'POST', body: '{"text":"hello"}', headers: { 'content-type': 'application/json' } };

@@ -32,8 +32,14 @@ describe.skipIf(!hasMiniflare)(workerdTitle('Durable Object store in workerd: th
     const cursors = all.entries.map((entry) => entry.cursor);
     expect([...cursors].sort()).toEqual(cursors);
     expect(new Set(cursors).size).toBe(12);
-    expect(await readFeed({ channelId: 'feed', after: cursors[8], limit: 2 })).toEqual({ entries: all.entries.slice(9, 11), heldBack: false });
-    expect(await readFeed({ channelId: 'feed', after: cursors[11], limit: 10 })).toEqual({ entries: [], heldBack: false });
+    expect(await readFeed({ channelId: 'feed', after: cursors[8], limit: 2 })).toEqual({
+      entries: all.entries.slice(9, 11),
+      heldBack: false,
+    });
+    expect(await readFeed({ channelId: 'feed', after: cursors[11], limit: 10 })).toEqual({
+      entries: [],
+      heldBack: false,
+    });
   });
 
   it('refuses a cursor it never gave out (invalid_cursor), and a feed of every channel (feed_unavailable)', async () => {
@@ -41,11 +47,17 @@ describe.skipIf(!hasMiniflare)(workerdTitle('Durable Object store in workerd: th
       expect(await readFeed({ channelId: 'feed', after, limit: 10 })).toMatchObject({ code: 'invalid_cursor' });
     }
     expect(await readFeed({ after: 'not a cursor!', limit: 10 })).toMatchObject({ code: 'invalid_cursor' });
-    expect(await readFeed({ limit: 10 })).toMatchObject({ code: 'feed_unavailable', message: expect.stringMatching(/needs a channelId/) });
+    expect(await readFeed({ limit: 10 })).toMatchObject({
+      code: 'feed_unavailable',
+      message: expect.stringMatching(/needs a channelId/),
+    });
   });
 
   it('calls a watchFeed listener at once and while watched, and never after it stopped', async () => {
-    const counted = (await worker.manage({ op: 'watchFeed', ms: 700 })).json as { whileWatched: number; afterStop: number };
+    const counted = (await worker.manage({ op: 'watchFeed', ms: 700 })).json as {
+      whileWatched: number;
+      afterStop: number;
+    };
     expect(counted.whileWatched).toBeGreaterThanOrEqual(2);
     expect(counted.afterStop).toBe(0);
   });
@@ -66,7 +78,11 @@ describe.skipIf(!hasMiniflare)(workerdTitle('Durable Object store in workerd: th
     });
     await worker.manage({
       op: 'recordPosts',
-      records: [record(minute + 1, 201, null), record(minute + 2, 429, 'rate_limited'), record(minute + 3, 429, 'rate_limited')],
+      records: [
+        record(minute + 1, 201, null),
+        record(minute + 2, 429, 'rate_limited'),
+        record(minute + 3, 429, 'rate_limited'),
+      ],
     });
     await worker.manage({ op: 'recordPosts', records: [record(minute + 4, 400, 'invalid_payload')] });
     expect((await worker.manage({ op: 'listPosts', webhookId, limit: 10 })).json).toEqual([
@@ -74,7 +90,10 @@ describe.skipIf(!hasMiniflare)(workerdTitle('Durable Object store in workerd: th
       { ...record(minute + 2, 429, 'rate_limited'), count: 2 },
       record(minute + 1, 201, null),
     ]);
-    await worker.manage({ op: 'recordPosts', records: Array.from({ length: 100 }, (_, i) => record(minute + 60_000 + i, 201, null)) });
+    await worker.manage({
+      op: 'recordPosts',
+      records: Array.from({ length: 100 }, (_, i) => record(minute + 60_000 + i, 201, null)),
+    });
     const kept = (await worker.manage({ op: 'listPosts', webhookId, limit: 1_000 })).json as Array<{ at: number }>;
     expect(kept).toHaveLength(100);
     expect(kept[0]!.at).toBe(minute + 60_099);

@@ -9,7 +9,11 @@ import { hasMiniflare, startTestWorker, workerdTitle, type TestWorker } from './
 // the worker, over the store and limiter that call the objects.
 const MODES = [
   { name: 'handler in the object (createDurableObjectFetchHandler)', prefix: '', calls: 1 },
-  { name: 'handler in the worker (createDurableObjectStore and createDurableObjectRateLimiter)', prefix: '/worker', calls: 3 },
+  {
+    name: 'handler in the worker (createDurableObjectStore and createDurableObjectRateLimiter)',
+    prefix: '/worker',
+    calls: 3,
+  },
 ];
 
 let worker: TestWorker;
@@ -22,14 +26,17 @@ let channels = 0;
 /** A fresh channel with one webhook: its path (with the mode's prefix), id and channel. */
 async function newWebhook(prefix: string) {
   const channelId = `c-${Date.now()}-${channels++}`;
-  expect((await worker.manage({ op: 'putChannel', channel: { id: channelId, ownerId: 'u-owner', archived: false } })).status).toBe(200);
+  expect(
+    (await worker.manage({ op: 'putChannel', channel: { id: channelId, ownerId: 'u-owner', archived: false } })).status,
+  ).toBe(200);
   const created = await worker.manage({ op: 'create', channelId, name: 'CI' });
   expect(created.status, created.text).toBe(200);
   const { url, webhook } = created.json as { url: string; webhook: { id: string } };
   return { path: `${prefix}${new URL(url).pathname}`, webhookId: webhook.id, channelId, url };
 }
 
-const messagesOf = async (channelId: string) => (await worker.manage({ op: 'messages', channelId })).json as Array<{ id: string; body: string }>;
+const messagesOf = async (channelId: string) =>
+  (await worker.manage({ op: 'messages', channelId })).json as Array<{ id: string; body: string }>;
 
 /** Sends the headers and the first half of a body, then the rest when told: a post in flight. */
 function slowPost(url: string, body: string, headers: Record<string, string> = {}) {
@@ -84,7 +91,11 @@ for (const mode of MODES) {
 
     it('stores one message for 25 concurrent posts with one key, and answers each of them with it', async () => {
       const { path, channelId } = await newWebhook(mode.prefix);
-      const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => worker.post(path, { text: `attempt ${i}` }, { 'idempotency-key': 'one-event' })));
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          worker.post(path, { text: `attempt ${i}` }, { 'idempotency-key': 'one-event' }),
+        ),
+      );
       expect(answers.map((answer) => answer.status).sort((a, b) => a - b)).toEqual([...Array(24).fill(200), 201]);
       const stored = await messagesOf(channelId);
       expect(stored).toHaveLength(1);
@@ -93,7 +104,9 @@ for (const mode of MODES) {
 
     it('accepts exactly 60 of 100 concurrent posts to one webhook and answers the rest 429 with Retry-After', async () => {
       const { path, channelId } = await newWebhook(mode.prefix);
-      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => worker.post(path, { text: `burst ${i}` })));
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => worker.post(path, { text: `burst ${i}` })),
+      );
       const statuses = answers.map((answer) => answer.status);
       expect(statuses.filter((status) => status === 201)).toHaveLength(60);
       expect(statuses.filter((status) => status === 429)).toHaveLength(40);
@@ -107,7 +120,9 @@ for (const mode of MODES) {
     for (const change of ['revoke', 'rotate'] as const) {
       it(`answers 404 and stores nothing when the webhook is ${change}d while the body is arriving`, async () => {
         const { path, webhookId, channelId } = await newWebhook(mode.prefix);
-        const post = slowPost(`${worker.base}${path}`, JSON.stringify({ text: `in flight during ${change}` }), { 'idempotency-key': `k-${change}` });
+        const post = slowPost(`${worker.base}${path}`, JSON.stringify({ text: `in flight during ${change}` }), {
+          'idempotency-key': `k-${change}`,
+        });
         await pause(300);
         expect((await worker.manage({ op: change, webhookId })).status).toBe(200);
         const answer = await post.finish();
@@ -121,7 +136,10 @@ for (const mode of MODES) {
       const { path, channelId } = await newWebhook(mode.prefix);
       const post = slowPost(`${worker.base}${path}`, JSON.stringify({ text: 'in flight during archival' }));
       await pause(300);
-      expect((await worker.manage({ op: 'putChannel', channel: { id: channelId, ownerId: 'u-owner', archived: true } })).status).toBe(200);
+      expect(
+        (await worker.manage({ op: 'putChannel', channel: { id: channelId, ownerId: 'u-owner', archived: true } }))
+          .status,
+      ).toBe(200);
       const answer = await post.finish();
       expect(answer.status, answer.text).toBe(409);
       expect(answer.json).toMatchObject({ status: 409, code: 'channel_archived' });
@@ -150,7 +168,9 @@ for (const mode of MODES) {
       // The hash of the secret 'a'.repeat(43), as an app importing its webhooks from another store has it.
       const secret = 'a'.repeat(43);
       const secretHash = await sha256Hex(secret);
-      const webhookId = `wh_imported${String(channels).padStart(2, '0')}${Date.now().toString(36)}`.slice(0, 25).padEnd(25, 'x');
+      const webhookId = `wh_imported${String(channels).padStart(2, '0')}${Date.now().toString(36)}`
+        .slice(0, 25)
+        .padEnd(25, 'x');
       const record = {
         id: webhookId,
         channelId,

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { channelShard, keyShard, newShardedWebhookId, SHARD_LENGTH } from '../../../../adapters/stores/cloudflare/shard.js';
+import {
+  channelShard,
+  keyShard,
+  newShardedWebhookId,
+  SHARD_LENGTH,
+} from '../../../../adapters/stores/cloudflare/shard.js';
 
 // The worker finds a webhook's object from its URL alone: the id the store makes for a channel
 // names that channel's shard, and keeps the library's shape and enough randomness.
@@ -19,7 +24,8 @@ describe('webhook ids that carry their shard', () => {
     const tails = new Set(ids.map((id) => id.slice(3 + SHARD_LENGTH)));
     expect(tails.size).toBe(1_000);
     // Every one of the 64 characters appears at each random position across 1,000 ids.
-    for (let position = 3 + SHARD_LENGTH; position < 25; position++) expect(new Set(ids.map((id) => id[position])).size).toBe(64);
+    for (let position = 3 + SHARD_LENGTH; position < 25; position++)
+      expect(new Set(ids.map((id) => id[position])).size).toBe(64);
   });
 
   it('spreads channels over shards, and names a shard for any other key', () => {

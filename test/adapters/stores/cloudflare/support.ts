@@ -55,7 +55,8 @@ export async function startTestWorker(): Promise<TestWorker> {
   const scriptPath = await bundle();
   const persistDir = mkdtempSync(join(tmpdir(), 'cw-workerd-objects-'));
   let port = await freePort();
-  const start = () => startMiniflare({ scriptPath, persistDir, port, durableObjects: { CHANNEL_WEBHOOKS: 'TestObject' } });
+  const start = () =>
+    startMiniflare({ scriptPath, persistDir, port, durableObjects: { CHANNEL_WEBHOOKS: 'TestObject' } });
   let miniflare: MiniflareLike = await start();
   const worker: TestWorker = {
     get base() {

@@ -15,7 +15,16 @@ import { codeBlocks, docPages } from '../../../docs/doc-files.js';
 // stand-in for it in Node, so everything below runs in Deno or not at all.
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const deno = RUNTIME_BINARIES.deno;
-const KV_FLAGS = ['--quiet', '--no-check', '--unstable-kv', '--allow-read', '--allow-write', '--allow-env', '--allow-net', '--allow-run'];
+const KV_FLAGS = [
+  '--quiet',
+  '--no-check',
+  '--unstable-kv',
+  '--allow-read',
+  '--allow-write',
+  '--allow-env',
+  '--allow-net',
+  '--allow-run',
+];
 
 let app: string;
 beforeAll(async () => {
@@ -26,7 +35,11 @@ afterAll(() => rmSync(app, { recursive: true, force: true }));
 /** Runs Deno in the app directory to its end: its exit code and everything it wrote. */
 function runDeno(args: string[]): Promise<{ code: number | null; output: string; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(deno, args, { cwd: app, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(deno, args, {
+      cwd: app,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let stdout = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -63,7 +76,11 @@ async function posts<T>(...args: string[]): Promise<T> {
 const statuses = (answers: Answer[]) => answers.map((answer) => answer.status).sort();
 
 describe.skipIf(!existsSync(deno))(runtimeSuiteTitle('the packed Deno KV store and limiter inside Deno', deno), () => {
-  it('pass both conformance suites, each store with a peer on a second connection to the KV file', () => denoTest('conformance.test.mjs', 42), 120_000);
+  it(
+    'pass both conformance suites, each store with a peer on a second connection to the KV file',
+    () => denoTest('conformance.test.mjs', 42),
+    120_000,
+  );
 
   it(
     'keep one message per key and exactly 60 posts a minute under concurrent posts, and miss no revocation, rotation or archival in flight',
@@ -106,18 +123,24 @@ createDenoKvRateLimiter({ kv: shaped });
       freshFile();
       const { url } = await posts<{ url: string }>('setup', file);
       const startAt = String(Date.now() + 1_500);
-      const bursts = await Promise.all([0, 1].map(() => posts<{ answers: Answer[] }>('burst', file, url, '50', startAt, '60')));
+      const bursts = await Promise.all(
+        [0, 1].map(() => posts<{ answers: Answer[] }>('burst', file, url, '50', startAt, '60')),
+      );
       const answers = bursts.flatMap((burst) => burst.answers);
       expect(statuses(answers)).toEqual([...Array(60).fill(201), ...Array(40).fill(429)]);
       const state = await posts<{ messages: string[] }>('state', file);
-      expect(state.messages.sort()).toEqual(answers.flatMap((answer) => (answer.status === 201 ? [answer.messageId] : [])).sort());
+      expect(state.messages.sort()).toEqual(
+        answers.flatMap((answer) => (answer.status === 201 ? [answer.messageId] : [])).sort(),
+      );
     }, 60_000);
 
     it('posts with one key at once from two processes store one message, and every answer carries it', async () => {
       freshFile();
       const { url } = await posts<{ url: string }>('setup', file);
       const startAt = String(Date.now() + 1_500);
-      const bursts = await Promise.all([0, 1].map(() => posts<{ answers: Answer[] }>('burst', file, url, '20', startAt, '60', 'deploy-42')));
+      const bursts = await Promise.all(
+        [0, 1].map(() => posts<{ answers: Answer[] }>('burst', file, url, '20', startAt, '60', 'deploy-42')),
+      );
       const answers = bursts.flatMap((burst) => burst.answers);
       expect(statuses(answers)).toEqual([...Array(39).fill(200), 201]);
       expect(new Set(answers.map((answer) => answer.messageId)).size).toBe(1);
@@ -133,7 +156,9 @@ createDenoKvRateLimiter({ kv: shaped });
       const created = [...one!.outcomes, ...two!.outcomes].filter((result) => result.outcome === 'created');
       expect(created).toHaveLength(200);
       expect(one!.outcomes.map((result) => result.messageId)).toEqual(two!.outcomes.map((result) => result.messageId));
-      expect((await posts<{ messages: string[] }>('state', file)).messages.sort()).toEqual(created.map((result) => result.messageId).sort());
+      expect((await posts<{ messages: string[] }>('state', file)).messages.sort()).toEqual(
+        created.map((result) => result.messageId).sort(),
+      );
     }, 60_000);
 
     it('state survives a restart: a new process sees the key, the rate window, the feed and a revocation', async () => {
@@ -161,7 +186,9 @@ createDenoKvRateLimiter({ kv: shaped });
   it('run the blocks of docs/deno-kv.md as pasted: the server stores a post, and the feed reader prints it', async () => {
     const page = docPages().find((candidate) => candidate.path === 'docs/deno-kv.md')!;
     const blocks = codeBlocks(page);
-    expect(blocks.map((block) => block.notRun)).toEqual(blocks.map(() => expect.stringContaining('test/adapters/stores/deno-kv/deno-kv.test.ts')));
+    expect(blocks.map((block) => block.notRun)).toEqual(
+      blocks.map(() => expect.stringContaining('test/adapters/stores/deno-kv/deno-kv.test.ts')),
+    );
     const dir = join(app, 'doc-blocks');
     mkdirSync(dir, { recursive: true });
     const printed: string[] = [];
@@ -169,7 +196,11 @@ createDenoKvRateLimiter({ kv: shaped });
       const file = join(dir, `${block.where.replace(/\W+/g, '-')}.mjs`);
       writeFileSync(file, block.code);
       const output: string[] = [];
-      const child = spawn(deno, ['run', ...KV_FLAGS, file], { cwd: dir, env: { ...process.env, PORT: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(deno, ['run', ...KV_FLAGS, file], {
+        cwd: dir,
+        env: { ...process.env, PORT: '0', NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const errors: string[] = [];
       child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
       child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
@@ -207,11 +238,24 @@ createDenoKvRateLimiter({ kv: shaped });
     async function startExample(): Promise<{ base: string; url: string; output: string[] }> {
       const port = await freePort();
       const output: string[] = [];
-      child = spawn(deno, ['run', '--quiet', '--unstable-kv', '--allow-net', '--allow-env', '--allow-read', '--allow-write', 'deno/server.js'], {
-        cwd: app,
-        env: { ...process.env, PORT: String(port), DENO_KV_PATH: join(app, 'example.kv'), NO_COLOR: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      child = spawn(
+        deno,
+        [
+          'run',
+          '--quiet',
+          '--unstable-kv',
+          '--allow-net',
+          '--allow-env',
+          '--allow-read',
+          '--allow-write',
+          'deno/server.js',
+        ],
+        {
+          cwd: app,
+          env: { ...process.env, PORT: String(port), DENO_KV_PATH: join(app, 'example.kv'), NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
       child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
       for (let i = 0; i < 300; i++) {
@@ -230,7 +274,10 @@ createDenoKvRateLimiter({ kv: shaped });
       }
       const first = await startExample();
       const post = (base: string, url: string) =>
-        send(`${base}${new URL(url).pathname}`, { body: { text: 'Deploy 42 finished' }, headers: { 'idempotency-key': 'deploy-42' } });
+        send(`${base}${new URL(url).pathname}`, {
+          body: { text: 'Deploy 42 finished' },
+          headers: { 'idempotency-key': 'deploy-42' },
+        });
       const created = await post(first.base, first.url);
       expect(created.status, first.output.join('')).toBe(201);
       child!.kill('SIGKILL');

@@ -20,7 +20,9 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
     for (const prefix of [tablePrefix, 'cwtest_app_']) {
       await createPostgresStore({ pool, tablePrefix: prefix }).migrate();
       await pool.query(retentionRecipes(prefix).archive!);
-      await pool.query(`CREATE TABLE IF NOT EXISTS ${prefix}messages_archive_all PARTITION OF ${prefix}messages_archive DEFAULT`);
+      await pool.query(
+        `CREATE TABLE IF NOT EXISTS ${prefix}messages_archive_all PARTITION OF ${prefix}messages_archive DEFAULT`,
+      );
     }
   });
   // The feed's retention is docs/scaling.md's: the move of older messages to the archive, in
@@ -89,10 +91,15 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
 
     it('migrate() is idempotent and safe when instances run it at once', async () => {
       const prefix = `cwtest_migrate_${Date.now().toString(36)}_`;
-      const stores = Array.from({ length: 4 }, (_, i) => createPostgresStore({ pool: i % 2 ? pool : peerPool, tablePrefix: prefix }));
+      const stores = Array.from({ length: 4 }, (_, i) =>
+        createPostgresStore({ pool: i % 2 ? pool : peerPool, tablePrefix: prefix }),
+      );
       await Promise.all(stores.map((store) => store.migrate()));
       await stores[0]!.migrate();
-      const { rows } = await pool.query(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE $1 ORDER BY table_name`, [`${prefix}%`]);
+      const { rows } = await pool.query(
+        `SELECT table_name FROM information_schema.tables WHERE table_name LIKE $1 ORDER BY table_name`,
+        [`${prefix}%`],
+      );
       expect(rows.map((row) => row.table_name)).toEqual([
         `${prefix}channels`,
         `${prefix}feed`,
@@ -112,13 +119,23 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
       const webhook = makeWebhook('general', Date.UTC(2026, 0, 1));
       await store.insertWebhook(webhook);
-      const indexSize = async () => Number((await pool.query(`SELECT pg_relation_size($1::regclass) AS bytes`, [`${prefix}messages_key_idx`])).rows[0].bytes);
+      const indexSize = async () =>
+        Number(
+          (await pool.query(`SELECT pg_relation_size($1::regclass) AS bytes`, [`${prefix}messages_key_idx`])).rows[0]
+            .bytes,
+        );
       const empty = await indexSize();
-      for (let i = 0; i < 600; i++) await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 0, 0, i)), null));
+      for (let i = 0; i < 600; i++)
+        await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 0, 0, i)), null));
       expect(await indexSize()).toBe(empty);
-      for (let i = 0; i < 600; i++) await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 1, 0, i)), `key-${i}`));
+      for (let i = 0; i < 600; i++)
+        await store.insertMessage(
+          insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 1, 0, i)), `key-${i}`),
+        );
       expect(await indexSize()).toBeGreaterThan(empty);
-      const again = await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 2)), 'key-7'));
+      const again = await store.insertMessage(
+        insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 2)), 'key-7'),
+      );
       expect(again.outcome).toBe('duplicate');
     });
 
@@ -152,8 +169,12 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
           expect.objectContaining({ name: 'ChannelWebhookError', code: 'invalid_argument' }),
         );
       }
-      expect(() => createPostgresStore(undefined as never)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-      expect(() => createPostgresStore({ pool, channels: { table: 'app.channels' }, maxQueuedLookups: 0 })).not.toThrow();
+      expect(() => createPostgresStore(undefined as never)).toThrow(
+        expect.objectContaining({ code: 'invalid_argument' }),
+      );
+      expect(() =>
+        createPostgresStore({ pool, channels: { table: 'app.channels' }, maxQueuedLookups: 0 }),
+      ).not.toThrow();
     });
   });
 
@@ -171,7 +192,9 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       const found = await store.getWebhook(webhook.id);
       const message = makeMessage(webhook, Date.UTC(2026, 0, 1, 1));
       const inserted = await store.insertMessage(insertInput(webhook, message, 'k1'));
-      const repeated = await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'k1'));
+      const repeated = await store.insertMessage(
+        insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'k1'),
+      );
 
       expect(queries).toHaveLength(3);
       expect(found).toEqual(webhook);
@@ -180,9 +203,13 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
 
       await store.putChannel({ ...channel, archived: true });
       queries.length = 0;
-      expect(await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 3)), null))).toEqual({ outcome: 'channel_archived' });
+      expect(
+        await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 3)), null)),
+      ).toEqual({ outcome: 'channel_archived' });
       await store.revokeWebhook(webhook.id, Date.UTC(2026, 0, 1, 4));
-      expect(await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 5)), 'k1'))).toEqual({ outcome: 'webhook_inactive' });
+      expect(
+        await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 5)), 'k1')),
+      ).toEqual({ outcome: 'webhook_inactive' });
       expect(queries).toHaveLength(3);
     });
 
@@ -196,15 +223,18 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         return client;
       };
       const prepared = async (client: pg.Client) =>
-        (await client.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'channel\\_webhooks\\_%' ORDER BY name`)).rows.map(
-          (row) => row.name as string,
-        );
+        (
+          await client.query(
+            `SELECT name FROM pg_prepared_statements WHERE name LIKE 'channel\\_webhooks\\_%' ORDER BY name`,
+          )
+        ).rows.map((row) => row.name as string);
       const post = async (store: ReturnType<typeof createPostgresStore>) => {
         const webhook = makeWebhook(`c_${Date.now()}_${Math.random()}`, Date.UTC(2026, 0, 1));
         await store.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: false });
         await store.insertWebhook(webhook);
         expect(await store.getWebhook(webhook.id)).toEqual(webhook);
-        for (const key of ['k1', 'k1', null]) await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 1)), key));
+        for (const key of ['k1', 'k1', null])
+          await store.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 1)), key));
         expect(await store.listMessages(webhook.channelId)).toHaveLength(2);
       };
 
@@ -214,7 +244,10 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         await post(createPostgresStore({ pool: client, tablePrefix }));
         const names = await prepared(client);
         expect(names).toEqual(
-          expect.arrayContaining([expect.stringMatching(/^channel_webhooks_getWebhook_/), expect.stringMatching(/^channel_webhooks_insertMessage_/)]),
+          expect.arrayContaining([
+            expect.stringMatching(/^channel_webhooks_getWebhook_/),
+            expect.stringMatching(/^channel_webhooks_insertMessage_/),
+          ]),
         );
         expect(names.every((name) => name.length <= 63)).toBe(true);
 
@@ -237,7 +270,9 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       const stranger = new pg.Client({ connectionString: databaseUrl! });
       await Promise.all([client.connect(), stranger.connect()]);
       const prepared = async (on: pg.Client) =>
-        (await on.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'channel\\_webhooks\\_%'`)).rows.map((row) => row.name as string);
+        (await on.query(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'channel\\_webhooks\\_%'`)).rows.map(
+          (row) => row.name as string,
+        );
       try {
         const store = createPostgresStore({ pool: client, tablePrefix });
         const webhook = makeWebhook(`c_${Date.now()}_${Math.random()}`, Date.UTC(2026, 0, 1));
@@ -251,7 +286,10 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         await client.query('DEALLOCATE ALL');
         expect(await store.getWebhook(webhook.id)).toMatchObject({ id: webhook.id });
         const second = makeMessage(webhook, Date.UTC(2026, 0, 1, 2));
-        expect(await store.insertMessage(insertInput(webhook, second, 'k2'))).toEqual({ outcome: 'created', message: second });
+        expect(await store.insertMessage(insertInput(webhook, second, 'k2'))).toEqual({
+          outcome: 'created',
+          message: second,
+        });
         expect(await store.listMessages(webhook.channelId)).toHaveLength(2);
         expect(await prepared(client)).toEqual([]);
 
@@ -260,8 +298,13 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         const other = createPostgresStore({ pool: stranger, tablePrefix });
         expect(await other.getWebhook(webhook.id)).toMatchObject({ id: webhook.id });
         const third = makeMessage(webhook, Date.UTC(2026, 0, 1, 3));
-        expect(await other.insertMessage(insertInput(webhook, third, 'k3'))).toEqual({ outcome: 'created', message: third });
-        expect(await other.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 4)), 'k3'))).toEqual({
+        expect(await other.insertMessage(insertInput(webhook, third, 'k3'))).toEqual({
+          outcome: 'created',
+          message: third,
+        });
+        expect(
+          await other.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 4)), 'k3')),
+        ).toEqual({
           outcome: 'duplicate',
           message: third,
         });
@@ -275,7 +318,10 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
       const hung = { query: () => new Promise<{ rows: unknown[] }>(() => {}) };
       const store = createPostgresStore({ pool: hung, tablePrefix, timeoutMs: 200 });
       const started = Date.now();
-      await expect(store.getWebhook('wh_x')).rejects.toMatchObject({ name: 'ChannelWebhookError', code: 'store_timeout' });
+      await expect(store.getWebhook('wh_x')).rejects.toMatchObject({
+        name: 'ChannelWebhookError',
+        code: 'store_timeout',
+      });
       expect(Date.now() - started).toBeGreaterThanOrEqual(190);
       expect(Date.now() - started).toBeLessThan(1_000);
     });
@@ -314,8 +360,13 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         await new Promise((resolve) => setTimeout(resolve, 300));
         const reader = createPostgresStore({ pool, tablePrefix });
         expect(await reader.listMessages(webhook.channelId)).toEqual([]);
-        expect(await reader.insertMessage(insertInput(webhook, message, 'blocked'))).toEqual({ outcome: 'created', message });
-        expect(await reader.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'blocked'))).toEqual({
+        expect(await reader.insertMessage(insertInput(webhook, message, 'blocked'))).toEqual({
+          outcome: 'created',
+          message,
+        });
+        expect(
+          await reader.insertMessage(insertInput(webhook, makeMessage(webhook, Date.UTC(2026, 0, 1, 2)), 'blocked')),
+        ).toEqual({
           outcome: 'duplicate',
           message,
         });

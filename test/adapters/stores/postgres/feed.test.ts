@@ -42,7 +42,10 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL feed', 'postgres'), () =
     return { store: createPostgresStore({ pool: client, tablePrefix, preparedStatements: false }), client };
   };
   const next = async (entries: AsyncIterator<FeedEntry>): Promise<FeedEntry> => {
-    const result = await Promise.race([entries.next(), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no entry within 10 s')), 10_000))]);
+    const result = await Promise.race([
+      entries.next(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no entry within 10 s')), 10_000)),
+    ]);
     if (result.done === true) throw new Error('the follower ended');
     return result.value;
   };
@@ -70,7 +73,10 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL feed', 'postgres'), () =
       expect(await seqOf(held.client, second)).toBeLessThan(await seqOf(pool, third));
 
       // The third is committed, but a write that began before it is still open: nothing is read past it.
-      expect(await store.readFeed!({ channelId: webhook.channelId, after: before!.cursor, limit: 10 })).toEqual({ entries: [], heldBack: true });
+      expect(await store.readFeed!({ channelId: webhook.channelId, after: before!.cursor, limit: 10 })).toEqual({
+        entries: [],
+        heldBack: true,
+      });
       expect(await store.readFeed!({ after: before!.cursor, limit: 10 })).toEqual({ entries: [], heldBack: true });
 
       await held.client.query('COMMIT');
@@ -97,7 +103,10 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL feed', 'postgres'), () =
       await late.client.query(`SELECT pg_current_xact_id()`);
       const early = await post(store, webhook, 1);
       const last = await post(late.store, other, 2);
-      expect(await store.readFeed!({ channelId: webhook.channelId, after: start?.cursor, limit: 10 })).toEqual({ entries: [], heldBack: true });
+      expect(await store.readFeed!({ channelId: webhook.channelId, after: start?.cursor, limit: 10 })).toEqual({
+        entries: [],
+        heldBack: true,
+      });
       await late.client.query('COMMIT');
       const page = await store.readFeed!({ channelId: webhook.channelId, after: start?.cursor, limit: 10 });
       expect(page.entries.map((entry) => entry.message)).toEqual([last, early]);
@@ -140,9 +149,11 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL feed', 'postgres'), () =
     const failures: unknown[] = [];
     const watched = createPostgresStore({ pool: own, tablePrefix, onError: (error) => failures.push(error) });
     const listening = async () =>
-      (await pool.query(`SELECT pid FROM pg_stat_activity WHERE query = $1 AND datname = current_database()`, [`LISTEN "${tablePrefix}feed"`])).rows.map(
-        (row) => row.pid as number,
-      );
+      (
+        await pool.query(`SELECT pid FROM pg_stat_activity WHERE query = $1 AND datname = current_database()`, [
+          `LISTEN "${tablePrefix}feed"`,
+        ])
+      ).rows.map((row) => row.pid as number);
     try {
       const webhook = await channel();
       const calls: Array<string | undefined> = [];
@@ -165,12 +176,16 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL feed', 'postgres'), () =
       await pool.query('SELECT pg_terminate_backend($1)', [pid]);
       await expect.poll(() => calls.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
       expect(calls.slice(0, 5)).toEqual(Array(5).fill(undefined));
-      await expect.poll(async () => (await listening()).filter((other) => other !== pid), { timeout: 5_000 }).toHaveLength(1);
+      await expect
+        .poll(async () => (await listening()).filter((other) => other !== pid), { timeout: 5_000 })
+        .toHaveLength(1);
       expect(failures).toEqual([expect.objectContaining({ code: '57P01' })]);
 
       for (const stop of stops) stop();
       await expect.poll(() => own.totalCount - own.idleCount, { timeout: 5_000 }).toBe(0);
-      await expect.poll(async () => (await own.query('SELECT 1 AS one')).rows, { timeout: 5_000 }).toEqual([{ one: 1 }]);
+      await expect
+        .poll(async () => (await own.query('SELECT 1 AS one')).rows, { timeout: 5_000 })
+        .toEqual([{ one: 1 }]);
     } finally {
       await own.end();
     }

@@ -1,6 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresQuery, type PostgresStore } from '../../../../adapters/stores/postgres/index.js';
+import {
+  createPostgresStore,
+  type PostgresQuery,
+  type PostgresStore,
+} from '../../../../adapters/stores/postgres/index.js';
 import { insertInput, makeMessage, makeWebhook, randomHex, randomId } from '../../../../src/testing/fixtures.js';
 import type { InsertMessageInput, InsertMessageResult, WebhookRecord } from '../../../../src/index.js';
 import { backends } from '../../../support/backends.js';
@@ -43,7 +47,8 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
     return webhook;
   };
   const batchesSince = (from: number) => sent.slice(from).filter((text) => text.includes('unnest(')).length;
-  const post = (webhook: WebhookRecord, key: string | null, at = t0 + 1, fields = {}) => insertInput(webhook, makeMessage(webhook, at, fields), key);
+  const post = (webhook: WebhookRecord, key: string | null, at = t0 + 1, fields = {}) =>
+    insertInput(webhook, makeMessage(webhook, at, fields), key);
   const warmUp = async (webhook: WebhookRecord) => {
     // One statement out, held on a row lock, so that everything after it gathers into one batch.
     const holder = await holderPool.connect();
@@ -183,7 +188,9 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
   });
 
   it('through a host app view, a channel whose row an archival holds holds up only its own posts, which then see it', async () => {
-    await pool.query(`CREATE TABLE IF NOT EXISTS cwtest_gc_rooms (room_id text PRIMARY KEY, owner text NOT NULL, archived_at timestamptz)`);
+    await pool.query(
+      `CREATE TABLE IF NOT EXISTS cwtest_gc_rooms (room_id text PRIMARY KEY, owner text NOT NULL, archived_at timestamptz)`,
+    );
     await pool.query(
       `CREATE OR REPLACE VIEW cwtest_gc_room_channels AS SELECT room_id AS id, owner AS owner_id, archived_at IS NOT NULL AS archived FROM cwtest_gc_rooms`,
     );
@@ -205,7 +212,10 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
     ]);
     await holder.query('COMMIT');
     holder.release();
-    await expect(Promise.all(answers.slice(0, 2))).resolves.toEqual([{ outcome: 'channel_archived' }, { outcome: 'channel_archived' }]);
+    await expect(Promise.all(answers.slice(0, 2))).resolves.toEqual([
+      { outcome: 'channel_archived' },
+      { outcome: 'channel_archived' },
+    ]);
     expect(await viewStore.listMessages(archived.channelId)).toEqual([]);
   });
 
@@ -228,7 +238,11 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
     // Each instance posts every key of every webhook, in opposite orders.
     const plan = webhooks.flatMap((webhook) => keys.map((key) => [webhook, key] as const));
     const posting = (instance: PostgresStore, order: typeof plan) =>
-      Promise.all(order.map(([webhook, key]) => instance.insertMessage(post(webhook, key)).then((result) => ({ webhook, key, result }))));
+      Promise.all(
+        order.map(([webhook, key]) =>
+          instance.insertMessage(post(webhook, key)).then((result) => ({ webhook, key, result })),
+        ),
+      );
     const [mine, theirs] = await Promise.all([posting(store, plan), posting(peer, [...plan].reverse())]);
     const byKey = new Map<string, string[]>();
     for (const { webhook, key, result } of [...mine, ...theirs]) {
@@ -240,7 +254,9 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
     for (const webhook of webhooks) {
       const stored = await store.listMessages(webhook.channelId);
       expect(stored).toHaveLength(keys.length);
-      expect(new Set(stored.map((message) => message.id))).toEqual(new Set(keys.map((key) => byKey.get(`${webhook.id}/${key}`)![0])));
+      expect(new Set(stored.map((message) => message.id))).toEqual(
+        new Set(keys.map((key) => byKey.get(`${webhook.id}/${key}`)![0])),
+      );
     }
     const created = [...mine, ...theirs].filter(({ result }) => result.outcome === 'created');
     expect(created).toHaveLength(webhooks.length * keys.length);
@@ -258,9 +274,14 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
       const archived = await seeded({}, true);
       const gate = await warmUp(await seeded());
       const from = sent.length;
-      const answers = [post(a, null), post(b, null), post(a, null), post(archived, null), post(b, 'once'), post(b, 'once')].map((input) =>
-        store.insertMessage(input),
-      );
+      const answers = [
+        post(a, null),
+        post(b, null),
+        post(a, null),
+        post(archived, null),
+        post(b, 'once'),
+        post(b, 'once'),
+      ].map((input) => store.insertMessage(input));
       await gate.release();
       await Promise.all(answers);
       expect(batchesSince(from)).toBe(1);

@@ -66,11 +66,23 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
   };
 
   const guardedCases: Array<
-    [string, (held: PostgresStore, client: pg.PoolClient, webhook: WebhookRecord) => Promise<unknown>, InsertMessageResult['outcome']]
+    [
+      string,
+      (held: PostgresStore, client: pg.PoolClient, webhook: WebhookRecord) => Promise<unknown>,
+      InsertMessageResult['outcome'],
+    ]
   > = [
     ['a revocation', (held, _client, webhook) => held.revokeWebhook(webhook.id, t0 + 5), 'webhook_inactive'],
-    ['a rotation', (held, _client, webhook) => held.updateWebhookSecret(webhook.id, 'f'.repeat(64), t0 + 5), 'webhook_inactive'],
-    ['an archival', (held, _client, webhook) => held.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: true }), 'channel_archived'],
+    [
+      'a rotation',
+      (held, _client, webhook) => held.updateWebhookSecret(webhook.id, 'f'.repeat(64), t0 + 5),
+      'webhook_inactive',
+    ],
+    [
+      'an archival',
+      (held, _client, webhook) => held.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: true }),
+      'channel_archived',
+    ],
     [
       'a channel deletion',
       (_held, client, webhook) => client.query(`DELETE FROM ${tablePrefix}channels WHERE id = $1`, [webhook.channelId]),
@@ -133,7 +145,9 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
     for (let round = 0; round < 5; round++) {
       const webhook = await seeded();
       const messages = Array.from({ length: 40 }, (_, i) => makeMessage(webhook, t0 + i, { body: `#${i}` }));
-      const inserts = messages.map((message, i) => (i % 2 ? peer : store).insertMessage(insertInput(webhook, message, i % 3 ? `k${i}` : null)));
+      const inserts = messages.map((message, i) =>
+        (i % 2 ? peer : store).insertMessage(insertInput(webhook, message, i % 3 ? `k${i}` : null)),
+      );
       await new Promise((resolve) => setTimeout(resolve, round * 3));
       await peer.revokeWebhook(webhook.id, t0 + 100);
       const atRevoke = await store.listMessages(webhook.channelId);
@@ -154,7 +168,12 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
       const work: Array<Promise<unknown>> = [];
       for (let i = 0; i < 30; i++) {
         const target = i % 2 ? store : peer;
-        work.push(target.insertMessage({ ...insertInput(webhook, makeMessage(webhook, t0 + i), `k${i % 5}`), secretHash: hash }));
+        work.push(
+          target.insertMessage({
+            ...insertInput(webhook, makeMessage(webhook, t0 + i), `k${i % 5}`),
+            secretHash: hash,
+          }),
+        );
         work.push(peer.insertMessage(insertInput(sibling, makeMessage(sibling, t0 + i), null)));
         if (i % 6 === 3) {
           hash = (i.toString(16) + 'a'.repeat(64)).slice(0, 64);
@@ -169,7 +188,9 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
   });
 
   it('channels read through a host app view: the guard reads and locks the rows beneath it', async () => {
-    await pool.query(`CREATE TABLE IF NOT EXISTS cwtest_host_rooms (room_id text PRIMARY KEY, owner text NOT NULL, archived_at timestamptz)`);
+    await pool.query(
+      `CREATE TABLE IF NOT EXISTS cwtest_host_rooms (room_id text PRIMARY KEY, owner text NOT NULL, archived_at timestamptz)`,
+    );
     await pool.query(
       `CREATE OR REPLACE VIEW cwtest_host_room_channels AS SELECT room_id AS id, owner AS owner_id, archived_at IS NOT NULL AS archived FROM cwtest_host_rooms`,
     );
@@ -177,11 +198,17 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
     const webhook = makeWebhook(`room_${randomId()}`, t0);
     await pool.query('INSERT INTO cwtest_host_rooms (room_id, owner) VALUES ($1, $2)', [webhook.channelId, 'u9']);
     await viewStore.insertWebhook(webhook);
-    expect(await viewStore.getChannel(webhook.channelId)).toEqual({ id: webhook.channelId, ownerId: 'u9', archived: false });
+    expect(await viewStore.getChannel(webhook.channelId)).toEqual({
+      id: webhook.channelId,
+      ownerId: 'u9',
+      archived: false,
+    });
     const message = makeMessage(webhook, t0 + 1);
     expect(await viewStore.insertMessage(insertInput(webhook, message, 'k'))).toEqual({ outcome: 'created', message });
 
-    const held = await holding((_store, client) => client.query('UPDATE cwtest_host_rooms SET archived_at = now() WHERE room_id = $1', [webhook.channelId]));
+    const held = await holding((_store, client) =>
+      client.query('UPDATE cwtest_host_rooms SET archived_at = now() WHERE room_id = $1', [webhook.channelId]),
+    );
     const insert = viewStore.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 2), null));
     try {
       expect(await pendingAfter(insert, 300)).toBe(true);
@@ -189,7 +216,11 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL guarded insert under con
       await held.commit();
     }
     expect(await insert).toEqual({ outcome: 'channel_archived' });
-    expect(await viewStore.getChannel(webhook.channelId)).toEqual({ id: webhook.channelId, ownerId: 'u9', archived: true });
+    expect(await viewStore.getChannel(webhook.channelId)).toEqual({
+      id: webhook.channelId,
+      ownerId: 'u9',
+      archived: true,
+    });
     expect(await viewStore.listMessages(webhook.channelId)).toEqual([message]);
   });
 });

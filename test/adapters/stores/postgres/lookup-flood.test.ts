@@ -1,6 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, type PostgresQuery, type PostgresStoreOptions } from '../../../../adapters/stores/postgres/index.js';
+import {
+  createPostgresStore,
+  type PostgresQuery,
+  type PostgresStoreOptions,
+} from '../../../../adapters/stores/postgres/index.js';
 import { createMemoryRateLimiter, createWebhookHandler, createWebhookManager } from '../../../../src/index.js';
 import { makeMessage, makeWebhook, randomHex, randomId } from '../../../../src/testing/fixtures.js';
 import { backends } from '../../../support/backends.js';
@@ -74,7 +78,11 @@ describe('the lane of proven credentials', () => {
     await store.insertWebhook(webhook);
     seen.order.length = 0;
     const strangers = ['wh_a', 'wh_b', 'wh_c'].map((id) => store.getWebhook(id, randomHex()));
-    const refused = [store.getWebhook('wh_d', randomHex()), store.getWebhook(webhook.id, randomHex()), store.getWebhook(webhook.id)];
+    const refused = [
+      store.getWebhook('wh_d', randomHex()),
+      store.getWebhook(webhook.id, randomHex()),
+      store.getWebhook(webhook.id),
+    ];
     const proven = store.getWebhook(webhook.id, webhook.secretHash);
     for (const lookup of refused) await expect(lookup).rejects.toMatchObject({ code: 'store_failed' });
     await Promise.all([...strangers, proven]);
@@ -95,10 +103,18 @@ describe('the lane of proven credentials', () => {
     };
     const store = createPostgresStore({ pool, maxConcurrentLookups: 1, maxQueuedLookups: 1 });
     const insert = (secretHash: string) =>
-      store.insertMessage({ message: makeMessage(webhook, Date.UTC(2026, 0, 1, 1)), idempotencyKey: null, secretHash, postedAt: Date.UTC(2026, 0, 1, 1) });
+      store.insertMessage({
+        message: makeMessage(webhook, Date.UTC(2026, 0, 1, 1)),
+        idempotencyKey: null,
+        secretHash,
+        postedAt: Date.UTC(2026, 0, 1, 1),
+      });
     // With the one slot taken and the open lane's one place too, only a lookup in the proven lane waits.
     const servedWhileBusy = async (secretHash: string) => {
-      const strangers = [store.getWebhook(`wh_${randomId()}`, randomHex()), store.getWebhook(`wh_${randomId()}`, randomHex())];
+      const strangers = [
+        store.getWebhook(`wh_${randomId()}`, randomHex()),
+        store.getWebhook(`wh_${randomId()}`, randomHex()),
+      ];
       const served = await store.getWebhook(webhook.id, secretHash).then(
         () => true,
         () => false,
@@ -134,7 +150,11 @@ describe.skipIf(databaseUrl === null)(title('a flood of unknown webhook ids thro
   });
 
   /** Floods `flood` posts to random unknown ids while one sender posts `legit` times in a row. */
-  const run = async (gate: Pick<PostgresStoreOptions, 'maxConcurrentLookups' | 'maxQueuedLookups'>, flood: number, legit: number) => {
+  const run = async (
+    gate: Pick<PostgresStoreOptions, 'maxConcurrentLookups' | 'maxQueuedLookups'>,
+    flood: number,
+    legit: number,
+  ) => {
     const store = createPostgresStore({ pool, tablePrefix, ...gate });
     const channelId = `c_${randomId()}`;
     await store.putChannel({ id: channelId, ownerId: 'u1', archived: false });
@@ -143,7 +163,8 @@ describe.skipIf(databaseUrl === null)(title('a flood of unknown webhook ids thro
       { channelId, name: 'CI' },
     );
     const handle = createWebhookHandler({ store, rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) });
-    const post = (path: string) => handle({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    const post = (path: string) =>
+      handle({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
     const secret = new URL(url).pathname.split('/').pop()!;
     let mostWaiting = 0;
     const sampler = setInterval(() => (mostWaiting = Math.max(mostWaiting, pool.waitingCount)), 2);
@@ -166,7 +187,13 @@ describe.skipIf(databaseUrl === null)(title('a flood of unknown webhook ids thro
     clearInterval(sampler);
     latencies.sort((a, b) => a - b);
     const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
-    return { p50: at(0.5), p99: at(0.99), mostWaiting, flood: Object.fromEntries(floodStatuses), legit: Object.fromEntries(legitStatuses) };
+    return {
+      p50: at(0.5),
+      p99: at(0.99),
+      mostWaiting,
+      flood: Object.fromEntries(floodStatuses),
+      legit: Object.fromEntries(legitStatuses),
+    };
   };
 
   it('keeps the pool queue bounded; unknown ids get 404 or a fast 500, never anything that tells them apart', async () => {
@@ -204,7 +231,12 @@ describe.skipIf(databaseUrl === null)(title('real senders on PostgreSQL', 'postg
     );
     const handle = createWebhookHandler({ store, rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) });
     const post = async (path: string, tally: Map<number, number>) => {
-      const { status } = await handle({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+      const { status } = await handle({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/json' },
+        body: '{"text":"hi"}',
+      });
       tally.set(status, (tally.get(status) ?? 0) + 1);
     };
     const until = Date.now() + FLOOD_MS;
@@ -227,12 +259,21 @@ describe.skipIf(databaseUrl === null)(title('real senders on PostgreSQL', 'postg
     };
     const sender = new Map<number, number>();
     const guesser = new Map<number, number>();
-    await Promise.all([...flooding, paced(new URL(url).pathname, sender), paced(`/hooks/channels/${webhook.id}/${randomId(43)}`, guesser)]);
+    await Promise.all([
+      ...flooding,
+      paced(new URL(url).pathname, sender),
+      paced(`/hooks/channels/${webhook.id}/${randomId(43)}`, guesser),
+    ]);
 
     const sent = [...sender.values()].reduce((sum, count) => sum + count, 0);
     expect(sent).toBeGreaterThanOrEqual(8);
-    expect(sender.get(201) ?? 0, JSON.stringify({ sender: Object.fromEntries(sender), flood: Object.fromEntries(flood) })).toBeGreaterThanOrEqual(0.9 * sent);
-    expect((flood.get(404) ?? 0) + (flood.get(500) ?? 0)).toBe([...flood.values()].reduce((sum, count) => sum + count, 0));
+    expect(
+      sender.get(201) ?? 0,
+      JSON.stringify({ sender: Object.fromEntries(sender), flood: Object.fromEntries(flood) }),
+    ).toBeGreaterThanOrEqual(0.9 * sent);
+    expect((flood.get(404) ?? 0) + (flood.get(500) ?? 0)).toBe(
+      [...flood.values()].reduce((sum, count) => sum + count, 0),
+    );
     expect([...guesser.keys()].every((status) => status === 404 || status === 500)).toBe(true);
   });
 
@@ -246,8 +287,14 @@ describe.skipIf(databaseUrl === null)(title('real senders on PostgreSQL', 'postg
     const { url, webhook } = await manager.create(actor, { channelId, name: 'CI' });
     const handle = createWebhookHandler({ store: posting, rateLimiter: createMemoryRateLimiter({ limit: 1_000 }) });
     const post = async (postUrl: string, text: string) =>
-      (await handle({ method: 'POST', url: new URL(postUrl).pathname, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) }))
-        .status;
+      (
+        await handle({
+          method: 'POST',
+          url: new URL(postUrl).pathname,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ text }),
+        })
+      ).status;
 
     expect(await post(url, 'proves the credential on this instance')).toBe(201);
     const { url: rotatedUrl } = await manager.rotate(actor, webhook.id);
@@ -255,7 +302,10 @@ describe.skipIf(databaseUrl === null)(title('real senders on PostgreSQL', 'postg
     expect(await post(rotatedUrl, 'new secret')).toBe(201);
     await manager.revoke(actor, webhook.id);
     expect(await post(rotatedUrl, 'after the revocation')).toBe(404);
-    expect((await posting.listMessages(channelId)).map((message) => message.body)).toEqual(['proves the credential on this instance', 'new secret']);
+    expect((await posting.listMessages(channelId)).map((message) => message.body)).toEqual([
+      'proves the credential on this instance',
+      'new secret',
+    ]);
   });
 });
 

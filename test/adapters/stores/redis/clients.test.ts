@@ -2,7 +2,11 @@ import { Redis as Valkey } from 'iovalkey';
 import { createClient } from 'redis';
 import { createClient as createClient4 } from 'redis4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRateLimiter, type RedisCallClient, type RedisSendCommand } from '../../../../adapters/stores/redis/index.js';
+import {
+  createRedisRateLimiter,
+  type RedisCallClient,
+  type RedisSendCommand,
+} from '../../../../adapters/stores/redis/index.js';
 import { runRateLimiterConformance } from '../../../../src/testing/index.js';
 import { backends } from '../../../support/backends.js';
 
@@ -63,7 +67,8 @@ for (const { name, keyPrefix, connect } of clients) {
       describe,
       it,
       name: 'conformance',
-      createRateLimiter: ({ limit, windowMs }) => createRedisRateLimiter({ ...connected.options, limit, windowMs, keyPrefix }),
+      createRateLimiter: ({ limit, windowMs }) =>
+        createRedisRateLimiter({ ...connected.options, limit, windowMs, keyPrefix }),
     });
 
     it('sends one SCRIPT LOAD, then one EVALSHA per decision, decoding the replies exactly', async () => {
@@ -75,9 +80,27 @@ for (const { name, keyPrefix, connect } of clients) {
         windowMs: 1_000,
       });
       const now = Date.UTC(2026, 0, 1) + 0.5;
-      expect(await limiter.hit('k-replies', now)).toEqual({ allowed: true, limit: 2, windowMs: 1_000, remaining: 1, resetMs: 1_000 });
-      expect(await limiter.hit('k-replies', now + 10)).toEqual({ allowed: true, limit: 2, windowMs: 1_000, remaining: 0, resetMs: 990 });
-      expect(await limiter.hit('k-replies', now + 20)).toEqual({ allowed: false, limit: 2, windowMs: 1_000, remaining: 0, resetMs: 980 });
+      expect(await limiter.hit('k-replies', now)).toEqual({
+        allowed: true,
+        limit: 2,
+        windowMs: 1_000,
+        remaining: 1,
+        resetMs: 1_000,
+      });
+      expect(await limiter.hit('k-replies', now + 10)).toEqual({
+        allowed: true,
+        limit: 2,
+        windowMs: 1_000,
+        remaining: 0,
+        resetMs: 990,
+      });
+      expect(await limiter.hit('k-replies', now + 20)).toEqual({
+        allowed: false,
+        limit: 2,
+        windowMs: 1_000,
+        remaining: 0,
+        resetMs: 980,
+      });
       expect(sent).toEqual(['SCRIPT', 'EVALSHA', 'EVALSHA', 'EVALSHA']);
     });
   });

@@ -7,7 +7,10 @@ import { runRateLimiterConformance } from '../../../../src/testing/index.js';
 
 const nodes = inject('redisClusterNodes');
 const skipped = inject('backendsSkipped');
-const suite = nodes === null ? `Redis rate limiter on Redis Cluster (SKIPPED: ${skipped.join('; ')})` : 'Redis rate limiter on Redis Cluster';
+const suite =
+  nodes === null
+    ? `Redis rate limiter on Redis Cluster (SKIPPED: ${skipped.join('; ')})`
+    : 'Redis rate limiter on Redis Cluster';
 const keyPrefix = 'cwtest:cluster:';
 const startupNodes = (nodes ?? []).map((node) => {
   const [host, port] = node.split(':');
@@ -24,9 +27,15 @@ describe.skipIf(nodes === null)(suite, () => {
   const sendThroughNodeRedis: RedisSendCommand = (args, key) => nodeRedis.sendCommand(key, false, args);
 
   beforeAll(async () => {
-    ioredis = new Cluster(startupNodes, { enableOfflineQueue: false, lazyConnect: true, redisOptions: { maxRetriesPerRequest: 1 } });
+    ioredis = new Cluster(startupNodes, {
+      enableOfflineQueue: false,
+      lazyConnect: true,
+      redisOptions: { maxRetriesPerRequest: 1 },
+    });
     await ioredis.connect();
-    nodeRedis = await createCluster({ rootNodes: startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })) }).connect();
+    nodeRedis = await createCluster({
+      rootNodes: startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
+    }).connect();
     masters = startupNodes.map(({ host, port }) => new Redis(port, host, { lazyConnect: true }));
     await Promise.all(masters.map((master) => master.connect()));
   });
@@ -49,13 +58,21 @@ describe.skipIf(nodes === null)(suite, () => {
 
   for (const { name, create, send } of clients) {
     describe(name, () => {
-      runRateLimiterConformance({ describe, it, name: 'conformance', createRateLimiter: ({ limit, windowMs }) => create({ limit, windowMs }) });
+      runRateLimiterConformance({
+        describe,
+        it,
+        name: 'conformance',
+        createRateLimiter: ({ limit, windowMs }) => create({ limit, windowMs }),
+      });
 
       it('warms up with one SCRIPT LOAD and one EVAL per master without the script, then makes one round trip per decision', async () => {
         await Promise.all(masters.map((master) => master.script('FLUSH')));
         const sent: string[] = [];
         const tag = name.split(' ')[0];
-        const limiter = createRedisRateLimiter({ sendCommand: (args, key) => (sent.push(args[0]), send()(args, key)), keyPrefix });
+        const limiter = createRedisRateLimiter({
+          sendCommand: (args, key) => (sent.push(args[0]), send()(args, key)),
+          keyPrefix,
+        });
         const keys = Array.from({ length: 30 }, (_, i) => `rt-${tag}-${i}`);
         const now = Date.UTC(2026, 0, 1);
         for (const key of keys) expect(await limiter.hit(key, now)).toMatchObject({ allowed: true, remaining: 59 });
@@ -71,7 +88,10 @@ describe.skipIf(nodes === null)(suite, () => {
         for (const key of keys) expect(await limiter.hit(key, now + 1)).toMatchObject({ allowed: true, remaining: 58 });
         expect(count(sent)).toEqual({ EVALSHA: 30 });
         const after = await serverStats(masters);
-        expect({ evalsha: after.evalsha - before.evalsha, moved: after.moved - before.moved }).toEqual({ evalsha: 30, moved: 0 });
+        expect({ evalsha: after.evalsha - before.evalsha, moved: after.moved - before.moved }).toEqual({
+          evalsha: 30,
+          moved: 0,
+        });
       });
     });
   }

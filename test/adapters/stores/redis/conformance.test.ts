@@ -50,10 +50,22 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
       await limiter.hit('k-script', now);
       await client.script('FLUSH');
       sent.length = 0;
-      expect(await limiter.hit('k-script', now + 1)).toEqual({ allowed: true, limit: 60, windowMs: 60_000, remaining: 58, resetMs: 59_999 });
+      expect(await limiter.hit('k-script', now + 1)).toEqual({
+        allowed: true,
+        limit: 60,
+        windowMs: 60_000,
+        remaining: 58,
+        resetMs: 59_999,
+      });
       expect(sent).toEqual(['EVALSHA', 'EVAL']);
       sent.length = 0;
-      expect(await limiter.hit('k-script', now + 2)).toEqual({ allowed: true, limit: 60, windowMs: 60_000, remaining: 57, resetMs: 59_998 });
+      expect(await limiter.hit('k-script', now + 2)).toEqual({
+        allowed: true,
+        limit: 60,
+        windowMs: 60_000,
+        remaining: 57,
+        resetMs: 59_998,
+      });
       expect(sent).toEqual(['EVALSHA']);
     });
 
@@ -65,7 +77,10 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
       };
       const limiter = createRedisRateLimiter({ sendCommand, keyPrefix });
       const now = Date.UTC(2026, 0, 1);
-      await expect(limiter.hit('k-retry-load', now)).rejects.toMatchObject({ code: 'rate_limiter_failed', message: expect.stringContaining('LOADING') });
+      await expect(limiter.hit('k-retry-load', now)).rejects.toMatchObject({
+        code: 'rate_limiter_failed',
+        message: expect.stringContaining('LOADING'),
+      });
       failLoad = false;
       expect(await limiter.hit('k-retry-load', now)).toMatchObject({ allowed: true, remaining: 59 });
     });
@@ -95,14 +110,24 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter', 'redis'), () => {
       const invalid = { name: 'ChannelWebhookError', code: 'invalid_argument' };
       expect(() => createRedisRateLimiter({ client, limit: 0 })).toThrow(expect.objectContaining(invalid));
       expect(() => createRedisRateLimiter({ client, windowMs: 1.5 })).toThrow(expect.objectContaining(invalid));
-      expect(() => createRedisRateLimiter({ client, keyPrefix: 7 as unknown as string })).toThrow(expect.objectContaining(invalid));
-      expect(() => createRedisRateLimiter({} as never)).toThrow(expect.objectContaining({ ...invalid, message: expect.stringContaining('sendCommand') }));
+      expect(() => createRedisRateLimiter({ client, keyPrefix: 7 as unknown as string })).toThrow(
+        expect.objectContaining(invalid),
+      );
+      expect(() => createRedisRateLimiter({} as never)).toThrow(
+        expect.objectContaining({ ...invalid, message: expect.stringContaining('sendCommand') }),
+      );
       expect(() => createRedisRateLimiter({ client, sendCommand } as never)).toThrow(expect.objectContaining(invalid));
-      expect(() => createRedisRateLimiter({ client: { evalsha: () => {} } as never })).toThrow(expect.objectContaining(invalid));
+      expect(() => createRedisRateLimiter({ client: { evalsha: () => {} } as never })).toThrow(
+        expect.objectContaining(invalid),
+      );
     });
 
     it('rejects promptly with rate_limiter_failed when Redis is unreachable', async () => {
-      const down = new Redis(await freePort(), '127.0.0.1', { ...clientOptions, lazyConnect: false, retryStrategy: () => 1_000 });
+      const down = new Redis(await freePort(), '127.0.0.1', {
+        ...clientOptions,
+        lazyConnect: false,
+        retryStrategy: () => 1_000,
+      });
       down.on('error', () => {});
       try {
         const limiter = createRedisRateLimiter({ client: down });

@@ -1,7 +1,13 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisRateLimiter } from '../../../../adapters/stores/redis/index.js';
-import { createMemoryStore, createWebhookHandler, createWebhookManager, type ErrorContext, type WebhookHandler } from '../../../../src/index.js';
+import {
+  createMemoryStore,
+  createWebhookHandler,
+  createWebhookManager,
+  type ErrorContext,
+  type WebhookHandler,
+} from '../../../../src/index.js';
 import { isCi } from '../../../support/global-setup.js';
 import { serverBinaries, startRedis, type RedisServer } from '../../../support/servers.js';
 
@@ -21,7 +27,13 @@ describe.skipIf(skip)(suite, () => {
   beforeAll(async () => {
     server = await startRedis();
     // The options the README recommends: commands fail at once while Redis is away.
-    client = new Redis(server.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, lazyConnect: true, retryStrategy: () => 100 });
+    client = new Redis(server.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 500,
+      lazyConnect: true,
+      retryStrategy: () => 100,
+    });
     client.on('error', () => {});
     await client.connect();
     const store = createMemoryStore();
@@ -32,7 +44,8 @@ describe.skipIf(skip)(suite, () => {
     );
     path = new URL(url).pathname;
     const rateLimiter = createRedisRateLimiter({ client, limit: 3, windowMs: 60_000, keyPrefix: 'cwtest:outage:' });
-    const onError = (error: unknown, context: ErrorContext) => reported.push({ code: (error as { code?: unknown }).code, context });
+    const onError = (error: unknown, context: ErrorContext) =>
+      reported.push({ code: (error as { code?: unknown }).code, context });
     allowing = createWebhookHandler({ store, rateLimiter, onError });
     rejecting = createWebhookHandler({ store, rateLimiter, onError, onRateLimiterError: 'reject' });
   });
@@ -42,7 +55,12 @@ describe.skipIf(skip)(suite, () => {
   });
 
   const post = (handle: WebhookHandler, text: string) =>
-    handle({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+    handle({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
   const timed = async (handle: WebhookHandler, text: string) => {
     const started = Date.now();
     const response = await post(handle, text);
@@ -65,7 +83,8 @@ describe.skipIf(skip)(suite, () => {
       expect(ms).toBeLessThan(1_500);
     }
     expect(reported).toHaveLength(4);
-    for (const report of reported) expect(report).toMatchObject({ code: 'rate_limiter_failed', context: { stage: 'rate_limiter' } });
+    for (const report of reported)
+      expect(report).toMatchObject({ code: 'rate_limiter_failed', context: { stage: 'rate_limiter' } });
   });
 
   it("Redis down, with onRateLimiterError: 'reject': posts answer 500 at once", async () => {

@@ -14,7 +14,13 @@ describe('createRedisRateLimiter sendCommand', () => {
     };
     const limiter = createRedisRateLimiter({ sendCommand, keyPrefix: 'p:' });
     const now = Date.UTC(2026, 0, 1);
-    expect(await limiter.hit('wh_1', now)).toEqual({ allowed: true, limit: 60, windowMs: 60_000, remaining: 59, resetMs: 60_000 });
+    expect(await limiter.hit('wh_1', now)).toEqual({
+      allowed: true,
+      limit: 60,
+      windowMs: 60_000,
+      remaining: 59,
+      resetMs: 60_000,
+    });
     expect(sent).toEqual([
       ['SCRIPT', undefined],
       ['EVALSHA', 'p:wh_1'],
@@ -26,7 +32,9 @@ describe('createRedisRateLimiter sendCommand', () => {
     const sendCommand: RedisSendCommand = async () => null;
     const client = { call: async () => null };
     // @ts-expect-error: both connections at once
-    expect(() => createRedisRateLimiter({ client, sendCommand })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => createRedisRateLimiter({ client, sendCommand })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
     // @ts-expect-error: no connection
     expect(() => createRedisRateLimiter({ limit: 5 })).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
   });

@@ -4,7 +4,8 @@ import { createSqliteRateLimiter, createSqliteStore } from '../../../../adapters
 import { problem, problemHeaders } from '../../../support/setup.js';
 import { createWebhookHandler, freshFile, post, seed } from './support.js';
 
-const failure = (code: string, message: RegExp) => expect.objectContaining({ name: 'ChannelWebhookError', code, message: expect.stringMatching(message) });
+const failure = (code: string, message: RegExp) =>
+  expect.objectContaining({ name: 'ChannelWebhookError', code, message: expect.stringMatching(message) });
 
 const opened: Database.Database[] = [];
 /** A connection to `file`, closed after the test. */
@@ -31,7 +32,11 @@ async function timed<T>(work: () => Promise<T>): Promise<{ answer: T; ms: number
   return { answer, ms: performance.now() - started };
 }
 
-const storeFailed = { status: 500, headers: problemHeaders({ remaining: 59, seconds: 60 }), body: problem(500, 'store_failed') };
+const storeFailed = {
+  status: 500,
+  headers: problemHeaders({ remaining: 59, seconds: 60 }),
+  body: problem(500, 'store_failed'),
+};
 
 // Rule: `busyTimeoutMs: 0` is SQLite's own "fail at once when locked", not "the default": a write
 // that meets another connection's write lock fails at once with a 500, while the default waits
@@ -45,7 +50,10 @@ describe('SQLite busyTimeoutMs: 0 fails at once on a locked file', () => {
       store: createSqliteStore({ database: connect(file), busyTimeoutMs: 0 }),
       onError: (error) => reported.push(error),
     });
-    const waiting = createWebhookHandler({ store: createSqliteStore({ database: connect(file) }), onError: () => undefined });
+    const waiting = createWebhookHandler({
+      store: createSqliteStore({ database: connect(file) }),
+      onError: () => undefined,
+    });
     const lock = holdWriteLock(file);
 
     const zero = await timed(() => post(atOnce, path, 'while locked', 'evt-1'));
@@ -82,7 +90,9 @@ describe('SQLite busyTimeoutMs: 0 fails at once on a locked file', () => {
     const zero = await timed(() => post(handle, path, 'while locked'));
     expect(zero.answer).toEqual({ status: 500, headers: problemHeaders(), body: problem(500, 'rate_limiter_failed') });
     expect(zero.ms).toBeLessThan(1_000);
-    expect(reported).toEqual([failure('rate_limiter_failed', /locked by another connection for busyTimeoutMs \(0 ms\)/)]);
+    expect(reported).toEqual([
+      failure('rate_limiter_failed', /locked by another connection for busyTimeoutMs \(0 ms\)/),
+    ]);
     lock.release();
   }, 30_000);
 });

@@ -33,14 +33,21 @@ if (MODE === 'hold') {
   const groupCommit = process.env.GROUP_COMMIT === '1';
   const inFlight = Number(process.env.IN_FLIGHT ?? 1);
   const store = createSqliteStore({ database, groupCommit });
-  const rateLimiter = MODE === 'limit' ? createSqliteRateLimiter({ database, groupCommit }) : createMemoryRateLimiter({ limit: 1_000_000 });
+  const rateLimiter =
+    MODE === 'limit'
+      ? createSqliteRateLimiter({ database, groupCommit })
+      : createMemoryRateLimiter({ limit: 1_000_000 });
   const handle = createWebhookHandler({ store, rateLimiter });
   say({ ready: true });
   await waitForStart();
   const postOne = async (i) => {
     // race: every process posts the same keys in the same order; limit and stay: no keys; load: until killed.
     const key = MODE === 'race' ? `race-${i}` : MODE === 'load' ? `load-${process.pid}-${i}` : null;
-    const answer = await post(handle, MODE === 'load' ? `load ${process.pid} ${i}` : `${MODE} ${i} from ${process.pid}`, key);
+    const answer = await post(
+      handle,
+      MODE === 'load' ? `load ${process.pid} ${i}` : `${MODE} ${i} from ${process.pid}`,
+      key,
+    );
     say({ i, key, status: answer.status, id: answer.body.message?.id ?? null, code: answer.body.code ?? null });
   };
   for (let i = 0; MODE === 'load' || i < Number(COUNT); i += inFlight) {

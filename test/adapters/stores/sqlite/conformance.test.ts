@@ -37,7 +37,8 @@ describe('SQLite store and rate limiter (better-sqlite3)', () => {
     describe,
     it,
     name: 'store conformance, in memory, another table prefix, synchronous full',
-    createStore: () => createSqliteStore({ database: new Database(':memory:'), tablePrefix: 'hooks_', synchronous: 'full' }),
+    createStore: () =>
+      createSqliteStore({ database: new Database(':memory:'), tablePrefix: 'hooks_', synchronous: 'full' }),
   });
 
   runRateLimiterConformance({

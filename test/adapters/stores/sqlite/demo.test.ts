@@ -13,7 +13,8 @@ afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()));
 });
 
-const startDemo = async (env: Record<string, string>) => startApp('examples/express/server.js', { PORT: String(await freePort()), DEMO: 'off', ...env }, stops);
+const startDemo = async (env: Record<string, string>) =>
+  startApp('examples/express/server.js', { PORT: String(await freePort()), DEMO: 'off', ...env }, stops);
 
 const postText = (url: string, text: string) => send(url, { body: { text } });
 
@@ -22,7 +23,9 @@ describe('npm start on SQLite', () => {
     const file = freshFile();
     const before = Math.floor(Date.now() / 1_000) * 1_000;
     const first = await startDemo({ STORE_FILE: file });
-    expect(first.stdout().split('\n')[0]).toBe(`Data: SQLite file ${file}, kept across restarts (STORE=memory keeps nothing).`);
+    expect(first.stdout().split('\n')[0]).toBe(
+      `Data: SQLite file ${file}, kept across restarts (STORE=memory keeps nothing).`,
+    );
     expect((await postText(first.url, 'before the restart')).status).toBe(201);
     await first.stop();
 
@@ -34,7 +37,10 @@ describe('npm start on SQLite', () => {
     await second.stop();
 
     const store = createSqliteStore({ database: new Database(file) });
-    expect(store.listMessages('general').map((message) => message.body)).toEqual(['before the restart', 'after the restart']);
+    expect(store.listMessages('general').map((message) => message.body)).toEqual([
+      'before the restart',
+      'after the restart',
+    ]);
     // Each start made one webhook, named by the time of that start, so that the two are told apart.
     const names = store.listWebhooks('general').map((webhook) => webhook.name);
     expect(names).toHaveLength(2);

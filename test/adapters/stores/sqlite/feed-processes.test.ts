@@ -13,7 +13,9 @@ const take = async (entries: AsyncIterator<FeedEntry>, count: number): Promise<s
   while (ids.length < count) {
     const next = await Promise.race([
       entries.next(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${ids.length} of ${count} entries within 20 s`)), 20_000)),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`${ids.length} of ${count} entries within 20 s`)), 20_000),
+      ),
     ]);
     if (next.done === true) throw new Error('the follower ended');
     ids.push(next.value.message.id);
@@ -67,7 +69,11 @@ describe('SQLite feed, two processes on one file', () => {
         // A new connection, as a restarted follower would open.
         const reopened = new Database(file);
         const stop = new AbortController();
-        const again = followFeed(createSqliteStore({ database: reopened }), { channelId: 'general', after: cursor, signal: stop.signal });
+        const again = followFeed(createSqliteStore({ database: reopened }), {
+          channelId: 'general',
+          after: cursor,
+          signal: stop.signal,
+        });
         try {
           expect(await take(again, 100)).toEqual(stored(child));
         } finally {

@@ -36,6 +36,7 @@ describe('SQLite store and rate limiter with group commit (better-sqlite3)', () 
     describe,
     it,
     name: 'rate limiter conformance',
-    createRateLimiter: ({ limit, windowMs }) => createSqliteRateLimiter({ database: open(), limit, windowMs, groupCommit: true }),
+    createRateLimiter: ({ limit, windowMs }) =>
+      createSqliteRateLimiter({ database: open(), limit, windowMs, groupCommit: true }),
   });
 });

@@ -1,6 +1,11 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createSqliteRateLimiter, createSqliteStore, type SqliteDatabase, type SqliteStatement } from '../../../../adapters/stores/sqlite/index.js';
+import {
+  createSqliteRateLimiter,
+  createSqliteStore,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from '../../../../adapters/stores/sqlite/index.js';
 import { MAX_BATCH } from '../../../../adapters/stores/sqlite/sqlite-writer.js';
 import { createWebhookHandler, createWebhookManager } from '../../../../src/index.js';
 import { insertInput, makeMessage, makeWebhook } from '../../../../src/testing/fixtures.js';
@@ -20,7 +25,8 @@ function counted(database: SqliteDatabase, fail: (sql: string, params: unknown[]
     prepare(text): SqliteStatement {
       const statement = database.prepare(text);
       const check = (params: unknown[]) => {
-        if (fail(text, params)) throw Object.assign(new Error(`disk I/O error in ${text.slice(0, 20)}`), { code: 'SQLITE_IOERR' });
+        if (fail(text, params))
+          throw Object.assign(new Error(`disk I/O error in ${text.slice(0, 20)}`), { code: 'SQLITE_IOERR' });
       };
       return {
         run: (...params) => {
@@ -56,12 +62,18 @@ const insertOf = (webhook: WebhookRecord, at: number, key: string | null, text =
 describe('SQLite group commit: many operations, one transaction, each its own answer', () => {
   it('posts handed over in one turn go in one transaction, in order, each with its outcome', async () => {
     const { store, webhooks, counts, reader } = setUp();
-    const inputs = [insertOf(webhooks[0]!, t0 + 10, null), insertOf(webhooks[1]!, t0 + 11, 'k'), insertOf(webhooks[2]!, t0 + 12, null)];
+    const inputs = [
+      insertOf(webhooks[0]!, t0 + 10, null),
+      insertOf(webhooks[1]!, t0 + 11, 'k'),
+      insertOf(webhooks[2]!, t0 + 12, null),
+    ];
     const begunBefore = counts.begun;
     const results = await Promise.all(inputs.map((input) => store.insertMessage(input)));
     expect(counts.begun - begunBefore).toBe(1);
     expect(results).toEqual(inputs.map((input) => ({ outcome: 'created', message: input.message })));
-    expect(reader.listMessages('general').map((message) => message.id)).toEqual(inputs.map((input) => input.message.id));
+    expect(reader.listMessages('general').map((message) => message.id)).toEqual(
+      inputs.map((input) => input.message.id),
+    );
     expect(reader.getWebhook(webhooks[1]!.id)?.lastPostAt).toBe(t0 + 11);
   });
 
@@ -95,7 +107,10 @@ describe('SQLite group commit: many operations, one transaction, each its own an
     store.putChannel({ id: 'old', ownerId: 'u1', archived: true });
     const outcomes = (await Promise.all(pending)).map((result) => result.outcome);
     expect(outcomes).toEqual(['created', 'webhook_inactive', 'channel_archived', 'created']);
-    expect(reader.listMessages('general').map((message) => message.author.id)).toEqual([webhooks[0]!.id, webhooks[2]!.id]);
+    expect(reader.listMessages('general').map((message) => message.author.id)).toEqual([
+      webhooks[0]!.id,
+      webhooks[2]!.id,
+    ]);
     expect(reader.listMessages('old')).toEqual([]);
   });
 
@@ -131,17 +146,33 @@ describe('SQLite group commit: many operations, one transaction, each its own an
     let failCommit = false;
     const { store, rateLimiter, webhooks, reader } = setUp((sql) => sql === 'COMMIT' && failCommit);
     failCommit = true;
-    const settled = await Promise.allSettled([store.insertMessage(insertOf(webhooks[0]!, t0 + 10, 'a')), rateLimiter.hit('k', t0 + 10)]);
+    const settled = await Promise.allSettled([
+      store.insertMessage(insertOf(webhooks[0]!, t0 + 10, 'a')),
+      rateLimiter.hit('k', t0 + 10),
+    ]);
     expect(settled).toEqual([
-      { status: 'rejected', reason: expect.objectContaining({ code: 'store_failed', message: expect.stringMatching(/insertMessage failed/) }) },
-      { status: 'rejected', reason: expect.objectContaining({ code: 'rate_limiter_failed', message: expect.stringMatching(/hit failed/) }) },
+      {
+        status: 'rejected',
+        reason: expect.objectContaining({
+          code: 'store_failed',
+          message: expect.stringMatching(/insertMessage failed/),
+        }),
+      },
+      {
+        status: 'rejected',
+        reason: expect.objectContaining({ code: 'rate_limiter_failed', message: expect.stringMatching(/hit failed/) }),
+      },
     ]);
     expect(reader.listMessages('general')).toEqual([]);
     failCommit = false;
     const again = insertOf(webhooks[0]!, t0 + 20, 'a');
     expect(await store.insertMessage(again)).toEqual({ outcome: 'created', message: again.message });
     // The failed batch's decision was not counted: two more are allowed, then none.
-    const decisions = await Promise.all([rateLimiter.hit('k', t0 + 20), rateLimiter.hit('k', t0 + 21), rateLimiter.hit('k', t0 + 22)]);
+    const decisions = await Promise.all([
+      rateLimiter.hit('k', t0 + 20),
+      rateLimiter.hit('k', t0 + 21),
+      rateLimiter.hit('k', t0 + 22),
+    ]);
     expect(decisions.map((decision) => [decision.allowed, decision.remaining])).toEqual([
       [true, 1],
       [true, 0],
@@ -175,7 +206,9 @@ describe('SQLite group commit: many operations, one transaction, each its own an
     const results = await Promise.all(inputs.map((input) => store.insertMessage(input)));
     expect(counts.begun - begunBefore).toBe(3);
     expect(results.every((result: InsertMessageResult) => result.outcome === 'created')).toBe(true);
-    expect(reader.listMessages('general').map((message) => message.id)).toEqual(inputs.map((input) => input.message.id));
+    expect(reader.listMessages('general').map((message) => message.id)).toEqual(
+      inputs.map((input) => input.message.id),
+    );
   });
 
   it('history records ride the batch of the posts, and the feed hears each channel once per batch, after its commit', async () => {

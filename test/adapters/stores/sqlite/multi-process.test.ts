@@ -14,9 +14,14 @@ afterEach(async () => {
 describe('examples/multi-process (cluster, one SQLite file)', () => {
   it('stores a key once and shares the 60-a-minute limit across its workers, which both store messages', async () => {
     const file = freshFile();
-    const app = await startApp('examples/multi-process/server.js', { DATABASE_FILE: file, PORT: String(await freePort()), WORKERS: '2' }, stops);
+    const app = await startApp(
+      'examples/multi-process/server.js',
+      { DATABASE_FILE: file, PORT: String(await freePort()), WORKERS: '2' },
+      stops,
+    );
     const { url } = app;
-    const post = (key: string | null) => send(url, { body: { text: 'Deploy 42 finished' }, headers: key === null ? {} : { 'idempotency-key': key } });
+    const post = (key: string | null) =>
+      send(url, { body: { text: 'Deploy 42 finished' }, headers: key === null ? {} : { 'idempotency-key': key } });
 
     const sameKey = await Promise.all(Array.from({ length: 4 }, () => post('deploy-42')));
     expect(sameKey.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 201]);

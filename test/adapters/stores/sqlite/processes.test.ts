@@ -22,7 +22,9 @@ for (const { name, env, inFlight } of [
       const file = freshFile();
       const { path, store, database } = await seed(file);
       const startAt = String(Date.now() + 1_500);
-      const children = Array.from({ length: 4 }, () => spawnChild('race', { SQLITE_FILE: file, HOOK_PATH: path, START_AT: startAt, COUNT: '100', ...env }));
+      const children = Array.from({ length: 4 }, () =>
+        spawnChild('race', { SQLITE_FILE: file, HOOK_PATH: path, START_AT: startAt, COUNT: '100', ...env }),
+      );
       await startAll(children);
       expect(await Promise.all(children.map((child) => child.exited))).toEqual([0, 0, 0, 0]);
 
@@ -45,7 +47,9 @@ for (const { name, env, inFlight } of [
       }
       const stored = store.listMessages('general');
       expect(stored).toHaveLength(100);
-      expect(new Set(stored.map((message) => message.id))).toEqual(new Set([...byKey.values()].map((got) => got[0]!.id)));
+      expect(new Set(stored.map((message) => message.id))).toEqual(
+        new Set([...byKey.values()].map((got) => got[0]!.id)),
+      );
       database.close();
     }, 60_000);
 
@@ -53,7 +57,9 @@ for (const { name, env, inFlight } of [
       const file = freshFile();
       const { path, store, database } = await seed(file);
       const startAt = String(Date.now() + 1_500);
-      const children = Array.from({ length: 2 }, () => spawnChild('limit', { SQLITE_FILE: file, HOOK_PATH: path, START_AT: startAt, COUNT: '50', ...env }));
+      const children = Array.from({ length: 2 }, () =>
+        spawnChild('limit', { SQLITE_FILE: file, HOOK_PATH: path, START_AT: startAt, COUNT: '50', ...env }),
+      );
       await startAll(children);
       expect(await Promise.all(children.map((child) => child.exited))).toEqual([0, 0]);
 
@@ -71,7 +77,9 @@ for (const { name, env, inFlight } of [
       const file = freshFile();
       const { path, database } = await seed(file);
       database.close();
-      const children = Array.from({ length: 2 }, () => spawnChild('load', { SQLITE_FILE: file, HOOK_PATH: path, ...env }));
+      const children = Array.from({ length: 2 }, () =>
+        spawnChild('load', { SQLITE_FILE: file, HOOK_PATH: path, ...env }),
+      );
       // Killed in the middle of their loops, each after a few hundred posts.
       await Promise.all(children.map((child) => child.waitFor((lines) => lines.length > 300)));
       for (const child of children) child.kill('SIGKILL');

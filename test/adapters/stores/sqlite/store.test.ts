@@ -13,7 +13,8 @@ import { migrationsAfter } from '../../../../adapters/stores/sqlite/schema.js';
 import { createWebhookHandler, freshFile, post, seed, spawnChild } from './support.js';
 
 const t0 = Date.UTC(2026, 0, 1);
-const failure = (code: string, message: RegExp) => expect.objectContaining({ name: 'ChannelWebhookError', code, message: expect.stringMatching(message) });
+const failure = (code: string, message: RegExp) =>
+  expect.objectContaining({ name: 'ChannelWebhookError', code, message: expect.stringMatching(message) });
 
 /** A connection that runs `between` once, right after the first `get` of a statement matching `sql`. */
 function interrupted(database: SqliteDatabase, sql: RegExp, between: () => void): SqliteDatabase {
@@ -72,7 +73,9 @@ describe('SQLite store: one transaction per decision', () => {
     expect(revocation).toEqual(failure('store_failed', /locked by another connection for busyTimeoutMs \(50 ms\)/));
     expect(other.getWebhook(webhook.id)?.revokedAt).toBeNull();
     expect(other.revokeWebhook(webhook.id, t0 + 3)?.revokedAt).toBe(t0 + 3);
-    expect(store.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 4), null))).toEqual({ outcome: 'webhook_inactive' });
+    expect(store.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 4), null))).toEqual({
+      outcome: 'webhook_inactive',
+    });
     expect(other.listMessages('general')).toEqual([message]);
   });
 
@@ -119,7 +122,10 @@ describe('SQLite store: a file locked by another process', () => {
     const stored = await post(handle, path, 'after the lock', 'evt-1');
     expect(stored.status).toBe(201);
     const again = await post(handle, path, 'after the lock', 'evt-1');
-    expect(again).toMatchObject({ status: 200, body: { duplicate: true, message: (stored.body as { message: object }).message } });
+    expect(again).toMatchObject({
+      status: 200,
+      body: { duplicate: true, message: (stored.body as { message: object }).message },
+    });
     expect(
       createSqliteStore({ database })
         .listMessages('general')
@@ -131,7 +137,9 @@ describe('SQLite store: a file locked by another process', () => {
   it('a post waits for a lock released within busyTimeoutMs, and is stored', async () => {
     const file = freshFile();
     const { path, database } = await seed(file);
-    const handle = createWebhookHandler({ store: createSqliteStore({ database: new Database(file), busyTimeoutMs: 5_000 }) });
+    const handle = createWebhookHandler({
+      store: createSqliteStore({ database: new Database(file), busyTimeoutMs: 5_000 }),
+    });
     const holder = await holdLock(file, 400);
     const started = performance.now();
     const answer = await post(handle, path, 'waited', 'evt-2');
@@ -162,7 +170,10 @@ describe('SQLite store: a file locked by another process', () => {
     createSqliteStore({ database: new Database(file) });
     const holder = await holdLock(file, 1_500);
     expect(() => createSqliteStore({ database: new Database(file), busyTimeoutMs: 100 })).toThrow(
-      failure('store_failed', /^SQLite store: migrate failed: the database file stayed locked by another connection for busyTimeoutMs \(100 ms\)/),
+      failure(
+        'store_failed',
+        /^SQLite store: migrate failed: the database file stayed locked by another connection for busyTimeoutMs \(100 ms\)/,
+      ),
     );
     expect(() => createSqliteRateLimiter({ database: new Database(file), busyTimeoutMs: 100 })).toThrow(
       failure('rate_limiter_failed', /^SQLite rate limiter: migrate failed: the database file stayed locked/),
@@ -175,12 +186,16 @@ describe('SQLite store: start-up and schema', () => {
   it('a read-only database is a clear error at start-up, also when the schema is already there', () => {
     const file = freshFile();
     new Database(file).close();
-    expect(() => createSqliteStore({ database: new Database(file, { readonly: true }) })).toThrow(failure('store_failed', /read-only/));
+    expect(() => createSqliteStore({ database: new Database(file, { readonly: true }) })).toThrow(
+      failure('store_failed', /read-only/),
+    );
     createSqliteStore({ database: new Database(file) });
     expect(() => createSqliteStore({ database: new Database(file, { readonly: true }) })).toThrow(
       failure('store_failed', /^SQLite store: migrate failed: the database is read-only/),
     );
-    expect(() => createSqliteRateLimiter({ database: new Database(file, { readonly: true }) })).toThrow(failure('rate_limiter_failed', /read-only/));
+    expect(() => createSqliteRateLimiter({ database: new Database(file, { readonly: true }) })).toThrow(
+      failure('rate_limiter_failed', /read-only/),
+    );
   });
 
   it('sets WAL, the chosen synchronous and busy_timeout on the connection', () => {
@@ -207,16 +222,26 @@ describe('SQLite store: start-up and schema', () => {
     expect(database.pragma('user_version', { simple: true })).toBe(0);
     const tables = database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all();
     expect(tables).toEqual(
-      ['hooks_channels', 'hooks_feed', 'hooks_messages', 'hooks_migrations', 'hooks_post_heads', 'hooks_posts', 'hooks_rate_hits', 'hooks_webhooks'].map(
-        (name) => ({
-          name,
-        }),
-      ),
+      [
+        'hooks_channels',
+        'hooks_feed',
+        'hooks_messages',
+        'hooks_migrations',
+        'hooks_post_heads',
+        'hooks_posts',
+        'hooks_rate_hits',
+        'hooks_webhooks',
+      ].map((name) => ({
+        name,
+      })),
     );
 
     database.prepare('INSERT INTO hooks_migrations (version) VALUES (?)').run(SQLITE_SCHEMA_VERSION + 1);
     expect(() => createSqliteStore({ database, tablePrefix: 'hooks_' })).toThrow(
-      failure('store_failed', new RegExp(`schema version ${SQLITE_SCHEMA_VERSION + 1}, newer than this release's ${SQLITE_SCHEMA_VERSION}`)),
+      failure(
+        'store_failed',
+        new RegExp(`schema version ${SQLITE_SCHEMA_VERSION + 1}, newer than this release's ${SQLITE_SCHEMA_VERSION}`),
+      ),
     );
     expect(() => createSqliteStore({ database })).not.toThrow();
   });
@@ -225,7 +250,9 @@ describe('SQLite store: start-up and schema', () => {
     const database = new Database(freshFile());
     const [first] = migrationsAfter(0, 'channel_webhooks_');
     database.exec(first!.sql);
-    database.exec('CREATE TABLE channel_webhooks_migrations (version INTEGER PRIMARY KEY); INSERT INTO channel_webhooks_migrations VALUES (1);');
+    database.exec(
+      'CREATE TABLE channel_webhooks_migrations (version INTEGER PRIMARY KEY); INSERT INTO channel_webhooks_migrations VALUES (1);',
+    );
     const webhook = makeWebhook('general', t0);
     database
       .prepare(
@@ -239,14 +266,20 @@ describe('SQLite store: start-up and schema', () => {
       migrationsAfter(0, 'channel_webhooks_').map(({ version }) => ({ version })),
     );
     expect(store.getWebhook(webhook.id)).toEqual({ ...webhook, description: null, avatarUrl: null });
-    expect(store.updateWebhookProfile(webhook.id, { description: 'Deploys' })).toEqual({ ...webhook, description: 'Deploys', avatarUrl: null });
+    expect(store.updateWebhookProfile(webhook.id, { description: 'Deploys' })).toEqual({
+      ...webhook,
+      description: 'Deploys',
+      avatarUrl: null,
+    });
   });
 
   it('with migrate: false creates nothing until migrate() runs', () => {
     const database = new Database(':memory:');
     const store = createSqliteStore({ database, migrate: false });
     expect(database.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get()).toEqual({ n: 0 });
-    expect(() => store.getChannel('general')).toThrow(failure('store_failed', /^SQLite store: getChannel failed: no such table/));
+    expect(() => store.getChannel('general')).toThrow(
+      failure('store_failed', /^SQLite store: getChannel failed: no such table/),
+    );
     store.migrate();
     store.putChannel({ id: 'general', ownerId: 'u1', archived: true });
     expect(store.getChannel('general')).toEqual({ id: 'general', ownerId: 'u1', archived: true });
@@ -258,7 +291,9 @@ describe('SQLite store: start-up and schema', () => {
     const fromText = new Database(':memory:');
     fromText.exec(sqliteSchema({ tablePrefix: 'x_' }));
     const objects = (database: Database.Database) =>
-      database.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'x_migrations%' ORDER BY name").all();
+      database
+        .prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'x_migrations%' ORDER BY name")
+        .all();
     expect(objects(fromText)).toEqual(objects(migrated));
     expect(() => sqliteSchema({ tablePrefix: 'x; DROP' })).toThrow(failure('invalid_argument', /tablePrefix/));
   });
@@ -269,7 +304,11 @@ describe('SQLite store: start-up and schema', () => {
     const webhook = makeWebhook('general', t0);
     store.insertWebhook(webhook);
     const message = makeMessage(webhook, t0 + 1);
-    for (const answer of [store.getWebhook(webhook.id), store.insertMessage(insertInput(webhook, message, 'k')), store.listMessages('general')]) {
+    for (const answer of [
+      store.getWebhook(webhook.id),
+      store.insertMessage(insertInput(webhook, message, 'k')),
+      store.listMessages('general'),
+    ]) {
       expect(answer).not.toBeInstanceOf(Promise);
     }
     expect(createSqliteRateLimiter({ database: new Database(':memory:') }).hit('k', t0)).toEqual({
@@ -296,13 +335,21 @@ describe('SQLite store: start-up and schema', () => {
       { database, migrate: 'yes' },
     ];
     for (const [i, options] of bad.entries()) {
-      expect(() => createSqliteStore(options as never), `store options #${i}`).toThrow(failure('invalid_argument', /./));
-      expect(() => createSqliteRateLimiter(options as never), `limiter options #${i}`).toThrow(failure('invalid_argument', /./));
+      expect(() => createSqliteStore(options as never), `store options #${i}`).toThrow(
+        failure('invalid_argument', /./),
+      );
+      expect(() => createSqliteRateLimiter(options as never), `limiter options #${i}`).toThrow(
+        failure('invalid_argument', /./),
+      );
     }
     for (const options of [{ limit: 0 }, { limit: 1.5 }, { windowMs: 0 }, { windowMs: Number.NaN }]) {
       expect(() => createSqliteRateLimiter({ database, ...options })).toThrow(failure('invalid_argument', /./));
     }
-    expect(() => createSqliteStore({ database: {} as never })).toThrow(/better-sqlite3 Database, a bun:sqlite Database or a node:sqlite DatabaseSync/);
-    expect(() => createSqliteRateLimiter({ database }).hit('k', Number.NaN)).toThrow(failure('invalid_argument', /now/));
+    expect(() => createSqliteStore({ database: {} as never })).toThrow(
+      /better-sqlite3 Database, a bun:sqlite Database or a node:sqlite DatabaseSync/,
+    );
+    expect(() => createSqliteRateLimiter({ database }).hit('k', Number.NaN)).toThrow(
+      failure('invalid_argument', /now/),
+    );
   });
 });

@@ -16,7 +16,9 @@ export function freshFile(): string {
 }
 
 /** Seeds `file` with an active channel and one webhook; returns the webhook's URL path and a store on it. */
-export async function seed(file: string): Promise<{ path: string; webhookId: string; store: SqliteStore; database: Database.Database }> {
+export async function seed(
+  file: string,
+): Promise<{ path: string; webhookId: string; store: SqliteStore; database: Database.Database }> {
   const database = new Database(file);
   const store = createSqliteStore({ database });
   store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
@@ -42,7 +44,11 @@ export { createWebhookHandler };
  * webhook URL it printed, its output so far, and `stop`, also called after the test.
  */
 export async function startApp(script: string, env: Record<string, string>, stops: Array<() => Promise<void>>) {
-  const child = spawn(process.execPath, [script], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -53,7 +59,8 @@ export async function startApp(script: string, env: Record<string, string>, stop
     await exited;
   };
   stops.push(stop);
-  for (let i = 0; i < 400 && !/curl .* (\S+)\n/.test(stdout); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let i = 0; i < 400 && !/curl .* (\S+)\n/.test(stdout); i++)
+    await new Promise((resolve) => setTimeout(resolve, 25));
   const url = /curl .* (\S+)\n/.exec(stdout)?.[1];
   if (url === undefined) throw new Error(`${script} did not start:\n${stdout}\n${stderr}`);
   return { url, stdout: () => stdout, stderr: () => stderr, stop };
@@ -83,7 +90,8 @@ export interface Child {
 
 /** Spawns child.mjs (on the built package) in `mode`, under nice, on `file`. */
 export function spawnChild(mode: 'race' | 'limit' | 'load' | 'hold' | 'stay', env: Record<string, string>): Child {
-  if (!existsSync(join(root, 'dist/sqlite.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+  if (!existsSync(join(root, 'dist/sqlite.js')))
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
   const child = spawn('nice', ['-n', '5', process.execPath, CHILD], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', MODE: mode, START_AT: '0', COUNT: '0', HOLD_MS: '0', ...env },

@@ -42,7 +42,10 @@ export async function runRegisteredTest(test: RegisteredTest): Promise<TestOutco
   try {
     await test.run({ skip: (reason) => (skipped = reason ?? 'skipped') });
   } catch (error) {
-    return { status: 'failed', error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error) };
+    return {
+      status: 'failed',
+      error: error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error),
+    };
   }
   return skipped === undefined ? { status: 'passed' } : { status: 'skipped', error: skipped };
 }

@@ -108,7 +108,9 @@ async function operate(env: Env, body: Record<string, unknown>, origin: string):
       await store.putChannel(body.channel as { id: string; ownerId: string; archived: boolean });
       return Response.json({ ok: true });
     case 'create':
-      return Response.json(await manager.create(ACTOR, { channelId: String(body.channelId), name: String(body.name ?? 'Demo') }));
+      return Response.json(
+        await manager.create(ACTOR, { channelId: String(body.channelId), name: String(body.name ?? 'Demo') }),
+      );
     case 'rotate':
       return Response.json(await manager.rotate(ACTOR, String(body.webhookId)));
     case 'revoke':
@@ -131,12 +133,18 @@ async function operate(env: Env, body: Record<string, unknown>, origin: string):
       return Response.json(await store.listMessages(String(body.channelId)));
     case 'heard': {
       const shard = channelShard(String(body.channelId));
-      return objectOf(env.CHANNEL_WEBHOOKS, shard).fetch(new Request('https://test/heard', { headers: { [SHARD_HEADER]: shard, 'x-test-fault': 'heard' } }));
+      return objectOf(env.CHANNEL_WEBHOOKS, shard).fetch(
+        new Request('https://test/heard', { headers: { [SHARD_HEADER]: shard, 'x-test-fault': 'heard' } }),
+      );
     }
     case 'object': {
       // A header for the object of a channel, outside of any post.
       const shard = channelShard(String(body.channelId));
-      const headers = { [SHARD_HEADER]: shard, 'x-test-fault': String(body.fault), 'x-test-channel': String(body.channelId) };
+      const headers = {
+        [SHARD_HEADER]: shard,
+        'x-test-fault': String(body.fault),
+        'x-test-channel': String(body.channelId),
+      };
       return objectOf(env.CHANNEL_WEBHOOKS, shard).fetch(new Request('https://test/object', { headers }));
     }
   }
@@ -161,7 +169,8 @@ function suites(env: Env) {
       describe,
       it,
       name: 'Durable Object rate limiter conformance, in workerd',
-      createRateLimiter: ({ limit, windowMs }) => createDurableObjectRateLimiter({ namespace: env.CHANNEL_WEBHOOKS, limit, windowMs }),
+      createRateLimiter: ({ limit, windowMs }) =>
+        createDurableObjectRateLimiter({ namespace: env.CHANNEL_WEBHOOKS, limit, windowMs }),
     });
   });
 }
@@ -180,8 +189,17 @@ export default {
     const namespace = counting(env.CHANNEL_WEBHOOKS, counter);
     // Under /worker: the handler in the worker, over the store and limiter that call the objects.
     const serve = url.pathname.startsWith('/worker/')
-      ? createFetchHandler(createWebhookHandler({ store: createDurableObjectStore({ namespace }), rateLimiter: createDurableObjectRateLimiter({ namespace }) }))
-      : createDurableObjectFetchHandler({ namespace, timeoutMs: Number(request.headers.get('x-test-timeout') ?? 20_000), onError: () => undefined });
+      ? createFetchHandler(
+          createWebhookHandler({
+            store: createDurableObjectStore({ namespace }),
+            rateLimiter: createDurableObjectRateLimiter({ namespace }),
+          }),
+        )
+      : createDurableObjectFetchHandler({
+          namespace,
+          timeoutMs: Number(request.headers.get('x-test-timeout') ?? 20_000),
+          onError: () => undefined,
+        });
     const response = await serve(request);
     const answered = new Response(response.body, response);
     answered.headers.set('x-object-calls', String(counter.calls));
