@@ -1,3 +1,4 @@
+import { copyWebhookRecord } from '../lifecycle/copy-webhook-record.js';
 import { minuteOf } from '../history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../limits.js';
 import {
@@ -132,16 +133,16 @@ export function createMemoryStore(): MemoryStore {
     },
     insertWebhook(webhook) {
       if (webhooks.has(webhook.id)) throw new Error(`a webhook with id ${webhook.id} already exists`);
-      webhooks.set(webhook.id, copyRecord(webhook));
+      webhooks.set(webhook.id, copyWebhookRecord(webhook));
     },
     getWebhook(webhookId) {
       const webhook = webhooks.get(webhookId);
-      return webhook === undefined ? null : Object.freeze(copyRecord(webhook));
+      return webhook === undefined ? null : Object.freeze(copyWebhookRecord(webhook));
     },
     listWebhooks(channelId) {
       const found: WebhookRecord[] = [];
       for (const webhook of webhooks.values())
-        if (webhook.channelId === channelId) found.push(Object.freeze(copyRecord(webhook)));
+        if (webhook.channelId === channelId) found.push(Object.freeze(copyWebhookRecord(webhook)));
       // The port promises oldest first, whatever order the webhooks were inserted in (stable on ties).
       return found.sort((a, b) => a.createdAt - b.createdAt);
     },
@@ -150,20 +151,20 @@ export function createMemoryStore(): MemoryStore {
       if (webhook === undefined || webhook.revokedAt !== null) return null;
       webhook.secretHash = secretHash;
       webhook.rotatedAt = rotatedAt;
-      return Object.freeze(copyRecord(webhook));
+      return Object.freeze(copyWebhookRecord(webhook));
     },
     revokeWebhook(webhookId, revokedAt) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined) return null;
       if (webhook.revokedAt === null) webhook.revokedAt = revokedAt;
-      return Object.freeze(copyRecord(webhook));
+      return Object.freeze(copyWebhookRecord(webhook));
     },
     updateWebhookProfile(webhookId, change) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined || webhook.revokedAt !== null) return null;
       if (change.description !== undefined) webhook.description = change.description;
       if (change.avatarUrl !== undefined) webhook.avatarUrl = change.avatarUrl;
-      return Object.freeze(copyRecord(webhook));
+      return Object.freeze(copyWebhookRecord(webhook));
     },
     insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
       const webhookId = message.author.id;
@@ -337,24 +338,6 @@ function firstAfter(numbers: number[], last: number): number {
     else high = middle;
   }
   return low;
-}
-
-// One literal with a fixed key order, so that every record shares one hidden class (reads of
-// records stay monomorphic however many there are).
-function copyRecord(webhook: WebhookRecord): WebhookRecord {
-  return {
-    id: webhook.id,
-    channelId: webhook.channelId,
-    name: webhook.name,
-    secretHash: webhook.secretHash,
-    createdBy: webhook.createdBy,
-    createdAt: webhook.createdAt,
-    rotatedAt: webhook.rotatedAt,
-    revokedAt: webhook.revokedAt,
-    lastPostAt: webhook.lastPostAt,
-    description: webhook.description,
-    avatarUrl: webhook.avatarUrl,
-  };
 }
 
 // A message's own fields are strings but for two: only those two need a walk.

@@ -1,15 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fn } from '../../../src/arguments/index.js';
-import {
-  FIXED_PROBLEMS,
-  answer,
-  createConsoleErrorLog,
-  createWebhookAdapter,
-  isThenable,
-  systemClock,
-  type WebhookHandler,
-} from '../../../src/adapter-kit/index.js';
-import { answerWriteFailure } from './answer-write-failure.js';
+import { FIXED_PROBLEMS, answer, createWebhookAdapter, type WebhookHandler } from '../../../src/adapter-kit/index.js';
+import { listenerAround } from './answer-write-failure.js';
 import { nodeRequestParts, type NodeAdapterOptions } from './node-request-parts.js';
 import { writeNodeResponse } from './write-node-response.js';
 
@@ -74,20 +66,5 @@ export function createNodeListener(handle: WebhookHandler, options: NodeListener
     },
     options,
   );
-  const { fallback = NO_WEBHOOK_HERE } = options;
-  const log = createConsoleErrorLog(systemClock, 'createNodeListener');
-  const onError = options.onError ?? ((error: unknown) => log(error, { stage: 'write' }));
-
-  const failed = answerWriteFailure(onError);
-
-  return (req, res) => {
-    let answered: ReturnType<typeof serve>;
-    try {
-      answered = serve(req, res);
-    } catch (error) {
-      return failed(res, error);
-    }
-    if (answered === null) return fallback(req, res);
-    if (isThenable(answered)) answered.then(undefined, (error: unknown) => failed(res, error));
-  };
+  return listenerAround(serve, 'createNodeListener', options, NO_WEBHOOK_HERE);
 }

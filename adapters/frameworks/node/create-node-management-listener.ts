@@ -1,15 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { fn } from '../../../src/arguments/index.js';
-import {
-  createConsoleErrorLog,
-  createManagementAdapter,
-  FIXED_PROBLEMS,
-  answer,
-  isThenable,
-  systemClock,
-  type ManagementApi,
-} from '../../../src/adapter-kit/index.js';
-import { answerWriteFailure } from './answer-write-failure.js';
+import { createManagementAdapter, FIXED_PROBLEMS, answer, type ManagementApi } from '../../../src/adapter-kit/index.js';
+import { listenerAround } from './answer-write-failure.js';
 import type { NodeListener, NodeListenerOptions } from './create-node-listener.js';
 import { nodeRequestParts } from './node-request-parts.js';
 import { writeNodeResponse } from './write-node-response.js';
@@ -50,20 +42,5 @@ export function createNodeManagementListener(
     },
     options,
   );
-  const { fallback = NOT_HERE } = options;
-  const log = createConsoleErrorLog(systemClock, 'createNodeManagementListener');
-  const onError = options.onError ?? ((error: unknown) => log(error, { stage: 'write' }));
-
-  const failed = answerWriteFailure(onError);
-
-  return (req, res) => {
-    let answered: ReturnType<typeof serve>;
-    try {
-      answered = serve(req, res);
-    } catch (error) {
-      return failed(res, error);
-    }
-    if (answered === null) return fallback(req, res);
-    if (isThenable(answered)) answered.then(undefined, (error: unknown) => failed(res, error));
-  };
+  return listenerAround(serve, 'createNodeManagementListener', options, NOT_HERE);
 }

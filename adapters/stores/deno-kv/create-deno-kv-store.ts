@@ -1,3 +1,4 @@
+import { copyWebhookRecord } from '../../../src/lifecycle/copy-webhook-record.js';
 import type { DenoKvEntry } from './deno-kv.js';
 import { readFeedPage, watchFeedHead } from './feed.js';
 import { getAll, readFrames, setFrames, toFrames } from './frames.js';
@@ -181,7 +182,7 @@ export function createDenoKvStore(options: DenoKvStoreOptions): DenoKvStore {
         const result = await kv
           .atomic()
           .check({ key, versionstamp: null })
-          .set(key, copyRecord(webhook))
+          .set(key, copyWebhookRecord(webhook))
           .set(keys.newWebhookOf(webhook.channelId, webhook.createdAt, kv.commitVersionstamp()), webhook.id)
           .commit();
         if (!result.ok)
@@ -276,26 +277,10 @@ export function createDenoKvStore(options: DenoKvStoreOptions): DenoKvStore {
 }
 
 // One literal with a fixed key order: what is stored, and what every reader gets (a fresh object).
-function copyRecord(webhook: WebhookRecord): WebhookRecord {
-  return {
-    id: webhook.id,
-    channelId: webhook.channelId,
-    name: webhook.name,
-    secretHash: webhook.secretHash,
-    createdBy: webhook.createdBy,
-    createdAt: webhook.createdAt,
-    rotatedAt: webhook.rotatedAt,
-    revokedAt: webhook.revokedAt,
-    lastPostAt: webhook.lastPostAt,
-    description: webhook.description,
-    avatarUrl: webhook.avatarUrl,
-  };
-}
-
 /** A webhook as its two keys hold it: the record, and the time of its last post when it has one. */
 function toRecord(webhook: DenoKvEntry, lastPost: DenoKvEntry): WebhookRecord | null {
   if (webhook.value === null) return null;
-  const record = copyRecord(webhook.value as WebhookRecord);
+  const record = copyWebhookRecord(webhook.value as WebhookRecord);
   if (lastPost.value !== null) record.lastPostAt = lastPost.value as number;
   return record;
 }
