@@ -33,12 +33,21 @@ describe('SQLite store and rate limiter (better-sqlite3)', () => {
     },
   });
 
+  // Each store's own in-memory database, so that a test can delete a channel under it.
+  const databases = new WeakMap<object, Database.Database>();
   runStoreConformance({
     describe,
     it,
     name: 'store conformance, in memory, another table prefix, synchronous full',
-    createStore: () =>
-      createSqliteStore({ database: new Database(':memory:'), tablePrefix: 'hooks_', synchronous: 'full' }),
+    createStore: () => {
+      const database = new Database(':memory:');
+      const store = createSqliteStore({ database, tablePrefix: 'hooks_', synchronous: 'full' });
+      databases.set(store, database);
+      return store;
+    },
+    deleteChannel: (store, channelId) => {
+      databases.get(store)!.prepare('DELETE FROM hooks_channels WHERE id = ?').run(channelId);
+    },
   });
 
   runRateLimiterConformance({
