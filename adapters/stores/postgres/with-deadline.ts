@@ -9,6 +9,9 @@ import { settleWithin } from '../../../src/waiting/deadline.js';
  */
 export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   const failed = (error: unknown): never => {
+    // node-postgres's own `query_timeout` (set to what is left of the same deadline) may fire
+    // first: that is this deadline passing too.
+    if (error instanceof Error && error.message === PG_QUERY_TIMEOUT) throw storeTimedOut(what, ms);
     throw isChannelWebhookError(error)
       ? error
       : new ChannelWebhookError(
@@ -21,6 +24,9 @@ export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Pro
   };
   return settleWithin(work.then(undefined, failed), ms, () => storeTimedOut(what, ms));
 }
+
+/** The message of node-postgres's error when a query's `query_timeout` passes. */
+const PG_QUERY_TIMEOUT = 'Query read timeout';
 
 /** The error of a call that missed its deadline of `ms`. */
 export function storeTimedOut(what: string, ms: number): ChannelWebhookError {
