@@ -1,3 +1,4 @@
+import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
 import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
 import type {
   Channel,
@@ -67,8 +68,6 @@ export const OPERATIONS: ReadonlySet<string> = new Set<Operation>([
 
 type Row = Record<string, unknown>;
 
-const WEBHOOK_COLUMNS =
-  'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
 const MESSAGE_COLUMNS = 'seq, id, channel_id, webhook_id, author_name, body, blocks, created_at';
 
 /**
@@ -153,17 +152,7 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
           );
         sql.exec(
           `INSERT INTO webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          webhook.id,
-          webhook.channelId,
-          webhook.name,
-          webhook.secretHash,
-          webhook.createdBy,
-          webhook.createdAt,
-          webhook.rotatedAt,
-          webhook.revokedAt,
-          webhook.lastPostAt ?? null,
-          webhook.description,
-          webhook.avatarUrl,
+          ...webhookRowValues(webhook),
         );
       });
       return null;

@@ -1,3 +1,4 @@
+import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
 import { migrate, resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
 import { mergeRateLimited, minuteOf } from '../../../src/history/post-record.js';
@@ -125,8 +126,6 @@ interface GuardRow {
   archived: number | bigint | null;
 }
 
-const WEBHOOK_COLUMNS =
-  'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
 const MESSAGE_COLUMNS = 'id, channel_id, webhook_id, author_name, body, blocks, created_at';
 const POST_COLUMNS = 'webhook_id, at, status, code, errors, idempotency_key, message_id, body_bytes, count';
 
@@ -308,17 +307,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
     insertWebhook(webhook) {
       transaction('insertWebhook', () => {
         statement(`INSERT INTO ${p}webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-          webhook.id,
-          webhook.channelId,
-          webhook.name,
-          webhook.secretHash,
-          webhook.createdBy,
-          webhook.createdAt,
-          webhook.rotatedAt,
-          webhook.revokedAt,
-          webhook.lastPostAt ?? null,
-          webhook.description,
-          webhook.avatarUrl,
+          ...webhookRowValues(webhook),
         );
       });
     },
