@@ -1,6 +1,6 @@
 // One instance of the soak's app on node:http, on the port in SOAK_PORT: on the SQLite file in
 // SOAK_SQLITE_FILE (the store and the limiter on one connection, as examples/multi-process opens
-// it), or in memory. The PostgreSQL target runs examples/multi-instance/server.js instead.
+// it, with group commit unless SOAK_GROUP_COMMIT=off), or in memory. The PostgreSQL target runs examples/multi-instance/server.js instead.
 import Database from 'better-sqlite3';
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -26,7 +26,13 @@ const file = process.env.SOAK_SQLITE_FILE;
 async function open(): Promise<{ store: WebhookStore; rateLimiter: RateLimiter; seeded: string[] }> {
   if (file !== undefined) {
     const database = new Database(file);
-    return { store: createSqliteStore({ database }), rateLimiter: createSqliteRateLimiter({ database }), seeded: [] };
+    if (process.env.SOAK_GROUP_COMMIT === 'off')
+      return { store: createSqliteStore({ database }), rateLimiter: createSqliteRateLimiter({ database }), seeded: [] };
+    return {
+      store: createSqliteStore({ database, groupCommit: true }),
+      rateLimiter: createSqliteRateLimiter({ database, groupCommit: true }),
+      seeded: [],
+    };
   }
   // In memory the instance is the only one and seeds its own webhooks; what it stores goes to a
   // file the checker reads, so the process holds no message and its heap measures the library.

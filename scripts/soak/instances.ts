@@ -7,8 +7,8 @@ export interface SoakInstance {
   origin: string;
   /** What it said on its first start (the memory target's seeded URLs). */
   ready: { seeded?: string[] };
-  /** Heap and RSS in bytes after a full collection, or null when it does not answer within 2 s. */
-  sample(): Promise<{ heapUsed: number; rss: number } | null>;
+  /** Heap, RSS and V8's young generation in bytes after a full collection, or null when it does not answer within 2 s. */
+  sample(): Promise<{ heapUsed: number; rss: number; young: number } | null>;
   /** Kills it at once (SIGKILL), as a crash would. */
   kill(): Promise<void>;
   /** Starts it again on the same port. */
@@ -92,7 +92,7 @@ export async function startSoakInstance(
         }, 2_000);
         const onMessage = (message: unknown) => {
           clearTimeout(timer);
-          resolve(message as { heapUsed: number; rss: number });
+          resolve(message as { heapUsed: number; rss: number; young: number });
         };
         proc.once('message', onMessage);
         proc.send('sample');

@@ -135,13 +135,15 @@ async function main(): Promise<boolean> {
     await writeFile(webhooksFile, JSON.stringify({ paths: world.paths }));
 
     const startedAt = Date.now();
-    const raw: Array<{ atMs: number; instances: Array<{ heapMiB: number; rssMiB: number } | null> }> = [];
+    const raw: Array<{ atMs: number; instances: Sample['instances'] }> = [];
     const sample = async () => {
       const atMs = Date.now();
       const memory = await Promise.all(world.instances.map((instance) => instance.sample()));
       raw.push({
         atMs,
-        instances: memory.map((m) => (m === null ? null : { heapMiB: m.heapUsed / 2 ** 20, rssMiB: m.rss / 2 ** 20 })),
+        instances: memory.map((m) =>
+          m === null ? null : { heapMiB: m.heapUsed / 2 ** 20, rssMiB: m.rss / 2 ** 20, youngMiB: m.young / 2 ** 20 },
+        ),
       });
     };
     await sample();

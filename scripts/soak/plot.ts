@@ -6,7 +6,7 @@ export function samplesCsv(samples: Sample[]): string {
   const instances = Math.max(...samples.map((sample) => sample.instances.length));
   const header = [
     'seconds',
-    ...Array.from({ length: instances }, (_, i) => [`rss_mib_${i}`, `heap_mib_${i}`]).flat(),
+    ...Array.from({ length: instances }, (_, i) => [`rss_mib_${i}`, `heap_mib_${i}`, `young_mib_${i}`]).flat(),
     'p99_ms',
     'answers_per_second',
     'in_fault',
@@ -15,7 +15,9 @@ export function samplesCsv(samples: Sample[]): string {
     sample.at,
     ...Array.from({ length: instances }, (_, i) => {
       const memory = sample.instances[i];
-      return memory === null || memory === undefined ? ['', ''] : [memory.rssMiB.toFixed(1), memory.heapMiB.toFixed(1)];
+      return memory === null || memory === undefined
+        ? ['', '', '']
+        : [memory.rssMiB.toFixed(1), memory.heapMiB.toFixed(1), memory.youngMiB.toFixed(1)];
     }).flat(),
     sample.p99Ms ?? '',
     sample.answersPerSecond,

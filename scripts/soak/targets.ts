@@ -107,7 +107,12 @@ async function sqliteTarget(dir: string, webhooks: number): Promise<Target> {
   database.close();
   const instances: SoakInstance[] = [];
   for (let i = 0; i < 2; i++)
-    instances.push(await startSoakInstance(INSTANCE_SCRIPT, await freePort(), { SOAK_SQLITE_FILE: file }));
+    instances.push(
+      await startSoakInstance(INSTANCE_SCRIPT, await freePort(), {
+        SOAK_SQLITE_FILE: file,
+        SOAK_GROUP_COMMIT: process.env.SOAK_GROUP_COMMIT ?? 'on',
+      }),
+    );
   return {
     instances,
     ...world,
