@@ -89,7 +89,10 @@ interface Decision {
   member: string;
 }
 
-/** What the script answers for one decision: allowed (1|0), the count after it, the oldest time. */
+/**
+ * What the script answers for one decision: allowed (1|0), the count after it, the oldest time; or
+ * -1, 0 and Redis's error when the key is not the limiter's.
+ */
 type Outcome = [allowed: number, count: number, oldest: string | null];
 
 /**
@@ -225,6 +228,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       let outcome: Outcome;
       try {
         outcome = await decide({ key: keyPrefix + key, now, member: `${now}:${instance}:${counter++}` });
+        if (Number(outcome[0]) === -1) throw new Error(String(outcome[2]));
       } catch (cause) {
         throw new ChannelWebhookError(
           'rate_limiter_failed',
