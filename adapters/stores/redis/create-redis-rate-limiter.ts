@@ -73,10 +73,12 @@ const OPTIONS: OptionsShape = {
   maxBatch: integer(1),
 };
 
-// A script of 64 decisions holds Redis for about 0.3 ms (the bench's `redis-batch-size` part:
-// about 5 µs a decision on a sorted set of 60), short beside a client's command timeout and the
-// round trip it saves, and twice the decisions the benchmarks keep in flight, so a batch there is
-// never cut.
+// Redis runs nothing else while a script runs, so the batch bounds how long one round trip holds
+// it. Measured (`npm run bench:scale -- --parts=redis`, 60 times per key): a script of 16 decisions
+// takes ~115 µs, of 64 ~400–470 µs, of 256 ~2.2 ms; Redis's time per decision is at its lowest
+// from 16 to 64 (6–7 µs, from ~10 µs alone) and grows again beyond. 64 keeps a script under half
+// a millisecond, far below a client's command timeout, and is twice the decisions the benchmarks
+// keep in flight, so a batch there is never cut.
 const MAX_BATCH = 64;
 // One round trip out at a time per stream gathers the most decisions per round trip; Redis answers
 // a connection's commands in order anyway, so a second one out would only wait behind the first.
