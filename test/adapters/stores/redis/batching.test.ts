@@ -253,4 +253,11 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter batching', 'redis')
       ['EVAL', 19],
     ]);
   });
+
+  it('refuses a maxBatch that is not a whole number of at least 1 with invalid_argument', () => {
+    for (const maxBatch of [0, 1.5, -1, '8'])
+      expect(() => createRedisRateLimiter({ client, maxBatch: maxBatch as number })).toThrow(
+        expect.objectContaining({ code: 'invalid_argument', message: expect.stringContaining('maxBatch') }),
+      );
+  });
 });
