@@ -100,11 +100,10 @@ type Outcome = [allowed: number, count: number, oldest: string | null];
 /**
  * An exact sliding-window {@link RateLimiter} on Redis or Redis Cluster (or Valkey), shared by any
  * number of instances: the same rule as `createMemoryRateLimiter`. Each key is a sorted set of the
- * times of its allowed requests; one Lua script per decision drops the times that left the window,
- * counts the rest, and adds this request only when it is allowed (refused requests do not count).
- * A decision touches one Redis key, so it works unchanged on a cluster. `now` comes from the
- * caller, so every instance judges by its own clock, never by Redis's. Keys expire a window after
- * their last allowed request.
+ * times of its allowed requests; a Lua script drops, for each decision, the times that left the
+ * window, counts the rest, and adds this request only when it is allowed (refused requests do not
+ * count). `now` comes from the caller, so every instance judges by its own clock, never by
+ * Redis's. Keys expire a window after their last allowed request.
  *
  * One round trip (`EVALSHA`) decides a batch: a decision alone goes at once, and the decisions that
  * arrive while it is out gather and go together in the next, up to `maxBatch`, each answered with
@@ -117,8 +116,9 @@ type Outcome = [allowed: number, count: number, oldest: string | null];
  * one that loaded it) gets one `EVAL`, which runs the script and caches it there.
  *
  * When Redis fails, `hit` rejects with a `ChannelWebhookError` of code `rate_limiter_failed` (every
- * decision of the failed round trip, and no other); the handler then lets the request through and reports it to `onError`, or answers 500 with
- * `onRateLimiterError: 'reject'`. Bad options throw code `invalid_argument`.
+ * decision of the failed round trip, and no other); the handler then lets the request through and
+ * reports it to `onError`, or answers 500 with `onRateLimiterError: 'reject'`. Bad options throw
+ * code `invalid_argument`.
  *
  * @example
  * ```ts
