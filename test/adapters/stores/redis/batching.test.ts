@@ -192,6 +192,50 @@ describe.skipIf(redisUrl === null)(title('Redis rate limiter batching', 'redis')
     expect(await client.zcard(keyPrefix + key)).toBe(10);
   });
 
+  // Rule: the same when the round trip fails because its connection was killed: the decisions it
+  // held fail, and those gathered behind it go once the client has reconnected.
+  it('a round trip on a killed connection fails only its own decisions', async () => {
+    // It reconnects a while after the kill, so the held round trip is released on a closed connection.
+    const own = new Redis(redisUrl!, { ...clientOptions, retryStrategy: () => 300 });
+    own.on('error', () => {});
+    await own.connect();
+    try {
+      const gate = gatedSend(own);
+      const limiter = createRedisRateLimiter({ sendCommand: gate.sendCommand, keyPrefix });
+      const key = fresh('killed');
+      const now = Date.UTC(2026, 0, 1);
+      await limiter.hit(fresh('warm'), now);
+      const id = await own.client('ID');
+      gate.hold(true);
+
+      const first = limiter.hit(key, now);
+      await vi.waitFor(() => expect(gate.held.length).toBe(1));
+      const failing = Promise.allSettled(Array.from({ length: 10 }, () => limiter.hit(key, now)));
+      gate.held[0]!.release();
+      await vi.waitFor(() => expect(gate.held.length).toBe(2));
+      const after = Array.from({ length: 9 }, () => limiter.hit(key, now));
+      const closed = new Promise((resolve) => own.once('close', resolve));
+      await client.client('KILL', 'ID', String(id));
+      await closed;
+      gate.held[1]!.release();
+      await vi.waitFor(() => expect(gate.held.length).toBe(3));
+      await vi.waitFor(() => expect(own.status).toBe('ready'));
+      gate.held[2]!.release();
+
+      expect(await first).toMatchObject({ allowed: true, remaining: 59 });
+      for (const outcome of await failing) {
+        expect(outcome.status).toBe('rejected');
+        expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'rate_limiter_failed' });
+      }
+      expect((await Promise.all(after)).map((decision) => decision.remaining)).toEqual([
+        58, 57, 56, 55, 54, 53, 52, 51, 50,
+      ]);
+      expect(gate.held.map(({ args }) => Number(args[2]))).toEqual([1, 10, 9]);
+    } finally {
+      own.disconnect();
+    }
+  });
+
   // Rule: a key that is not the limiter's (another program's string under the prefix) fails its
   // own decisions with the limiter's error, and the other decisions of the same script are decided.
   it('a key that is not a sorted set fails its own decisions, not the rest of its round trip', async () => {
