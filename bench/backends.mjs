@@ -116,11 +116,11 @@ async function main() {
         values: [id],
       });
       if (found.rows.length !== 1) return false;
-      await evalsha(SLIDING_WINDOW_SHA, 1, `raw-post:${id}`, Date.now(), 60_000, 60, `${i}`);
+      await evalsha(SLIDING_WINDOW_SHA, 1, `raw-post:${id}`, 60_000, 60, Date.now(), `${i}`);
       return rawInsert();
     };
     const rawLimiter = async (i) =>
-      Array.isArray(await evalsha(SLIDING_WINDOW_SHA, 1, `raw:${i}`, Date.now(), 60_000, 60, `${i}`));
+      Array.isArray(await evalsha(SLIDING_WINDOW_SHA, 1, `raw:${i}`, 60_000, 60, Date.now(), `${i}`));
     SLIDING_WINDOW_SHA = await client.script('LOAD', SLIDING_WINDOW_SCRIPT);
 
     const warm = await saturate(post, 0.5);

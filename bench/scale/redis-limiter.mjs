@@ -83,3 +83,129 @@ export async function measureLimiter({ name, limiter, nodes, actives, seconds, c
   }
   return rows;
 }
+
+/**
+ * The same limiter batched (the default) and not (`maxBatch: 1`), at 1 and 32 decisions in flight,
+ * in `rounds` alternating rounds on one server: decisions/s, p50/p99, and per decision the round
+ * trips (scripts run), the commands and Redis's CPU. Keys are spread over each of `actives` webhooks
+ * as in `measureLimiter` (1: one webhook flooding, its decisions mostly refused).
+ * `createLimiter(options)` makes a limiter on the client under test.
+ */
+export async function measureBatching({ name, createLimiter, nodes, seconds, rounds, prefix, actives }) {
+  const limiters = { batched: createLimiter({}), 'not batched': createLimiter({ maxBatch: 1 }) };
+  const rows = [];
+  await Promise.all(nodes.map((node) => node.flushall()));
+  for (const limiter of Object.values(limiters)) await limiter.hit(`${prefix}warm`, Date.now());
+  for (let pass = 0; pass < rounds; pass++) {
+    const modes = pass % 2 === 0 ? ['batched', 'not batched'] : ['not batched', 'batched'];
+    for (const active of actives)
+      for (const inFlight of [1, 32])
+        for (const mode of modes) {
+          const limiter = limiters[mode];
+          const before = await serverStats(nodes);
+          const run = await drive(
+            async (i) =>
+              (await limiter.hit(`${prefix}${active}:${(i * 7919) % active}`, Date.now())).allowed ? 200 : 429,
+            { seconds, concurrency: inFlight },
+          );
+          const used = delta(await serverStats(nodes), before);
+          const scripts = (used.calls.evalsha ?? 0) + (used.calls.eval ?? 0);
+          rows.push({
+            server: name,
+            activeWebhooks: active,
+            inFlight,
+            mode,
+            round: pass,
+            decisionsPerSecond: run.perSecond,
+            p50Ms: run.p50Ms,
+            p99Ms: run.p99Ms,
+            roundTripsPerDecision: round3(scripts / run.posts),
+            commandsPerDecision: round3(Object.values(used.calls).reduce((a, b) => a + b, 0) / run.posts),
+            redisCpuUsPerDecision: round(used.cpuUs / run.posts, 1),
+            nodeCpuUsPerDecision: run.cpuUsPerPost,
+          });
+        }
+  }
+  return rows;
+}
+
+/**
+ * How long one script holds Redis as its batch grows: a limiter with `maxBatch` N driven with 2N
+ * decisions in flight (so its batches fill), over keys each holding up to `limit` times. Per size:
+ * the decisions a script carried on average and Redis's own time per script and per decision
+ * (`INFO commandstats`' usec of EVALSHA). This is what bounds `maxBatch`: a script is one command,
+ * and Redis runs nothing else while it runs.
+ */
+export async function measureBatchSize({ name, createLimiter, node, sizes, seconds, prefix, active = 2_000 }) {
+  const rows = [];
+  for (const size of sizes) {
+    await node.flushall();
+    const limiter = createLimiter({ maxBatch: size });
+    // Every key with 60 times in its window, as a webhook posting at the default limit.
+    await drive(async (i) => ((await limiter.hit(`${prefix}${i % active}`, Date.now())).allowed ? 1 : 0), {
+      seconds: 3600,
+      concurrency: 2 * size,
+      until: active * 60,
+    });
+    const before = await scriptStats(node);
+    const run = await drive(
+      async (i) => ((await limiter.hit(`${prefix}${(i * 7919) % active}`, Date.now())).allowed ? 200 : 429),
+      {
+        seconds,
+        concurrency: 2 * size,
+      },
+    );
+    const after = await scriptStats(node);
+    const calls = after.calls - before.calls;
+    const usec = after.usec - before.usec;
+    rows.push({
+      server: name,
+      maxBatch: size,
+      decisionsPerScript: round(run.posts / calls, 1),
+      scriptUs: round(usec / calls, 1),
+      redisUsPerDecision: round(usec / run.posts, 2),
+      decisionsPerSecond: run.perSecond,
+    });
+  }
+  return rows;
+}
+
+/** Min–max of each figure of `measureBatching`'s rows, per server, active webhooks, decisions in flight and mode. */
+export function batchingRanges(rows) {
+  const groups = new Map();
+  for (const row of rows) {
+    const id = `${row.server}|${row.activeWebhooks}|${row.inFlight}|${row.mode}`;
+    if (!groups.has(id)) groups.set(id, []);
+    groups.get(id).push(row);
+  }
+  const figures = [
+    'decisionsPerSecond',
+    'p50Ms',
+    'p99Ms',
+    'roundTripsPerDecision',
+    'commandsPerDecision',
+    'redisCpuUsPerDecision',
+    'nodeCpuUsPerDecision',
+  ];
+  return [...groups.values()].map((group) => ({
+    server: group[0].server,
+    activeWebhooks: group[0].activeWebhooks,
+    inFlight: group[0].inFlight,
+    mode: group[0].mode,
+    rounds: group.length,
+    ...Object.fromEntries(
+      figures.map((figure) => {
+        const values = group.map((row) => row[figure]);
+        return [figure, [Math.min(...values), Math.max(...values)]];
+      }),
+    ),
+  }));
+}
+
+async function scriptStats(node) {
+  const info = await node.info('commandstats');
+  const match = /^cmdstat_evalsha:calls=(\d+),usec=(\d+)/m.exec(info);
+  return { calls: Number(match?.[1] ?? 0), usec: Number(match?.[2] ?? 0) };
+}
+
+const round3 = (x) => round(x, 3);

@@ -132,6 +132,58 @@ export function printReport(results) {
       ),
     );
   }
+  if ((results.redisBatchSize ?? []).length > 0) {
+    out.push(
+      '',
+      'Redis limiter: time one script holds Redis, by batch size (2 × maxBatch decisions in flight, 60 times per key)',
+      table(
+        ['server', 'maxBatch', 'decisions/script', 'script µs', 'Redis µs/decision', 'decisions/s'],
+        results.redisBatchSize.map((r) => [
+          r.server,
+          r.maxBatch,
+          r.decisionsPerScript,
+          r.scriptUs,
+          r.redisUsPerDecision,
+          n(r.decisionsPerSecond),
+        ]),
+      ),
+    );
+  }
+  if ((results.redisBatching ?? []).length > 0) {
+    const range = ([low, high]) => (low === high ? n(low) : `${n(low)}–${n(high)}`);
+    out.push(
+      '',
+      'Redis limiter batched and not (maxBatch 1), alternating rounds; ranges over the rounds, per decision',
+      table(
+        [
+          'server',
+          'active webhooks',
+          'in flight',
+          'mode',
+          'decisions/s',
+          'p50 ms',
+          'p99 ms',
+          'round trips',
+          'commands',
+          'Redis CPU µs',
+          'Node CPU µs',
+        ],
+        results.redisBatching.map((r) => [
+          r.server,
+          n(r.activeWebhooks),
+          r.inFlight,
+          r.mode,
+          range(r.decisionsPerSecond),
+          range(r.p50Ms),
+          range(r.p99Ms),
+          range(r.roundTripsPerDecision),
+          range(r.commandsPerDecision),
+          range(r.redisCpuUsPerDecision),
+          range(r.nodeCpuUsPerDecision),
+        ]),
+      ),
+    );
+  }
   if (results.instances.length > 0) {
     out.push(
       '',

@@ -18,7 +18,7 @@ import { ROOT, TMP, bundle } from '../internal.mjs';
 import { round } from './drive.mjs';
 import { httpLoad } from './http-load.mjs';
 import { postgresCpuUs } from './postgres-cpu.mjs';
-import { measureLimiter } from './redis-limiter.mjs';
+import { batchingRanges, measureBatchSize, measureBatching, measureLimiter } from './redis-limiter.mjs';
 import { seedMessages, seedWebhooks, webhookPath } from './world.mjs';
 import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
@@ -47,7 +47,17 @@ const log = (line) => process.stderr.write(`${line}\n`);
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 // The bundled hashSecret the memory worlds hash their webhooks' secrets with.
 let coreInternals;
-const results = { quick, seconds, machine: machine(), growth: [], postgresWorlds: [], redis: [], instances: [] };
+const results = {
+  quick,
+  seconds,
+  machine: machine(),
+  growth: [],
+  postgresWorlds: [],
+  redis: [],
+  redisBatching: [],
+  redisBatchSize: [],
+  instances: [],
+};
 
 function machine() {
   return {
@@ -334,6 +344,29 @@ async function main() {
           prefix: 'r:',
         })),
       );
+      const onNode = (options) => createRedisRateLimiter({ client: node, keyPrefix: 'scale:', ...options });
+      results.redisBatchSize.push(
+        ...(await measureBatchSize({
+          name: 'Redis',
+          createLimiter: onNode,
+          node,
+          sizes: [1, 4, 16, 64, 256],
+          seconds,
+          prefix: 's:',
+        })),
+      );
+      const batching = [];
+      batching.push(
+        ...(await measureBatching({
+          name: 'Redis',
+          createLimiter: onNode,
+          nodes: [node],
+          seconds,
+          rounds: ROUNDS,
+          prefix: 'b:',
+          actives: [10_000, 1],
+        })),
+      );
       node.disconnect();
       log('Redis Cluster (3 masters)');
       const cluster = await servers.startRedisCluster();
@@ -356,6 +389,19 @@ async function main() {
           prefix: 'c:',
         })),
       );
+      const onCluster = (options) => createRedisRateLimiter({ client, keyPrefix: 'scale:', ...options });
+      batching.push(
+        ...(await measureBatching({
+          name: 'Redis Cluster',
+          createLimiter: onCluster,
+          nodes: masters,
+          seconds,
+          rounds: ROUNDS,
+          prefix: 'cb:',
+          actives: [10_000, 1],
+        })),
+      );
+      results.redisBatching.push(...batchingRanges(batching));
       client.disconnect();
       for (const master of masters) master.disconnect();
     }

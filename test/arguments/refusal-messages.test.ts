@@ -380,17 +380,17 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         "express-rate-limit's max",
         () => createRedisRateLimiter({ client: ioredis, max: 10 } as never),
-        'options has an unknown key `max` (did you mean `limit`?); the options are sendCommand, client, limit, windowMs, keyPrefix',
+        'options has an unknown key `max` (did you mean `limit`?); the options are sendCommand, client, limit, windowMs, keyPrefix, maxBatch',
       ],
       [
         "rate-limit-redis's prefix",
         () => createRedisRateLimiter({ client: ioredis, prefix: 'rl:' } as never),
-        'options has an unknown key `prefix` (did you mean `keyPrefix`?); the options are sendCommand, client, limit, windowMs, keyPrefix',
+        'options has an unknown key `prefix` (did you mean `keyPrefix`?); the options are sendCommand, client, limit, windowMs, keyPrefix, maxBatch',
       ],
       [
         'two unknown keys',
         () => createRedisRateLimiter({ client: ioredis, windowMS: 1_000, burst: 5 } as never),
-        'options has unknown keys `windowMS` (did you mean `windowMs`?), `burst`; the options are sendCommand, client, limit, windowMs, keyPrefix',
+        'options has unknown keys `windowMS` (did you mean `windowMs`?), `burst`; the options are sendCommand, client, limit, windowMs, keyPrefix, maxBatch',
       ],
       [
         'a fractional window',

@@ -3,8 +3,9 @@ import { invalidArgument } from '../../../src/arguments/index.js';
 /**
  * The one thing the limiter needs of a Redis client: send a command as strings, get its reply. This
  * package never imports a client, and any client fits in one line. `key` is the Redis key the
- * command touches, by name, which is what a cluster client routes by; it is `undefined` for the one
- * keyless command, `SCRIPT LOAD`, which may go to any node.
+ * command touches, by name (the first, for a script that decides several, all of one hash slot on
+ * a cluster), which is what a cluster client routes by; it is `undefined` for the one keyless
+ * command, `SCRIPT LOAD`, which may go to any node.
  *
  * Replies are taken as RESP2 gives them: integers as numbers, bulk strings as strings, nil as
  * `null`. A failure is a rejected promise whose message starts with Redis's error code

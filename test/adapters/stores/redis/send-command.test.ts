@@ -10,7 +10,8 @@ describe('createRedisRateLimiter sendCommand', () => {
       sent.push([command, key]);
       if (command === 'SCRIPT') return 'a'.repeat(40);
       if (command === 'EVALSHA') throw new Error('NOSCRIPT No matching script');
-      return [1, 1, rest[3]];
+      // One outcome per decision; the oldest counted time is this request's own `now` (ARGV[3]).
+      return [[1, 1, rest[5]]];
     };
     const limiter = createRedisRateLimiter({ sendCommand, keyPrefix: 'p:' });
     const now = Date.UTC(2026, 0, 1);
