@@ -94,7 +94,7 @@ async function main() {
         await query({
           text: `INSERT INTO channel_webhooks_messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
                  VALUES ($1, $2, $3, $4, $5::json, $6::json, $7::timestamptz, $8)
-                 ON CONFLICT (webhook_id, idempotency_key) DO NOTHING RETURNING id`,
+                 ON CONFLICT (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING id`,
           values: [
             randomUUID(),
             'general',

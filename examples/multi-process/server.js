@@ -14,10 +14,18 @@ const PORT = Number(process.env.PORT ?? 3000);
 const HOST = process.env.HOST ?? '127.0.0.1';
 const WORKERS = Number(process.env.WORKERS ?? 2);
 
-/** Each process opens its own connection; the store and the limiter share it. */
-function open() {
+/**
+ * Each process opens its own connection; the store and the limiter share it. A worker serving posts
+ * turns group commit on: the decisions and inserts of the posts that arrive together go into one
+ * transaction (see docs/sqlite.md).
+ */
+function open({ groupCommit = false } = {}) {
   const database = new Database(FILE);
-  return { database, store: createSqliteStore({ database }), rateLimiter: createSqliteRateLimiter({ database }) };
+  return {
+    database,
+    store: createSqliteStore({ database, groupCommit }),
+    rateLimiter: createSqliteRateLimiter({ database, groupCommit }),
+  };
 }
 
 if (cluster.isPrimary) {
@@ -46,7 +54,7 @@ if (cluster.isPrimary) {
     console.log(`Try it:\n  curl -i -X POST -H 'Content-Type: application/json' -d '{"text":"Hello"}' ${url}\n`);
   });
 } else {
-  const { store, rateLimiter } = open();
+  const { store, rateLimiter } = open({ groupCommit: true });
   const handle = createWebhookHandler({
     store,
     rateLimiter,
