@@ -33,9 +33,19 @@ export async function seedWebhooks(pool, prefix, from, to) {
 }
 
 /**
+ * Message `i`'s id in SQL, shaped as the store makes them (a version 7 UUID: its time in ms in the
+ * first 48 bits, here `ms`, then random bits, here from md5), so the seeded ids sort by time as the
+ * ones posts add do, and the id index of a seeded world is the one a store that lived that long holds.
+ */
+const sqlMessageId = (ms) =>
+  `(SELECT substr(t, 1, 8) || '-' || substr(t, 9, 4) || '-7' || substr(h, 1, 3) || '-8' || substr(h, 4, 3) || '-' || substr(h, 7, 12)
+    FROM (SELECT lpad(to_hex(${ms}), 12, '0') AS t, md5(i::text) AS h) AS parts)`;
+
+/**
  * Adds messages `from` … `to - 1` to the store's message table: ~200-character texts spread over
  * `webhooks` webhooks and their channels, every `keyEvery`-th with an idempotency key, times one
- * second apart ending now. Sent in slices of `slice` rows so each transaction stays small.
+ * second apart ending now, ids time-ordered as the store's. Sent in slices of `slice` rows so each
+ * transaction stays small.
  */
 export async function seedMessages(
   pool,
@@ -53,7 +63,7 @@ export async function seedMessages(
     const end = Math.min(to, start + slice);
     await pool.query(
       `INSERT INTO ${prefix}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
-       SELECT md5(i::text)::uuid::text, 'ch-' || (w % ${CHANNELS}), 'wh_' || lpad(to_hex(w), 22, '0'), 'bench ' || w,
+       SELECT ${sqlMessageId(`(extract(epoch FROM now()) * 1000)::bigint - (${to} - i) * 1000`)}, 'ch-' || (w % ${CHANNELS}), 'wh_' || lpad(to_hex(w), 22, '0'), 'bench ' || w,
               '${text}'::json, '[]'::json, now() - make_interval(secs => ${to} - i),
               CASE WHEN i % ${keyEvery} = 0 THEN '"seed-' || i || '"' END
        FROM generate_series(${start}, ${end - 1}) AS i, LATERAL (SELECT (i::bigint * 7919) % ${webhooks} AS w) AS pick`,
