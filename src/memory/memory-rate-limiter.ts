@@ -3,7 +3,7 @@ import { checkArgument, checkOptions, type OptionsShape } from '../arguments/che
 import { HIT_TIME } from '../arguments/port-rules.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../limits.js';
 import type { RateLimitDecision, RateLimiter } from '../ports.js';
-import { createTimeRings } from './time-rings.js';
+import { TimeRings } from './time-rings.js';
 
 /**
  * Options of {@link createMemoryRateLimiter}.
@@ -72,7 +72,7 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
   // Each tracked key's allowed times, oldest first, in a ring that grows up to `limit`. The rings
   // share one typed array, so a key costs a map entry and numbers: a first post of a key, or its first
   // in a while, leaves no new object behind for the garbage collector to copy and trace.
-  const rings = createTimeRings();
+  const rings = new TimeRings();
   const logs = new Map<string, number>();
 
   // Idle keys are found by a sweep that resumes where the last hit left it, a few keys per hit, and

@@ -16,88 +16,103 @@ const TIMES = 3;
 const FIRST_CAPACITY = 4;
 const GROWTH = 4;
 
-/** Many rings of times, each known by a number. */
-export interface TimeRings {
-  /** A new, empty ring that will grow up to `limit` times. */
-  open(limit: number): number;
-  /** Gives the ring's block back, to be reused by a ring of its capacity. */
-  close(ring: number): void;
-  count(ring: number): number;
-  /** The ring's oldest time (the ring must not be empty). */
-  oldest(ring: number): number;
-  /** The ring's newest time (the ring must not be empty). */
-  newest(ring: number): number;
-  /** Drops the times at or before `cutoff`, oldest first. */
-  dropThrough(ring: number, cutoff: number): void;
-  /** Adds `time` as the newest; returns the ring's number, a new one when the ring had to grow. */
-  add(ring: number, time: number, limit: number): number;
-}
-
-/** Rings of times in one growing Float64Array; blocks of closed rings are reused, never given back. */
-export function createTimeRings(): TimeRings {
-  let blocks = new Float64Array(1_024);
-  let end = 0;
+/**
+ * Many rings of times in one growing Float64Array, each known by a number. Blocks of closed rings
+ * are reused by later rings of their capacity, never given back. A class rather than closures: every
+ * limiter shares its methods, so the limiter's calls to them stay monomorphic and are inlined.
+ */
+export class TimeRings {
+  private blocks = new Float64Array(1_024);
+  private end = 0;
   // The blocks of closed rings, by capacity.
-  const unused = new Map<number, number[]>();
+  private readonly unused = new Map<number, number[]>();
 
-  const claim = (capacity: number): number => {
-    const reused = unused.get(capacity)?.pop();
-    if (reused !== undefined) return reused;
-    const ring = end;
-    end += TIMES + capacity;
-    if (end > blocks.length) {
-      const larger = new Float64Array(Math.max(end, blocks.length * 2));
-      larger.set(blocks);
-      blocks = larger;
-    }
-    blocks[ring + CAPACITY] = capacity;
-    return ring;
-  };
+  /** A new, empty ring that will grow up to `limit` times. */
+  open(limit: number): number {
+    return this.empty(Math.min(limit, FIRST_CAPACITY));
+  }
 
-  const empty = (capacity: number): number => {
-    const ring = claim(capacity);
-    blocks[ring + HEAD] = 0;
-    blocks[ring + COUNT] = 0;
-    return ring;
-  };
-
-  const at = (ring: number, position: number): number =>
-    ring + TIMES + ((blocks[ring + HEAD]! + position) % blocks[ring + CAPACITY]!);
-
-  const close = (ring: number): void => {
-    const capacity = blocks[ring + CAPACITY]!;
-    const list = unused.get(capacity);
-    if (list === undefined) unused.set(capacity, [ring]);
+  /** Gives the ring's block back, to be reused by a ring of its capacity. */
+  close(ring: number): void {
+    const capacity = this.blocks[ring + CAPACITY]! | 0;
+    const list = this.unused.get(capacity);
+    if (list === undefined) this.unused.set(capacity, [ring]);
     else list.push(ring);
-  };
+  }
+
+  count(ring: number): number {
+    return this.blocks[ring + COUNT]! | 0;
+  }
+
+  /** The ring's oldest time (the ring must not be empty). */
+  oldest(ring: number): number {
+    return this.blocks[this.at(ring, 0)]!;
+  }
+
+  /** The ring's newest time (the ring must not be empty). */
+  newest(ring: number): number {
+    return this.blocks[this.at(ring, this.count(ring) - 1)]!;
+  }
+
+  /** Drops the times at or before `cutoff`, oldest first. */
+  dropThrough(ring: number, cutoff: number): void {
+    const blocks = this.blocks;
+    const capacity = blocks[ring + CAPACITY]! | 0;
+    let head = blocks[ring + HEAD]! | 0;
+    let count = blocks[ring + COUNT]! | 0;
+    while (count > 0 && blocks[ring + TIMES + head]! <= cutoff) {
+      head = head + 1 === capacity ? 0 : head + 1;
+      count--;
+    }
+    blocks[ring + HEAD] = head;
+    blocks[ring + COUNT] = count;
+  }
+
+  /** Adds `time` as the newest; returns the ring's number, a new one when the ring had to grow. */
+  add(ring: number, time: number, limit: number): number {
+    const count = this.count(ring);
+    const target = count === (this.blocks[ring + CAPACITY]! | 0) ? this.grow(ring, limit) : ring;
+    this.blocks[this.at(target, count)] = time;
+    this.blocks[target + COUNT] = count + 1;
+    return target;
+  }
+
+  // Header fields are small integers kept as doubles: `| 0` lets the compiler treat them as
+  // integers, and a wrap by subtraction avoids `%` on doubles, a call into the C library.
+  private at(ring: number, position: number): number {
+    const capacity = this.blocks[ring + CAPACITY]! | 0;
+    const index = (this.blocks[ring + HEAD]! | 0) + position;
+    return ring + TIMES + (index >= capacity ? index - capacity : index);
+  }
+
+  private empty(capacity: number): number {
+    const ring = this.claim(capacity);
+    this.blocks[ring + HEAD] = 0;
+    this.blocks[ring + COUNT] = 0;
+    return ring;
+  }
+
+  private claim(capacity: number): number {
+    const reused = this.unused.get(capacity)?.pop();
+    if (reused !== undefined) return reused;
+    const ring = this.end;
+    this.end += TIMES + capacity;
+    if (this.end > this.blocks.length) {
+      const larger = new Float64Array(Math.max(this.end, this.blocks.length * 2));
+      larger.set(this.blocks);
+      this.blocks = larger;
+    }
+    this.blocks[ring + CAPACITY] = capacity;
+    return ring;
+  }
 
   // Moves the times to a larger block (at most `limit`), oldest first from its start.
-  const grow = (ring: number, limit: number): number => {
-    const count = blocks[ring + COUNT]!;
-    const larger = empty(Math.min(limit, blocks[ring + CAPACITY]! * GROWTH));
-    for (let i = 0; i < count; i++) blocks[larger + TIMES + i] = blocks[at(ring, i)]!;
-    blocks[larger + COUNT] = count;
-    close(ring);
+  private grow(ring: number, limit: number): number {
+    const count = this.count(ring);
+    const larger = this.empty(Math.min(limit, (this.blocks[ring + CAPACITY]! | 0) * GROWTH));
+    for (let i = 0; i < count; i++) this.blocks[larger + TIMES + i] = this.blocks[this.at(ring, i)]!;
+    this.blocks[larger + COUNT] = count;
+    this.close(ring);
     return larger;
-  };
-
-  return {
-    open: (limit) => empty(Math.min(limit, FIRST_CAPACITY)),
-    close,
-    count: (ring) => blocks[ring + COUNT]!,
-    oldest: (ring) => blocks[at(ring, 0)]!,
-    newest: (ring) => blocks[at(ring, blocks[ring + COUNT]! - 1)]!,
-    dropThrough(ring, cutoff) {
-      while (blocks[ring + COUNT]! > 0 && blocks[at(ring, 0)]! <= cutoff) {
-        blocks[ring + HEAD] = (blocks[ring + HEAD]! + 1) % blocks[ring + CAPACITY]!;
-        blocks[ring + COUNT]!--;
-      }
-    },
-    add(ring, time, limit) {
-      const target = blocks[ring + COUNT] === blocks[ring + CAPACITY] ? grow(ring, limit) : ring;
-      blocks[at(target, blocks[target + COUNT]!)] = time;
-      blocks[target + COUNT]!++;
-      return target;
-    },
-  };
+  }
 }
