@@ -1,8 +1,11 @@
 // The memory store with many webhooks stored: is a post's cost set by how many are stored or by how
-// many post? `node --max-old-space-size=6144 bench/scale/working-set.mjs [webhooks] [active]`
+// many post? `node --max-old-space-size=6144 bench/scale/working-set.mjs [webhooks] [active] [--warm]`
 // (after `npm run bench:scale` has bundled bench/.tmp/scale-core.mjs, or `npm run bench:scale -- --parts=memory`):
 // posts go to `active` webhooks spread over the `webhooks` stored; prints CPU per post and the
 // garbage collector's time per 1,000 posts by kind. ~1 GB and ~30 s for a million webhooks.
+// Without `--warm`, a run of a few seconds over a million webhooks is mostly each one's first post
+// (the limiter's map and the store's lazily made state still growing); with it, each active webhook
+// posts once first, in order, as in a world where every one of them posted within the window.
 
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler } from 'channel-webhooks';
@@ -11,8 +14,10 @@ import { TMP } from '../internal.mjs';
 import { drive, round } from './drive.mjs';
 import { fillMemoryStore, webhookPath } from './world.mjs';
 
-const stored = Number(process.argv[2] ?? 1_000_000);
-const active = Number(process.argv[3] ?? stored);
+const [storedArgument, activeArgument] = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
+const stored = Number(storedArgument ?? 1_000_000);
+const active = Number(activeArgument ?? stored);
+const warm = process.argv.includes('--warm');
 const { hashSecret } = await import(`${TMP}scale-core.mjs`);
 const store = createMemoryStore();
 fillMemoryStore(store, stored, hashSecret);
@@ -20,11 +25,16 @@ const handle = createWebhookHandler({ store, rateLimiter: createMemoryRateLimite
 const body = new TextEncoder().encode(SMALL);
 const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
 // The active webhooks are spread evenly over the stored ones, so they are not neighbours in memory.
-const paths = Array.from({ length: active }, (_, i) => webhookPath(Math.floor((i * stored) / active)));
+// Each post's path is made as it is sent, as a server reads a fresh URL off each request (and as
+// world-server.mjs does): a table of a million paths made beforehand would add a read of memory no
+// cache holds to every post of the large world only.
+const pathOf = (i) => webhookPath(Math.floor((i * stored) / active));
 const post = async () =>
-  (await handle({ method: 'POST', url: paths[Math.floor(Math.random() * active)], headers, body: async () => body }))
+  (await handle({ method: 'POST', url: pathOf(Math.floor(Math.random() * active)), headers, body: async () => body }))
     .status;
 
+if (warm)
+  for (let i = 0; i < active; i++) await handle({ method: 'POST', url: pathOf(i), headers, body: async () => body });
 await drive(post, { seconds: 1, concurrency: 32 });
 const kinds = {
   [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
@@ -47,6 +57,7 @@ console.log(
   JSON.stringify({
     stored,
     active,
+    warm,
     postsPerSecond: run.perSecond,
     cpuUsPerPost: run.cpuUsPerPost,
     gcMsPer1000Posts: perThousand,

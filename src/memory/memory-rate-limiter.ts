@@ -3,6 +3,7 @@ import { checkArgument, checkOptions, type OptionsShape } from '../arguments/che
 import { HIT_TIME } from '../arguments/port-rules.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../limits.js';
 import type { RateLimitDecision, RateLimiter } from '../ports.js';
+import { TimeRings } from './time-rings.js';
 
 /**
  * Options of {@link createMemoryRateLimiter}.
@@ -39,13 +40,6 @@ export interface MemoryRateLimiter extends RateLimiter {
 // Keys examined for idleness per hit while a sweep is under way: bounds the work of any one hit.
 const SWEEP_BUDGET = 64;
 
-// The times of the allowed requests of one key, oldest first, in a ring that grows up to `limit`.
-interface Log {
-  times: number[];
-  head: number;
-  count: number;
-}
-
 const OPTIONS: OptionsShape = {
   limit: integer(1),
   windowMs: POSITIVE_MS,
@@ -54,9 +48,11 @@ const OPTIONS: OptionsShape = {
 /**
  * An exact sliding-window {@link RateLimiter} in this process's memory: a request is allowed when
  * fewer than `limit` requests were allowed in the trailing `windowMs`. Memory is O(limit) per active
- * key (at most `limit` timestamps); a key whose last request left the window is dropped by a later
- * `hit`'s sweep, so idle webhooks cost nothing. For one process only: several instances need a shared
- * limiter such as `createRedisRateLimiter` from `channel-webhooks/redis`.
+ * key (at most `limit` timestamps, 8 bytes each, in typed arrays rather than objects); a key whose
+ * last request left the window is dropped by a later `hit`'s sweep, and its room goes to the keys
+ * that come after it (the limiter keeps the room of the most keys it tracked at once, ~40 bytes for
+ * a key with one or two requests in its window). For one process only: several instances need a
+ * shared limiter such as `createRedisRateLimiter` from `channel-webhooks/redis`.
  *
  * Idle keys are reclaimed by a sweep that starts at most once per window and examines a bounded
  * number of keys per `hit`, so no single request pays for a large sweep.
@@ -73,14 +69,16 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
   const limit = options.limit ?? DEFAULT_RATE_LIMIT;
   const windowMs = options.windowMs ?? DEFAULT_RATE_WINDOW_MS;
 
-  const logs = new Map<string, Log>();
-
-  const newest = (log: Log): number => log.times[(log.head + log.count - 1) % log.times.length]!;
+  // Each tracked key's allowed times, oldest first, in a ring that grows up to `limit`. The rings
+  // share one typed array, so a key costs a map entry and numbers: a first post of a key, or its first
+  // in a while, leaves no new object behind for the garbage collector to copy and trace.
+  const rings = new TimeRings();
+  const logs = new Map<string, number>();
 
   // Idle keys are found by a sweep that resumes where the last hit left it, a few keys per hit, and
   // starts over at most once per window. Reordering the map on every hit (to keep the least
   // recently used key first) would leave deleted slots at its front that every scan walks over.
-  let sweep: Iterator<[string, Log]> | undefined;
+  let sweep: Iterator<[string, number]> | undefined;
   let nextSweepAt = -Infinity;
   const sweepSome = (now: number): void => {
     if (sweep === undefined) {
@@ -94,36 +92,34 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
         sweep = undefined;
         return;
       }
-      const [key, log] = next.value;
-      if (log.count === 0 || newest(log) <= now - windowMs) logs.delete(key);
+      const [key, ring] = next.value;
+      if (rings.count(ring) === 0 || rings.newest(ring) <= now - windowMs) {
+        logs.delete(key);
+        rings.close(ring);
+      }
     }
   };
 
   const decide = (key: string, now: number): RateLimitDecision => {
     checkArgument('RateLimiter.hit', 'now', now, HIT_TIME);
-    // Before the lookup: the sweep must not see this key's log while it is briefly empty.
+    // Before the lookup: the sweep must not see this key's ring while it is briefly empty.
     sweepSome(now);
-    let log = logs.get(key);
-    if (log === undefined) {
-      log = { times: [], head: 0, count: 0 };
-      logs.set(key, log);
+    let ring = logs.get(key);
+    if (ring === undefined) {
+      ring = rings.open(limit);
+      logs.set(key, ring);
     } else {
-      const cutoff = now - windowMs;
-      while (log.count > 0 && log.times[log.head]! <= cutoff) {
-        log.head = (log.head + 1) % log.times.length;
-        log.count--;
-      }
+      rings.dropThrough(ring, now - windowMs);
     }
 
-    if (log.count >= limit) {
-      const resetMs = log.times[log.head]! + windowMs - now;
+    if (rings.count(ring) >= limit) {
+      const resetMs = rings.oldest(ring) + windowMs - now;
       return { allowed: false, limit, windowMs, remaining: 0, resetMs };
     }
-    if (log.count === log.times.length) grow(log, limit);
-    log.times[(log.head + log.count) % log.times.length] = now;
-    log.count++;
-    const resetMs = log.times[log.head]! + windowMs - now;
-    return { allowed: true, limit, windowMs, remaining: limit - log.count, resetMs };
+    const added = rings.add(ring, now, limit);
+    if (added !== ring) logs.set(key, added);
+    const resetMs = rings.oldest(added) + windowMs - now;
+    return { allowed: true, limit, windowMs, remaining: limit - rings.count(added), resetMs };
   };
 
   return {
@@ -132,13 +128,4 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
     },
     hit: decide,
   };
-}
-
-// Doubles the ring's capacity (up to `limit`), laying the entries out oldest first from index 0.
-function grow(log: Log, limit: number): void {
-  const capacity = Math.min(limit, Math.max(4, log.times.length * 2));
-  const times = new Array<number>(capacity);
-  for (let i = 0; i < log.count; i++) times[i] = log.times[(log.head + i) % log.times.length]!;
-  log.times = times;
-  log.head = 0;
 }

@@ -1,4 +1,3 @@
-import { copyWebhookRecord } from '../lifecycle/copy-webhook-record.js';
 import { minuteOf } from '../history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../limits.js';
 import {
@@ -10,6 +9,7 @@ import {
   parseCursor,
 } from '../feed/cursor.js';
 import { createFeedWatchers } from '../feed/watchers.js';
+import { handOutWebhook, keepWebhook, type KeptWebhook } from './kept-webhook.js';
 import { checkArgument, EPOCH_MS, integer } from '../arguments/index.js';
 import type {
   Channel,
@@ -87,12 +87,12 @@ export interface MemoryStore extends WebhookStore {
  */
 export function createMemoryStore(): MemoryStore {
   // Channels are frozen when stored and handed out as they are. A webhook's record changes on every
-  // post (`lastPostAt`), so it is kept as one mutable record, updated in place, and handed out as a
-  // frozen copy: a copy that is dropped soon costs the garbage collector far less than a new stored
-  // record per post that outlives many collections. No caller can change the store through what it
-  // was given.
+  // post (its last post's time), so it is kept as one mutable record, updated in place (the time
+  // too: see `KeptWebhook`), and handed out as a frozen copy: a copy that is dropped soon costs the
+  // garbage collector far less than a new stored record per post that outlives many collections. No
+  // caller can change the store through what it was given.
   const channels = new Map<string, Readonly<Channel>>();
-  const webhooks = new Map<string, WebhookRecord>();
+  const webhooks = new Map<string, KeptWebhook>();
   const messagesByChannel = new Map<string, Message[]>();
   // Keyed by webhook id, then idempotency key: keys are scoped to their webhook.
   const messagesByKey = new Map<string, Map<string, Message>>();
@@ -133,16 +133,15 @@ export function createMemoryStore(): MemoryStore {
     },
     insertWebhook(webhook) {
       if (webhooks.has(webhook.id)) throw new Error(`a webhook with id ${webhook.id} already exists`);
-      webhooks.set(webhook.id, copyWebhookRecord(webhook));
+      webhooks.set(webhook.id, keepWebhook(webhook));
     },
     getWebhook(webhookId) {
       const webhook = webhooks.get(webhookId);
-      return webhook === undefined ? null : Object.freeze(copyWebhookRecord(webhook));
+      return webhook === undefined ? null : handOutWebhook(webhook);
     },
     listWebhooks(channelId) {
       const found: WebhookRecord[] = [];
-      for (const webhook of webhooks.values())
-        if (webhook.channelId === channelId) found.push(Object.freeze(copyWebhookRecord(webhook)));
+      for (const webhook of webhooks.values()) if (webhook.channelId === channelId) found.push(handOutWebhook(webhook));
       // The port promises oldest first, whatever order the webhooks were inserted in (stable on ties).
       return found.sort((a, b) => a.createdAt - b.createdAt);
     },
@@ -151,20 +150,20 @@ export function createMemoryStore(): MemoryStore {
       if (webhook === undefined || webhook.revokedAt !== null) return null;
       webhook.secretHash = secretHash;
       webhook.rotatedAt = rotatedAt;
-      return Object.freeze(copyWebhookRecord(webhook));
+      return handOutWebhook(webhook);
     },
     revokeWebhook(webhookId, revokedAt) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined) return null;
       if (webhook.revokedAt === null) webhook.revokedAt = revokedAt;
-      return Object.freeze(copyWebhookRecord(webhook));
+      return handOutWebhook(webhook);
     },
     updateWebhookProfile(webhookId, change) {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined || webhook.revokedAt !== null) return null;
       if (change.description !== undefined) webhook.description = change.description;
       if (change.avatarUrl !== undefined) webhook.avatarUrl = change.avatarUrl;
-      return Object.freeze(copyWebhookRecord(webhook));
+      return handOutWebhook(webhook);
     },
     insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
       const webhookId = message.author.id;
@@ -196,7 +195,7 @@ export function createMemoryStore(): MemoryStore {
         if (keys === undefined) messagesByKey.set(webhookId, new Map([[idempotencyKey, stored]]));
         else keys.set(idempotencyKey, stored);
       }
-      webhook.lastPostAt = postedAt;
+      webhook.lastPostTime = postedAt;
       watchers.notify(stored.channelId);
       return { outcome: 'created', message: stored };
     },

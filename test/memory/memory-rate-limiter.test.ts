@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from '../../src/memory/memory-rate-limiter.js';
 
@@ -39,5 +40,42 @@ describe('createMemoryRateLimiter reclaims idle keys', () => {
     for (let i = 0; i < 100_000; i++) await limiter.hit(`idle-${i}`, now);
     await limiter.hit('late', now + WINDOW);
     expect(limiter.size).toBeGreaterThan(99_000);
+  });
+});
+
+describe('createMemoryRateLimiter keeps each key to its own requests', () => {
+  const limit = 20;
+  const windowMs = 1_000;
+
+  // Rule: however keys come, fill their rings (which then move to larger blocks), go idle and are
+  // dropped (their blocks then taken by other keys), a key's decision is that of a sliding log of
+  // its own accepted requests alone: nothing of a dropped key or a neighbour's block shows through.
+  it('decides every key from its own accepted requests while keys grow, go idle and are replaced', () => {
+    const request = fc.record({
+      key: fc.integer({ min: 0, max: 11 }),
+      gap: fc.oneof({ weight: 20, arbitrary: fc.integer({ min: 0, max: 40 }) }, fc.integer({ min: 0, max: 2_500 })),
+    });
+    fc.assert(
+      fc.property(fc.array(request, { minLength: 50, maxLength: 600 }), (requests) => {
+        const limiter = createMemoryRateLimiter({ limit, windowMs });
+        const accepted = new Map<number, number[]>();
+        let now = Date.UTC(2026, 0, 1);
+        for (const { key, gap } of requests) {
+          now += gap;
+          const inWindow = (accepted.get(key) ?? []).filter((time) => time > now - windowMs);
+          const allowed = inWindow.length < limit;
+          if (allowed) inWindow.push(now);
+          accepted.set(key, inWindow);
+          expect(limiter.hit(`key-${key}`, now)).toEqual({
+            allowed,
+            limit,
+            windowMs,
+            remaining: limit - inWindow.length,
+            resetMs: inWindow[0]! + windowMs - now,
+          });
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
