@@ -30,15 +30,21 @@ const WIDTH = 640;
 const PANEL = 120;
 const LEFT = 56;
 const RIGHT = 12;
-const TOP = 28;
+const TOP = 42;
 const GAP = 30;
-const COLORS = ['#1f77b4', '#d62728'];
+const COLORS = ['#1f77b4', '#d62728', '#1f77b4'];
 
 export function samplesSvg(title: string, samples: Sample[], windows: FaultWindow[], startedAt: number): string {
   const end = Math.max(1, ...samples.map((sample) => sample.at));
   const x = (at: number) => LEFT + ((WIDTH - LEFT - RIGHT) * at) / end;
   const panels: Array<{ label: string; series: Array<Array<[number, number]>> }> = [
-    { label: 'RSS MiB', series: [0, 1].map((i) => points(samples, (s) => s.instances[i]?.rssMiB)) },
+    {
+      label: "RSS MiB (dashed: instance 0 outside V8's young generation, what the flat check judges)",
+      series: [
+        ...[0, 1].map((i) => points(samples, (s) => s.instances[i]?.rssMiB)),
+        points(samples, (s) => (s.instances[0] ? s.instances[0].rssMiB - s.instances[0].youngMiB : undefined)),
+      ],
+    },
     { label: 'heap MiB', series: [0, 1].map((i) => points(samples, (s) => s.instances[i]?.heapMiB)) },
     { label: 'p99 ms', series: [points(samples, (s) => s.p99Ms ?? undefined)] },
   ];
@@ -59,13 +65,14 @@ export function samplesSvg(title: string, samples: Sample[], windows: FaultWindo
     parts.push(
       `<rect x="${LEFT}" y="${top}" width="${WIDTH - LEFT - RIGHT}" height="${PANEL}" fill="none" stroke="#999"/>`,
     );
-    parts.push(`<text x="4" y="${top + 12}" font-size="11">${panel.label}</text>`);
+    parts.push(`<text x="${LEFT}" y="${top - 5}" font-size="11">${escapeXml(panel.label)}</text>`);
     parts.push(`<text x="${LEFT - 4}" y="${top + 10}" font-size="10" text-anchor="end">${max}</text>`);
     parts.push(`<text x="${LEFT - 4}" y="${top + PANEL}" font-size="10" text-anchor="end">0</text>`);
     panel.series.forEach((series, i) => {
       if (series.length === 0) return;
       const d = series.map(([at, v], j) => `${j === 0 ? 'M' : 'L'}${x(at).toFixed(1)},${y(v).toFixed(1)}`).join('');
-      parts.push(`<path d="${d}" fill="none" stroke="${COLORS[i]}" stroke-width="1.2"/>`);
+      const dash = i === 2 ? ' stroke-dasharray="4 3"' : '';
+      parts.push(`<path d="${d}" fill="none" stroke="${COLORS[i]}" stroke-width="1.2"${dash}/>`);
     });
   });
   parts.push(`<text x="${LEFT}" y="${height - 6}" font-size="10">0 s</text>`);
