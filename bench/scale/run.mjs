@@ -431,13 +431,13 @@ const pick = (object, keys) => Object.fromEntries(keys.map((key) => [key, object
  */
 async function bulkSeed(admin, prefix, count, webhooks) {
   await admin.query(`ALTER TABLE ${prefix}messages DROP CONSTRAINT ${prefix}messages_id_key`);
-  await admin.query(`DROP INDEX ${prefix}messages_key_idx, ${prefix}messages_channel_idx`);
+  await admin.query(`DROP INDEX ${prefix}messages_key_idx, ${prefix}messages_channel_feed_idx`);
   await seedMessages(admin, prefix, 0, count, { webhooks, onSlice: (done) => log(`  … ${done} messages`) });
   await admin.query(`ALTER TABLE ${prefix}messages ADD CONSTRAINT ${prefix}messages_id_key UNIQUE (id)`);
   await admin.query(
     `CREATE UNIQUE INDEX ${prefix}messages_key_idx ON ${prefix}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL`,
   );
-  await admin.query(`CREATE INDEX ${prefix}messages_channel_idx ON ${prefix}messages (channel_id, seq)`);
+  await admin.query(`CREATE INDEX ${prefix}messages_channel_feed_idx ON ${prefix}messages (channel_id, tx, seq)`);
   await admin.query(`VACUUM ANALYZE ${prefix}messages`);
 }
 
