@@ -68,7 +68,7 @@ export async function seedMessages(
     const end = Math.min(to, start + slice);
     await pool.query(
       `INSERT INTO ${prefix}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
-       SELECT ${sqlMessageId(`(extract(epoch FROM now()) * 1000)::bigint - (${to} - i) * 1000`)}, 'ch-' || (w % ${CHANNELS}), 'wh_' || lpad(to_hex(w), 22, '0'), 'bench ' || w,
+       SELECT ${sqlMessageId(`(extract(epoch FROM now()) * 1000)::bigint - (${to} - i)::bigint * 1000`)}, 'ch-' || (w % ${CHANNELS}), 'wh_' || lpad(to_hex(w), 22, '0'), 'bench ' || w,
               '${text}'::json, '[]'::json, now() - make_interval(secs => ${to} - i),
               CASE WHEN i % ${keyEvery} = 0 THEN '"seed-' || i || '"' END
        FROM generate_series(${start}, ${end - 1}) AS i, LATERAL (SELECT (i::bigint * 7919) % ${webhooks} AS w) AS pick`,
