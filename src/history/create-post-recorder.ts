@@ -10,7 +10,11 @@ export const MAX_WAITING_RECORDS = 10_000;
 /** How long records gather for a store that answers with a promise (a network away), in ms. */
 export const LINGER_MS = 50;
 
-/** Records gathered for such a store that are written at once, without waiting for the rest of the linger. */
+/**
+ * Records gathered for such a store that are written at once, without waiting for the rest of the
+ * linger; for a store that answers at once, the records after which a batch goes on a microtask
+ * rather than on the next turn of the event loop.
+ */
 const FULL_BATCH = 500;
 
 /** How long the further 429s of a webhook's minute are held and counted before their count is written, in ms. */
@@ -41,7 +45,8 @@ interface Minute {
 
 /**
  * The post history's writer. Records gather while nothing is written, and go to `recordPosts` in
- * one batch on the next tick, or, for a store that answered the last batch with a promise, after
+ * one batch on the next tick (for a store that answers at once, on a microtask once
+ * {@link FULL_BATCH} wait), or, for a store that answered the last batch with a promise, after
  * {@link LINGER_MS} (sooner once {@link FULL_BATCH} wait): a statement over the network costs more
  * than its rows. While a batch is being written the next one gathers, and goes once that write
  * settles. A batch never waits to fill beyond that, so a quiet webhook's record is stored at once.
@@ -61,13 +66,26 @@ export function createPostRecorder({ recordPosts, deadline, report }: PostRecord
   const minutes = new Map<string, Minute>();
   let newestMinute = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // A write queued as a microtask (see schedule).
+  let soon = false;
   let holding: ReturnType<typeof setTimeout> | undefined;
   let writing = false;
   let remote = false;
   let dropped = 0;
 
   const schedule = (): void => {
-    if (writing || waiting.length === 0) return;
+    if (writing || waiting.length === 0 || soon) return;
+    if (!remote && waiting.length >= FULL_BATCH) {
+      // A store that answers at once, under a caller whose posts never let a timer run (a loop of
+      // awaited posts in one process, each settled by microtasks alone): a full batch goes on a
+      // microtask, still after the post that filled it has its answer, rather than the records
+      // piling up to the bound and being dropped.
+      clearTimeout(timer);
+      timer = undefined;
+      soon = true;
+      queueMicrotask(write);
+      return;
+    }
     if (timer !== undefined && !(remote && waiting.length === FULL_BATCH)) return;
     clearTimeout(timer);
     timer = setTimeout(write, remote && waiting.length < FULL_BATCH ? LINGER_MS : 0);
@@ -94,6 +112,7 @@ export function createPostRecorder({ recordPosts, deadline, report }: PostRecord
 
   function write(): void {
     timer = undefined;
+    soon = false;
     const batch = waiting;
     waiting = [];
     for (const [key, minute] of minutes) {

@@ -135,6 +135,23 @@ describe('the post recorder', () => {
     expect(batches.map((batch) => batch.length)).toEqual([webhooks, webhooks, webhooks, 1]);
   });
 
+  it('drops nothing for a store that answers at once when the posts never let a timer run', async () => {
+    // A loop of awaited posts in one process on the memory store: each answer settles by microtasks
+    // alone, so a write on a timer would wait for the loop's end, with records past the bound dropped.
+    const batches: number[] = [];
+    const { recorder, reported } = recorderOver((records) => void batches.push(records.length));
+    const posts = 2 * MAX_WAITING_RECORDS + 7;
+    for (let i = 0; i < posts; i++) {
+      recorder.record(record(`wh_${i % 100}`, T0 + i));
+      await Promise.resolve();
+    }
+    expect(batches.reduce((sum, n) => sum + n, 0)).toBeGreaterThan(posts - 500);
+    await settle();
+    expect(reported).toEqual([]);
+    expect(batches.reduce((sum, n) => sum + n, 0)).toBe(posts);
+    expect(Math.max(...batches)).toBeLessThanOrEqual(500);
+  });
+
   it(`keeps at most ${MAX_WAITING_RECORDS.toLocaleString('en-US')} records waiting, and reports how many it dropped`, async () => {
     const write = controlledWrite();
     const { recorder, reported } = recorderOver(write.recordPosts);
