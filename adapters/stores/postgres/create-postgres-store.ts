@@ -1,3 +1,4 @@
+import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
 import { MESSAGE_FIELDS, POST_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
 import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
 import {
@@ -156,9 +157,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     getChannel: statement('getChannel', `SELECT ${asFields(channelFields(c))} FROM ${c.table} WHERE ${c.id} = $1`),
     insertWebhook: statement(
       'insertWebhook',
-      `INSERT INTO ${p}webhooks (id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at,
-         description, avatar_url)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      `INSERT INTO ${p}webhooks (${WEBHOOK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     ),
     getWebhook: statement('getWebhook', `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = $1`),
     listWebhooks: statement(
@@ -302,19 +301,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
 
     async insertWebhook(webhook) {
-      await run(sql.insertWebhook, [
-        webhook.id,
-        webhook.channelId,
-        webhook.name,
-        webhook.secretHash,
-        webhook.createdBy,
-        webhook.createdAt,
-        webhook.rotatedAt,
-        webhook.revokedAt,
-        webhook.lastPostAt,
-        webhook.description,
-        webhook.avatarUrl,
-      ]);
+      await run(sql.insertWebhook, webhookRowValues(webhook));
       if (webhook.revokedAt === null) proven.prove(webhook.id, webhook.secretHash);
     },
 

@@ -1,10 +1,10 @@
 import type { WebhookRecord } from '../../../src/ports.js';
 
-/** The webhook table's columns, in the order {@link webhookRowValues} gives their values (the SQLite store and the Durable Object). */
+/** The webhook table's columns, in the order {@link webhookRowValues} gives their values (the SQLite and PostgreSQL stores and the Durable Object). */
 export const WEBHOOK_COLUMNS =
   'id, channel_id, name, secret_hash, created_by, created_at, rotated_at, revoked_at, last_post_at, description, avatar_url';
 
-/** A webhook record's values for an `INSERT INTO webhooks (WEBHOOK_COLUMNS) VALUES (?, …)`, in column order. */
+/** A webhook record's values for an `INSERT INTO webhooks (WEBHOOK_COLUMNS) VALUES (?, …)` (or `$1, …`), in column order. */
 export function webhookRowValues(webhook: WebhookRecord): unknown[] {
   return [
     webhook.id,
