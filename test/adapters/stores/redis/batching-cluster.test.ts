@@ -1,9 +1,9 @@
-import { Cluster, Redis } from 'ioredis';
-import { createCluster } from 'redis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keySlot } from '../../../../adapters/stores/redis/key-slot.js';
 import { createRedisRateLimiter, type RedisSendCommand } from '../../../../adapters/stores/redis/index.js';
 import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from '../../../../src/index.js';
+import { type ClusterClients, closeClusterClients, connectClusterClients } from '../../../support/redis-cluster.js';
 
 const nodes = inject('redisClusterNodes');
 const skipped = inject('backendsSkipped');
@@ -11,10 +11,6 @@ const suite =
   nodes === null
     ? `Redis rate limiter batching on Redis Cluster (SKIPPED: ${skipped.join('; ')})`
     : 'Redis rate limiter batching on Redis Cluster';
-const startupNodes = (nodes ?? []).map((node) => {
-  const [host, port] = node.split(':');
-  return { host: host!, port: Number(port) };
-});
 
 /** Server counters summed over the masters: EVALSHA and EVAL calls, and MOVED and CROSSSLOT errors. */
 async function serverStats(masters: Redis[]) {
@@ -34,27 +30,15 @@ async function oneByOne(reference: RateLimiter, hits: Array<[key: string, now: n
 }
 
 describe.skipIf(nodes === null)(suite, () => {
-  let ioredis: Cluster;
-  let nodeRedis: ReturnType<typeof createCluster>;
+  let ioredis: ClusterClients['ioredis'];
+  let nodeRedis: ClusterClients['nodeRedis'];
   let masters: Redis[];
   let run = 0;
 
   beforeAll(async () => {
-    ioredis = new Cluster(startupNodes, {
-      enableOfflineQueue: false,
-      lazyConnect: true,
-      redisOptions: { maxRetriesPerRequest: 1 },
-    });
-    await ioredis.connect();
-    nodeRedis = await createCluster({
-      rootNodes: startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
-    }).connect();
-    masters = startupNodes.map(({ host, port }) => new Redis(port, host, { lazyConnect: true }));
-    await Promise.all(masters.map((master) => master.connect()));
+    ({ ioredis, nodeRedis, masters } = await connectClusterClients(nodes!));
   });
-  afterAll(async () => {
-    await Promise.all([ioredis?.quit(), nodeRedis?.close(), ...(masters ?? []).map((master) => master.quit())]);
-  });
+  afterAll(() => closeClusterClients({ ioredis, nodeRedis, masters }));
 
   // Rule: the limiter puts keys in one script only when every cluster node would put them in one
   // slot, so its slot of a key is the server's own: plain keys, hash tags, an empty tag (the whole

@@ -1,9 +1,9 @@
-import { Cluster, Redis } from 'ioredis';
-import { createCluster } from 'redis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createRedisRateLimiter, type RedisSendCommand } from '../../../../adapters/stores/redis/index.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../../../../src/index.js';
 import { runRateLimiterConformance } from '../../../../src/testing/index.js';
+import { type ClusterClients, closeClusterClients, connectClusterClients } from '../../../support/redis-cluster.js';
 
 const nodes = inject('redisClusterNodes');
 const skipped = inject('backendsSkipped');
@@ -12,14 +12,10 @@ const suite =
     ? `Redis rate limiter on Redis Cluster (SKIPPED: ${skipped.join('; ')})`
     : 'Redis rate limiter on Redis Cluster';
 const keyPrefix = 'cwtest:cluster:';
-const startupNodes = (nodes ?? []).map((node) => {
-  const [host, port] = node.split(':');
-  return { host: host!, port: Number(port) };
-});
 
 describe.skipIf(nodes === null)(suite, () => {
-  let ioredis: Cluster;
-  let nodeRedis: ReturnType<typeof createCluster>;
+  let ioredis: ClusterClients['ioredis'];
+  let nodeRedis: ClusterClients['nodeRedis'];
   // One plain connection per master, to look at each node on its own.
   let masters: Redis[];
   const sendThroughIoredis: RedisSendCommand = ([command, ...rest]) => ioredis.call(command, ...rest);
@@ -27,21 +23,9 @@ describe.skipIf(nodes === null)(suite, () => {
   const sendThroughNodeRedis: RedisSendCommand = (args, key) => nodeRedis.sendCommand(key, false, args);
 
   beforeAll(async () => {
-    ioredis = new Cluster(startupNodes, {
-      enableOfflineQueue: false,
-      lazyConnect: true,
-      redisOptions: { maxRetriesPerRequest: 1 },
-    });
-    await ioredis.connect();
-    nodeRedis = await createCluster({
-      rootNodes: startupNodes.map(({ host, port }) => ({ url: `redis://${host}:${port}` })),
-    }).connect();
-    masters = startupNodes.map(({ host, port }) => new Redis(port, host, { lazyConnect: true }));
-    await Promise.all(masters.map((master) => master.connect()));
+    ({ ioredis, nodeRedis, masters } = await connectClusterClients(nodes!));
   });
-  afterAll(async () => {
-    await Promise.all([ioredis?.quit(), nodeRedis?.close(), ...(masters ?? []).map((master) => master.quit())]);
-  });
+  afterAll(() => closeClusterClients({ ioredis, nodeRedis, masters }));
 
   const clients = [
     {
