@@ -8,7 +8,7 @@ import { root } from '../docs/doc-files.js';
 
 // The example answers of docs/managing-webhooks.md are what the API answers: each validates against
 // the OpenAPI document's schema for the route and status the text before it names (a refusal,
-// against the problem schema). The guide's programs run in test/docs/doc-blocks.test.ts.
+// against the problem schema). The guide's programs run in test/docs/doc-blocks.built.test.ts.
 const GUIDE = 'docs/managing-webhooks.md';
 const text = readFileSync(join(root, GUIDE), 'utf8');
 // biome-ignore lint/suspicious/noExplicitAny: the test walks a JSON document of any shape.

@@ -5,7 +5,7 @@ import { managementTargets, memoryStore, openWorld, type ManagedWorld } from './
 
 // Every route, for every caller (organization owner and admin, the channel's owner, another member,
 // nobody signed in), on every stack the API is mounted on, over real servers on the memory store.
-// test/manage/stores.test.ts runs the same table on SQLite and PostgreSQL.
+// test/manage/stores.pg.test.ts runs the same table on SQLite and PostgreSQL.
 describe.each(managementTargets)('the role table on $name', (target) => {
   let world: ManagedWorld;
   let app: Listening;

@@ -276,7 +276,7 @@ describe.skipIf(!existsSync(RUNTIME_BINARIES.bun))(
   },
 );
 
-// The packed SQLite store on node:sqlite, which Deno has (and Node from 22.5: see node-versions.test.ts): both conformance suites.
+// The packed SQLite store on node:sqlite, which Deno has (and Node from 22.5: see node-versions.runtime.test.ts): both conformance suites.
 describe.skipIf(!existsSync(RUNTIME_BINARIES.deno))(
   runtimeSuiteTitle('the packed SQLite store on Deno (node:sqlite)', RUNTIME_BINARIES.deno),
   () => {
@@ -297,7 +297,7 @@ describe.skipIf(!existsSync(RUNTIME_BINARIES.deno))(
 );
 
 // The runtime examples in examples/, run as their comments say, on the installed package.
-// examples/cloudflare-workers needs Durable Objects: cloudflare-workers-example.test.ts runs it.
+// examples/cloudflare-workers needs Durable Objects: cloudflare-workers-example.runtime.test.ts runs it.
 const [bun, deno] = runtimes;
 const exampleRuns: Array<{
   name: string;

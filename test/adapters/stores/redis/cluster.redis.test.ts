@@ -1,16 +1,13 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisRateLimiter, type RedisSendCommand } from '../../../../adapters/stores/redis/index.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../../../../src/index.js';
 import { runRateLimiterConformance } from '../../../../src/testing/index.js';
+import { backends } from '../../../support/backends.js';
 import { type ClusterClients, closeClusterClients, connectClusterClients } from '../../../support/redis-cluster.js';
 
-const nodes = inject('redisClusterNodes');
-const skipped = inject('backendsSkipped');
-const suite =
-  nodes === null
-    ? `Redis rate limiter on Redis Cluster (SKIPPED: ${skipped.join('; ')})`
-    : 'Redis rate limiter on Redis Cluster';
+const { redisClusterNodes: nodes, title } = backends();
+const suite = title('Redis rate limiter on Redis Cluster', 'cluster');
 const keyPrefix = 'cwtest:cluster:';
 
 describe.skipIf(nodes === null)(suite, () => {

@@ -181,13 +181,13 @@ createDenoKvRateLimiter({ kv: shaped });
     }, 60_000);
   });
 
-  // docs/deno-kv.md's blocks need Deno, so test/docs/doc-blocks.test.ts leaves them to this test:
+  // docs/deno-kv.md's blocks need Deno, so test/docs/doc-blocks.built.test.ts leaves them to this test:
   // each runs as pasted, in order, in a folder of its own; a server's curl line must get a 201.
   it('run the blocks of docs/deno-kv.md as pasted: the server stores a post, and the feed reader prints it', async () => {
     const page = docPages().find((candidate) => candidate.path === 'docs/deno-kv.md')!;
     const blocks = codeBlocks(page);
     expect(blocks.map((block) => block.notRun)).toEqual(
-      blocks.map(() => expect.stringContaining('test/adapters/stores/deno-kv/deno-kv.test.ts')),
+      blocks.map(() => expect.stringContaining('test/adapters/stores/deno-kv/deno-kv.runtime.test.ts')),
     );
     const dir = join(app, 'doc-blocks');
     mkdirSync(dir, { recursive: true });

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeListener } from '../../adapters/frameworks/node/index.js';
 import { createMemoryStore, createWebhookHandler, createWebhookManager, type WebhookManager } from '../../src/index.js';
 import { backends } from '../support/backends.js';
@@ -45,8 +45,7 @@ const execFileAsync = promisify(execFile);
 
 const pages = docPages();
 const blocks = pages.flatMap(codeBlocks);
-const { databaseUrl, redisUrl, title } = backends();
-const redisClusterNodes = inject('redisClusterNodes');
+const { databaseUrl, redisUrl, redisClusterNodes, title } = backends();
 const SERVING_TIMEOUT_MS = 20_000;
 
 let app: string;

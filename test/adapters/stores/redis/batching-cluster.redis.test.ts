@@ -1,16 +1,13 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keySlot } from '../../../../adapters/stores/redis/key-slot.js';
 import { createRedisRateLimiter, type RedisSendCommand } from '../../../../adapters/stores/redis/index.js';
 import { createMemoryRateLimiter, type RateLimitDecision, type RateLimiter } from '../../../../src/index.js';
+import { backends } from '../../../support/backends.js';
 import { type ClusterClients, closeClusterClients, connectClusterClients } from '../../../support/redis-cluster.js';
 
-const nodes = inject('redisClusterNodes');
-const skipped = inject('backendsSkipped');
-const suite =
-  nodes === null
-    ? `Redis rate limiter batching on Redis Cluster (SKIPPED: ${skipped.join('; ')})`
-    : 'Redis rate limiter batching on Redis Cluster';
+const { redisClusterNodes: nodes, title } = backends();
+const suite = title('Redis rate limiter batching on Redis Cluster', 'cluster');
 
 /** Server counters summed over the masters: EVALSHA and EVAL calls, and MOVED and CROSSSLOT errors. */
 async function serverStats(masters: Redis[]) {
