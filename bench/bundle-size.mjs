@@ -20,7 +20,6 @@ const external = [
   ...builtinModules.map((name) => `node:${name}`),
 ];
 
-
 const entries = [];
 for (const [subpath, conditions] of Object.entries(manifest.exports)) {
   if (typeof conditions === 'string') continue;
@@ -72,7 +71,8 @@ if (process.argv.includes('--json')) {
   const limitOf = (entry) => ceilings.find((row) => row.entry === entry);
   for (const row of entries) {
     const limit = limitOf(row.entry);
-    const share = limit === undefined ? 'no ceiling' : `${Math.round((100 * row.gzip) / limit.gzip)}% of ${kib(limit.gzip)}`;
+    const share =
+      limit === undefined ? 'no ceiling' : `${Math.round((100 * row.gzip) / limit.gzip)}% of ${kib(limit.gzip)}`;
     console.log(
       `${row.entry.padEnd(32)} ${kib(row.minified).padStart(10)} ${kib(row.gzip).padStart(10)} gzip  (${share})`,
     );

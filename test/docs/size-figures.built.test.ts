@@ -32,7 +32,9 @@ describe("the README's size ceilings", () => {
     const over = measured.entries.flatMap((entry, i) => {
       const limit = measured.ceiling.entries[i]!;
       return entry.minified > limit.minified || entry.gzip > limit.gzip
-        ? [`${entry.entry}: ${kib(entry.minified)} / ${kib(entry.gzip)}, ceiling ${kib(limit.minified)} / ${kib(limit.gzip)}`]
+        ? [
+            `${entry.entry}: ${kib(entry.minified)} / ${kib(entry.gzip)}, ceiling ${kib(limit.minified)} / ${kib(limit.gzip)}`,
+          ]
         : [];
     });
     expect(over, 'an entry grew past its ceiling in README.md').toEqual([]);
