@@ -135,7 +135,7 @@ export interface SettingsStrings {
   historyUnavailable: string;
   /** Shown while the recent posts load. */
   historyLoading: string;
-  /** What a post's answer means, by its status; `count` is more than 1 for a minute's 429s. */
+  /** What a post's answer means, by its status; `count` is more than 1 for a minute's 429s or 415s. */
   postOutcome: (status: number, count: number) => string;
   /** The post's idempotency key. */
   postKey: (key: string) => string;

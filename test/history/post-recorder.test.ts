@@ -106,6 +106,24 @@ describe('the post recorder', () => {
     ]);
   });
 
+  it("makes one record of a webhook's 415s of one minute too, apart from its 429s, and holds those that come later", async () => {
+    const batches: PostRecord[][] = [];
+    const { recorder } = recorderOver((records) => void batches.push(structuredClone([...records])));
+    const minute = Math.ceil(T0 / 60_000) * 60_000;
+    recorder.record(record('wh_a', minute + 5, 415));
+    recorder.record(record('wh_a', minute + 10, 429));
+    recorder.record(record('wh_a', minute + 20, 415, 2));
+    recorder.record(record('wh_b', minute + 30, 415));
+    await settle();
+    for (let i = 0; i < 300; i++) recorder.record(record('wh_a', minute + 100 + i, 415));
+    await settle();
+    expect(batches).toEqual([
+      [record('wh_a', minute + 5, 415, 3), record('wh_a', minute + 10, 429), record('wh_b', minute + 30, 415)],
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS + 100));
+    expect(batches.slice(1)).toEqual([[record('wh_a', minute + 100, 415, 300)]]);
+  });
+
   it(`holds the 429s of a minute whose record was handed over, and writes their count as one record ${HOLD_MS} ms later`, async () => {
     const batches: PostRecord[][] = [];
     const { recorder } = recorderOver((records) => void batches.push(structuredClone([...records])));

@@ -12,6 +12,7 @@ import type {
   WebhookProfileChange,
   WebhookRecord,
 } from '../../../src/ports.js';
+import { isFolded, minuteOf } from '../../../src/history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import { objectFailure } from './object-calls.js';
 import { OBJECT_SCHEMA_VERSION, objectMigrationsAfter } from './object-schema.js';
@@ -287,14 +288,16 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
     recordPosts(records) {
       write(() => {
         for (const record of records) {
-          const minute = record.status === 429 ? Math.floor(record.at / 60_000) : null;
+          // A minute's 415s are one record, and so are its 429s: `minute` marks such a record.
+          const minute = isFolded(record.status) ? minuteOf(record.at) : null;
           const same =
             minute === null
               ? undefined
               : first(
-                  'SELECT seq, record FROM post_history WHERE webhook_id = ? AND minute = ?',
+                  "SELECT seq, record FROM post_history WHERE webhook_id = ? AND minute = ? AND json_extract(record, '$.status') = ?",
                   record.webhookId,
                   minute,
+                  record.status,
                 );
           if (same !== undefined) {
             const kept = JSON.parse(String(same.record)) as PostRecord;

@@ -10,7 +10,7 @@ import {
 } from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
-import { mergeRateLimited } from '../../../src/history/post-record.js';
+import { mergeFolded } from '../../../src/history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
 import { createFeedListener } from './feed-listener.js';
@@ -375,7 +375,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async recordPosts(records) {
       if (records.length === 0) return;
       // One JSON array for the whole batch, as one parameter: one round trip however many records.
-      const rows = mergeRateLimited(records).map((record, i) => ({
+      const rows = mergeFolded(records).map((record, i) => ({
         i,
         webhook_id: record.webhookId,
         at: record.at,
@@ -395,8 +395,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 }
 
 /**
- * The history's batch write, one statement: `merged` adds each 429 record to the 429 record of its
- * webhook and minute still in the ring; every other record takes the next positions of its webhook
+ * The history's batch write, one statement: `merged` adds each 415 or 429 record to the record of
+ * its webhook, status and minute still in the ring; every other record takes the next positions of its webhook
  * (`heads`, whose row lock keeps two writers of one webhook apart) and the slots they fall on, over
  * older records only. A webhook's records past the last 100 of the batch would fall on the batch's
  * own slots, so they are left out. Every part is a join on a key: the statement's estimated cost
@@ -409,7 +409,7 @@ function recordPostsSql(p: string): string {
    ), merged AS (
      UPDATE ${p}posts h SET count = h.count + r.count, at = least(h.at, r.at)
      FROM incoming r
-     WHERE r.status = 429 AND h.webhook_id = r.webhook_id AND h.status = 429 AND h.at / 60000 = r.at / 60000
+     WHERE r.status IN (415, 429) AND h.webhook_id = r.webhook_id AND h.status = r.status AND h.at / 60000 = r.at / 60000
      RETURNING r.i
    ), fresh AS (
      SELECT r.*, row_number() OVER (PARTITION BY r.webhook_id ORDER BY r.i) AS n, count(*) OVER (PARTITION BY r.webhook_id) AS total

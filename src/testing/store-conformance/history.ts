@@ -27,9 +27,19 @@ function makePostRecord(webhookId: string, at: number, fields: Partial<PostRecor
 const rateLimited = (webhookId: string, at: number, count = 1): PostRecord =>
   makePostRecord(webhookId, at, { status: 429, code: 'rate_limited', messageId: null, bodyBytes: null, count });
 
+const unsupported = (webhookId: string, at: number, count = 1): PostRecord =>
+  makePostRecord(webhookId, at, {
+    status: 415,
+    code: 'unsupported_media_type',
+    messageId: null,
+    bodyBytes: null,
+    count,
+  });
+
 /**
  * The post history (`recordPosts` and `listPosts`, optional): records back exactly and newest
- * first, at most 100 a webhook, a minute's 429s as one record, concurrent writers, copies.
+ * first, at most 100 a webhook, a minute's 429s as one record and its 415s as another, concurrent
+ * writers, copies.
  */
 export function registerHistoryTests<S extends WebhookStore>({ options, test, t0, concurrency }: Suite<S>): void {
   const { describe } = options;
@@ -129,6 +139,30 @@ export function registerHistoryTests<S extends WebhookStore>({ options, test, t0
         kept,
         [next, stored, rateLimited(webhookId, minute + 1_000, 7)],
         'listPosts after 429s over two minutes',
+      );
+    });
+
+    historyTest("a minute's 415s are one record too, apart from its 429s", async (store, peer) => {
+      const webhookId = `wh_${randomId()}`;
+      const minute = Math.ceil(t0 / MINUTE) * MINUTE;
+      const stored = makePostRecord(webhookId, minute + 45_000);
+      await store.recordPosts([
+        unsupported(webhookId, minute + 1_000),
+        rateLimited(webhookId, minute + 1_500),
+        unsupported(webhookId, minute + 2_000, 2),
+      ]);
+      await peer.recordPosts([
+        stored,
+        unsupported(webhookId, minute + 30_000, 3),
+        rateLimited(webhookId, minute + 31_000),
+      ]);
+      await store.recordPosts([unsupported(webhookId, minute + 59_999)]);
+      const next = unsupported(webhookId, minute + MINUTE + 1);
+      await peer.recordPosts([next]);
+      checkDeepEqual(
+        await store.listPosts(webhookId, POST_HISTORY_LIMIT),
+        [next, stored, rateLimited(webhookId, minute + 1_500, 2), unsupported(webhookId, minute + 1_000, 7)],
+        'listPosts after 415s and 429s over two minutes',
       );
     });
 
