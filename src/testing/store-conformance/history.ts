@@ -39,7 +39,7 @@ const unsupported = (webhookId: string, at: number, count = 1): PostRecord =>
 /**
  * The post history (`recordPosts` and `listPosts`, optional): records back exactly and newest
  * first, at most 100 a webhook, a minute's 429s as one record and its 415s as another, concurrent
- * writers, copies.
+ * writers, pointers a sender chose, copies.
  */
 export function registerHistoryTests<S extends WebhookStore>({ options, test, t0, concurrency }: Suite<S>): void {
   const { describe } = options;
@@ -229,6 +229,40 @@ export function registerHistoryTests<S extends WebhookStore>({ options, test, t0
       await peer.recordPosts([]);
       checkDeepEqual(await peer.listPosts(webhookId, POST_HISTORY_LIMIT), [...records].reverse(), 'listPosts');
     });
+
+    historyTest(
+      'a 400 whose pointers a sender chose (U+0000, lone surrogates) is kept, and so is the rest of its batch',
+      async (store, peer) => {
+        // A property name is the sender's to choose, and a 400's pointer repeats it.
+        const [hostile, other] = [`wh_${randomId()}`, `wh_${randomId()}`];
+        const refused = makePostRecord(hostile, t0 + 1, {
+          status: 400,
+          code: 'invalid_payload',
+          errors: ['/\u0000', '/\uD800', '/a\uDFFFb', '/\uDBFF\u0000'].map((pointer) => ({
+            pointer,
+            message: 'is not an allowed property',
+          })),
+          messageId: null,
+        });
+        const stored = [makePostRecord(other, t0), makePostRecord(hostile, t0 + 2), makePostRecord(other, t0 + 3)];
+        await store.recordPosts([stored[0]!, refused, stored[1]!, stored[2]!]);
+        checkDeepEqual(
+          await peer.listPosts(other, POST_HISTORY_LIMIT),
+          [stored[2], stored[0]],
+          "listPosts of the other webhook in the 400's batch",
+        );
+        const kept = await peer.listPosts(hostile, POST_HISTORY_LIMIT);
+        if (unusualStrings) checkDeepEqual(kept, [stored[1], refused], "listPosts of the 400's webhook");
+        else {
+          checkDeepEqual(kept[0], stored[1], "the newest record of the 400's webhook");
+          checkDeepEqual(
+            kept.slice(1).map((record) => [record.status, record.errors.length]),
+            [[400, 4]],
+            "the 400's record, its pointers as the store can keep them",
+          );
+        }
+      },
+    );
 
     historyTest('returned records are copies or frozen: changing one changes nothing stored', async (store) => {
       const webhookId = `wh_${randomId()}`;
