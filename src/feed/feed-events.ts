@@ -31,7 +31,11 @@ export interface FeedEventsOptions {
   keepAliveMs?: number;
   /** The reconnection delay the browser is told (`retry:`), in ms. Default: none (the browser's own, about 3 s). */
   retryMs?: number;
-  /** Ends the stream when aborted, e.g. when the server shuts down (clients reconnect elsewhere and resume). */
+  /**
+   * Ends the stream when aborted, e.g. when the server shuts down: its connection closes, and a
+   * stream asked for afterwards ends at once, so that clients reconnect on a new connection (to
+   * another instance, or the next process) and resume.
+   */
   signal?: AbortSignal;
   /**
    * Called when the store fails and the stream ends because of it (the client then reconnects
@@ -42,7 +46,11 @@ export interface FeedEventsOptions {
 
 /**
  * The headers of an event stream: its media type, no caching and no transformation on the way (a
- * compressing or buffering proxy would hold the events back), and nginx told not to buffer it.
+ * compressing or buffering proxy would hold the events back), nginx told not to buffer it, and
+ * `Connection: close`: a browser's `EventSource` reconnects when a stream ends and, over HTTP/1.1,
+ * would reuse its connection, so a server that shuts down would serve it again and never close,
+ * where a new connection reaches a live instance (or the next process). HTTP/2 has no `Connection`
+ * header: leave it out there (node:http2 drops it with a warning).
  *
  * @example
  * ```ts
@@ -53,6 +61,7 @@ export const FEED_EVENT_HEADERS: Readonly<Record<string, string>> = Object.freez
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',
+  connection: 'close',
 });
 
 /** The option rules of every helper that takes {@link FeedEventsOptions}. */
@@ -79,7 +88,9 @@ export const FEED_EVENTS_OPTIONS = {
  * message is one event whose `id` is its cursor, so a browser's `EventSource` resumes after the
  * last event it got (`Last-Event-ID`) by itself. The stream starts with a comment (so the client
  * sees it open), sends a comment after `keepAliveMs` of silence, and ends when `signal` aborts or
- * the store fails (the client then reconnects and resumes). When the store no longer keeps what
+ * the store fails (the client then reconnects and resumes); asked for after `signal` aborted, it
+ * is that first comment alone. Send it with {@link FEED_EVENT_HEADERS} and close the connection
+ * when it ends, so that the client reconnects on a new one. When the store no longer keeps what
  * follows the client's cursor, or the cursor is not one of its own, an event `reset` (data
  * `{"code":"cursor_expired"}` or `{"code":"invalid_cursor"}`) comes first and the stream starts again
  * at the oldest message kept: clear what you show and take the events that follow.

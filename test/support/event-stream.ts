@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+
 /** One Server-Sent Event as a client sees it, or a comment line. */
 export interface StreamEvent {
   id?: string;
@@ -90,4 +92,107 @@ export async function nextEvents(stream: EventStream, count: number): Promise<St
     if (event.comment === undefined) events.push(event);
   }
   return events;
+}
+
+/** One answer read off a kept-alive connection: its status line's code, its headers and its whole body. */
+export interface KeptAliveAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What {@link keptAliveEventSource} saw on its one connection. */
+export interface KeptAliveEventSource {
+  /** Every answer read whole, in order. */
+  answers: KeptAliveAnswer[];
+  /** The body of the answer being read, so far. */
+  reading(): string;
+  /** Resolves when the server has closed the connection. */
+  closed: Promise<void>;
+  /** Whether the server has closed it. */
+  isClosed(): boolean;
+  /** Stops reading from the connection (the server's writes pile up), as a reader that cannot keep up. */
+  pause(): void;
+  /** Hangs up. */
+  destroy(): void;
+}
+
+/**
+ * Asks for an event stream over one HTTP/1.1 connection and, each time an answer ends while the
+ * connection stays open, asks again on the same connection after `retryMs`: what a browser's
+ * `EventSource` does over a kept-alive connection (it reconnects, and the browser reuses the
+ * socket). At most `maxRequests` requests, so that a server that never closes the connection
+ * cannot keep it busy for ever. Raw bytes, so the test sees exactly what the server sent and when
+ * it closed the connection.
+ */
+export function keptAliveEventSource(
+  url: string,
+  { retryMs = 50, maxRequests = 20 }: { retryMs?: number; maxRequests?: number } = {},
+): KeptAliveEventSource {
+  const { hostname, port, pathname, search } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  const answers: KeptAliveAnswer[] = [];
+  let requests = 0;
+  let closed = false;
+  const ask = () => {
+    if (closed || requests >= maxRequests) return;
+    requests++;
+    socket.write(
+      `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\nCache-Control: no-cache\r\nConnection: keep-alive\r\n\r\n`,
+    );
+  };
+  let buffer = Buffer.alloc(0);
+  let head: { status: number; headers: Record<string, string> } | null = null;
+  let body = '';
+  const parse = () => {
+    for (;;) {
+      if (head === null) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end === -1) return;
+        const [statusLine, ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n');
+        const headers: Record<string, string> = {};
+        for (const line of lines) {
+          const colon = line.indexOf(':');
+          headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+        }
+        head = { status: Number(statusLine!.split(' ')[1]), headers };
+        buffer = buffer.subarray(end + 4);
+        body = '';
+      }
+      // Every stream answer is chunked: its length is unknown when it starts.
+      const sizeEnd = buffer.indexOf('\r\n');
+      if (sizeEnd === -1) return;
+      const size = Number.parseInt(buffer.subarray(0, sizeEnd).toString('latin1'), 16);
+      if (buffer.length < sizeEnd + 2 + size + 2) return;
+      body += buffer.subarray(sizeEnd + 2, sizeEnd + 2 + size).toString('utf8');
+      buffer = buffer.subarray(sizeEnd + 2 + size + 2);
+      if (size === 0) {
+        answers.push({ ...head, body });
+        head = null;
+        setTimeout(ask, retryMs);
+      }
+    }
+  };
+  socket.on('data', (chunk: Buffer) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    parse();
+  });
+  socket.on('error', () => undefined);
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.once('end', () => {
+    closed = true;
+    socket.end();
+  });
+  socket.once('close', () => {
+    closed = true;
+  });
+  ask();
+  return {
+    answers,
+    reading: () => (head === null ? '' : body),
+    closed: ended,
+    isClosed: () => closed,
+    pause: () => socket.pause(),
+    destroy: () => socket.destroy(),
+  };
 }

@@ -11,9 +11,11 @@ import {
  * Deno, Next.js route handlers): each message is one event whose `id` is its cursor, so a
  * browser's `EventSource` resumes after the last event it got (`Last-Event-ID`, read from
  * `request`) by itself. The stream ends when the client goes away (the runtime cancels the body,
- * or aborts `request.signal`), releasing the store's subscription, or when the store fails (the
- * client then reconnects and resumes). See `feedEventStream` for the events. Bad options throw
- * `invalid_argument` at once.
+ * or aborts `request.signal`), releasing the store's subscription, when the store fails (the
+ * client then reconnects and resumes), or when `signal` aborts. Its headers are
+ * `FEED_EVENT_HEADERS`, `Connection: close` among them, so that at shutdown the browser's next
+ * attempt opens a new connection (see docs/delivering-messages.md for what each runtime does with
+ * it). See `feedEventStream` for the events. Bad options throw `invalid_argument` at once.
  *
  * @example
  * ```ts

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { createConnection } from 'node:net';
+import { connect as connectHttp2, createServer as createHttp2Server } from 'node:http2';
+import { type AddressInfo, createConnection } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import express5 from 'express';
 import express4 from 'express4';
@@ -17,7 +18,13 @@ import { serveKoaFeedEvents } from '../../../adapters/frameworks/koa/index.js';
 import { serveFeedEvents } from '../../../adapters/frameworks/node/index.js';
 import { createMemoryStore, type FeedEventsOptions, type MemoryStore, type Message } from '../../../src/index.js';
 import { insertInput, makeMessage, makeWebhook } from '../../../src/testing/fixtures.js';
-import { nextEvents, openEventStream, type EventStream } from '../../support/event-stream.js';
+import {
+  keptAliveEventSource,
+  nextEvents,
+  openEventStream,
+  type EventStream,
+  type KeptAliveEventSource,
+} from '../../support/event-stream.js';
 import { listen, listenFastify, type Listening } from '../../support/http.js';
 
 /** Serves `GET /events/:channel` with the stack's helper, the channel taken from the path. */
@@ -278,6 +285,177 @@ describe.each(stacks)('Server-Sent Events of the feed on %s', (_name, serve) => 
     }
   });
 });
+
+/** Resolves when `server` has closed, or rejects after `ms`, saying how many connections it still held. */
+function closesWithin(server: Listening['server'], ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      server.getConnections((_error, count) =>
+        reject(new Error(`server.close() did not complete within ${ms} ms: ${count} connection(s) still open`)),
+      );
+    }, ms);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Resolves when `client`'s connection is closed by the server, or rejects after `ms` saying what it was served meanwhile. */
+async function closedWithin(client: KeptAliveEventSource, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `the connection was still open after ${ms} ms, ${client.answers.length} stream(s) served on it: ${JSON.stringify(client.answers.map((answer) => [answer.status, answer.headers.connection, answer.body]))}`,
+          ),
+        ),
+      ms,
+    );
+  });
+  await Promise.race([client.closed, late]).finally(() => clearTimeout(timer));
+}
+
+/** The servers and clients of a test, gone after it (a server the test closed already stays closed). */
+function shutdownFixtures() {
+  const open: Array<Listening | KeptAliveEventSource> = [];
+  afterEach(async () => {
+    for (const each of open.splice(0).reverse()) {
+      if ('destroy' in each) each.destroy();
+      else {
+        each.server.closeAllConnections();
+        if (each.server.listening) await each.close();
+      }
+    }
+  });
+  const follow = (url: string) => {
+    const client = keptAliveEventSource(url);
+    open.push(client);
+    return client;
+  };
+  return { open, follow };
+}
+
+// A restart or a rolling deploy aborts the streams' signal and closes the server. A browser's
+// EventSource reconnects when a stream ends, and over HTTP/1.1 it reuses the connection it has: so
+// every stream's connection must close with it, and a request that still reaches the stopping
+// server must be told so too, or the page stays on the old process and the server never closes.
+describe.each(stacks)("the feed's streams at shutdown on %s", (_name, serve) => {
+  const { open, follow } = shutdownFixtures();
+  const start = async (signal: AbortSignal) => {
+    const { store, post } = world();
+    post();
+    const server = await serve((channelId) => ({ store, channelId, signal, data: ({ message }) => message.body }));
+    open.push(server);
+    return { server, post };
+  };
+  it('sends Connection: close with every stream, and closes the connection of an open stream when the signal aborts', async () => {
+    const streams = new AbortController();
+    const { server } = await start(streams.signal);
+    const client = follow(`${server.origin}/events/general`);
+    await expect.poll(() => client.reading(), { timeout: 5_000 }).toContain('data: "#1"');
+    streams.abort();
+    await closedWithin(client, 3_000);
+    expect(client.answers).toHaveLength(1);
+    expect(client.answers[0]!.status).toBe(200);
+    expect(client.answers[0]!.headers.connection).toBe('close');
+    expect(client.answers[0]!.body).toMatch(/^: connected\n\nid: [^\n]+\ndata: "#1"\n\n$/);
+  });
+
+  it('answers a stream request that comes after the abort with a stream that ends at once (200, so that EventSource tries again), and closes its connection', async () => {
+    const streams = new AbortController();
+    streams.abort();
+    const { server } = await start(streams.signal);
+    const client = follow(`${server.origin}/events/general`);
+    await closedWithin(client, 3_000);
+    expect(client.answers).toEqual([
+      {
+        status: 200,
+        headers: expect.objectContaining({ 'content-type': 'text/event-stream; charset=utf-8', connection: 'close' }),
+        body: ': connected\n\n',
+      },
+    ]);
+  });
+
+  it('lets server.close() complete at once with clients attached that reconnect as browsers do', async () => {
+    const streams = new AbortController();
+    const { server } = await start(streams.signal);
+    const clients = [follow(`${server.origin}/events/general`), follow(`${server.origin}/events/general`)];
+    for (const client of clients) await expect.poll(() => client.reading(), { timeout: 5_000 }).toContain('"#1"');
+    streams.abort();
+    await closesWithin(server.server, 3_000);
+    for (const client of clients) {
+      await client.closed;
+      expect(client.answers).toHaveLength(1);
+    }
+  });
+});
+
+describe("the feed's stream on node:http2 (its compatibility API)", () => {
+  it('has no Connection header, which HTTP/2 does not have (node would drop it with a warning)', async () => {
+    const warnings: Error[] = [];
+    const warned = (warning: Error) => warnings.push(warning);
+    process.on('warning', warned);
+    const { store, post } = world();
+    post();
+    const server = createHttp2Server((req, res) => {
+      serveFeedEvents(req as never, res as never, { store, channelId: 'general' }).catch(() => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = connectHttp2(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const stream = client.request({ ':path': '/events/general' });
+      const [headers] = (await once(stream, 'response')) as [Record<string, unknown>];
+      expect(headers[':status']).toBe(200);
+      expect(headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(headers.connection).toBeUndefined();
+      let text = '';
+      stream.setEncoding('utf8');
+      for await (const chunk of stream) {
+        text += chunk;
+        if (text.includes('data: ')) break;
+      }
+      expect(text).toMatch(/^: connected\n\nid: /);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.message)).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+      client.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+// The Fetch helper cannot do the same: a runtime that waits for a slow reader to drain reads
+// nothing from the body meanwhile, so only the runtime can cut it (docs/delivering-messages.md).
+describe.each(stacks.filter(([name]) => !name.startsWith('fetch')))(
+  'a slow reader at shutdown on %s',
+  (_name, serve) => {
+    const { open, follow } = shutdownFixtures();
+
+    it('cuts the stream of a reader that cannot keep up, which would otherwise hold the server open', async () => {
+      const streams = new AbortController();
+      const { store, post } = world();
+      // 24 MB of events: more than the socket buffers of both ends hold.
+      for (let i = 0; i < 3_000; i++) post();
+      const server = await serve((channelId) => ({
+        store,
+        channelId,
+        signal: streams.signal,
+        data: ({ message }) => message.body + '.'.repeat(8_192),
+      }));
+      open.push(server);
+      const client = follow(`${server.origin}/events/general`);
+      await expect.poll(() => client.reading(), { timeout: 5_000 }).toContain('"#1.');
+      client.pause();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      streams.abort();
+      await closesWithin(server.server, 3_000);
+    });
+  },
+);
 
 describe('the Server-Sent Events helpers refuse bad options before they write anything', () => {
   it('throws invalid_argument for a store without the feed, or an unknown option', () => {
