@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
-import { createWebhookHandler, createWebhookManager } from 'channel-webhooks';
+import { createWebhookHandler, createWebhookManager, FEED_EVENT_HEADERS } from 'channel-webhooks';
 import { createExpressMiddleware } from 'channel-webhooks/express';
 import { answerWithoutInternals, createDemo, isLoopback } from './demo/create-demo.js';
 import { logMessage } from '../shared/log-message.js';
@@ -29,14 +29,22 @@ export const SERVER_OPTIONS = { requestTimeout: 15_000, headersTimeout: 5_000 };
  * @param {boolean} [options.demo] - DEMO ONLY: mount the demo page and the management API behind a
  *   sign-in that lets in the page itself, over loopback (./demo). Never in a real app, and only on a
  *   server bound to loopback.
+ * @param {AbortSignal} [options.streams] - aborted at shutdown: ends the page's message streams.
  */
-export async function createApp({ baseUrl = 'http://127.0.0.1:3000', onMessage = logMessage, demo = false } = {}) {
+export async function createApp({
+  baseUrl = 'http://127.0.0.1:3000',
+  onMessage = logMessage,
+  demo = false,
+  streams,
+} = {}) {
   const { store, rateLimiter, where } = await openStore();
   await store.putChannel({ id: DEMO_CHANNEL_ID, ownerId: DEMO_ACTOR.userId, archived: false });
   const manager = createWebhookManager({ store, baseUrl });
   // onMessage is the in-process hook (here: a log line); the page follows the store's feed.
   const handle = createWebhookHandler({ store, rateLimiter, onMessage });
-  const page = demo ? createDemo({ store, manager, handle, actor: DEMO_ACTOR, channelId: DEMO_CHANNEL_ID }) : null;
+  const page = demo
+    ? createDemo({ store, manager, handle, actor: DEMO_ACTOR, channelId: DEMO_CHANNEL_ID, signal: streams })
+    : null;
 
   const app = express();
   app.disable('x-powered-by');
@@ -71,13 +79,23 @@ export function startupWebhookName(started) {
  * @param {object} [options]
  * @param {number} [options.port] - default PORT or 3000; 0 picks a free port.
  * @param {string} [options.host] - default HOST or 127.0.0.1.
+ * @param {AbortSignal} [options.streams] - aborted at shutdown: ends the page's message streams.
  * @returns {Promise<import('node:http').Server>}
  */
-export async function start({ port = Number(process.env.PORT ?? 3000), host = process.env.HOST ?? '127.0.0.1' } = {}) {
+export async function start({
+  port = Number(process.env.PORT ?? 3000),
+  host = process.env.HOST ?? '127.0.0.1',
+  streams,
+} = {}) {
   const demo = process.env.DEMO !== 'off' && isLoopback(host);
   // Listening comes first, so that the origin has the port the system gave (PORT=0 picks a free
   // one) before any URL is made with it; a request that comes before the app is ready gets a 503.
-  let app = (_req, res) => res.writeHead(503, { 'retry-after': '1' }).end();
+  // But the page's message stream: its EventSource would give up for good on any status but 200,
+  // so it gets a stream that ends at once, and the browser tries again after its retry delay.
+  let app = (req, res) => {
+    if (req.headers.accept === 'text/event-stream') return res.writeHead(200, FEED_EVENT_HEADERS).end();
+    res.writeHead(503, { 'retry-after': '1' }).end();
+  };
   const server = createServer(SERVER_OPTIONS, (req, res) => app(req, res));
   server.on('error', (error) => {
     if (error.code !== 'EADDRINUSE') throw error;
@@ -86,7 +104,7 @@ export async function start({ port = Number(process.env.PORT ?? 3000), host = pr
   });
   await new Promise((resolve) => server.listen(port, host, resolve));
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${server.address().port}`;
-  const created = await createApp({ baseUrl: origin, demo });
+  const created = await createApp({ baseUrl: origin, demo, streams });
   app = created.app;
   console.log(created.where);
   const name = startupWebhookName(new Date());
@@ -101,4 +119,16 @@ export async function start({ port = Number(process.env.PORT ?? 3000), host = pr
   return server;
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await start();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const streams = new AbortController();
+  const server = await start({ streams: streams.signal });
+  // Ctrl-C or a SIGTERM: the page's streams end and their connections close, so the server closes
+  // once the requests in flight are answered, and the page resumes on the next start. A second
+  // Ctrl-C stops the process at once.
+  const stop = () => {
+    streams.abort();
+    server.close(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

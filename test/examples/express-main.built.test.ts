@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer as createHttpServer } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { createServer as createHttpServer, get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listen, send } from '../support/http.js';
 
@@ -20,9 +23,9 @@ async function freePort(): Promise<number> {
 }
 
 /** Runs the example as `npm start` does, collecting its output. */
-function start(port: number) {
+function start(port: number, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [SCRIPT], {
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -64,6 +67,34 @@ describe('npm start (examples/express/server.js run directly)', () => {
     expect(output.stdout).toContain(`Demo page (loopback only): http://127.0.0.1:${url.port}/\n`);
     expect(output.stdout).not.toMatch(/:0\b/);
     expect((await send(url.href, { body: { text: 'on the port it printed' } })).status).toBe(201);
+  });
+
+  it("answers the page's event stream while it starts with a stream that ends at once (200), never the 503 that would make EventSource give up", async () => {
+    const port = await freePort();
+    // On a SQLite file, opening the store takes long enough to be asked meanwhile.
+    const file = join(mkdtempSync(join(tmpdir(), 'cw-demo-')), 'demo.sqlite');
+    const { output } = start(port, { STORE: 'sqlite', STORE_FILE: file });
+    const statuses = new Set<number>();
+    for (const until = Date.now() + 20_000; !output.stdout.includes('Listening on') && Date.now() < until; ) {
+      const status = await new Promise<number | null>((resolve) => {
+        const request = httpGet(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/demo/api/events',
+            headers: { accept: 'text/event-stream', 'sec-fetch-site': 'same-origin' },
+            agent: false,
+          },
+          (res) => {
+            resolve(res.statusCode ?? null);
+            request.destroy();
+          },
+        );
+        request.on('error', () => resolve(null));
+      });
+      if (status !== null) statuses.add(status);
+    }
+    expect([...statuses]).toEqual([200]);
   });
 
   it('says clearly when the port is in use, and exits', async () => {

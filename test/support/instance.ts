@@ -4,13 +4,24 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/** How an instance's process ended, and how long after it was told to stop. */
+export interface InstanceExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  ms: number;
+}
+
 /** One running instance of examples/multi-instance/server.js, in its own Node process. */
 export interface Instance {
   /** `http://127.0.0.1:<port>` */
   origin: string;
   /** Everything it wrote to stderr so far (its onError reports). */
   stderr(): string;
-  stop(): Promise<void>;
+  /**
+   * Stops it as a deploy does (SIGTERM) and resolves when it has exited: by itself, or killed
+   * (SIGKILL) after 5 s; with how it exited and how long it took.
+   */
+  stop(): Promise<InstanceExit>;
   /** Kills the process at once (SIGKILL), as a crash would; resolves when it is gone. */
   kill(): Promise<void>;
 }
@@ -59,12 +70,14 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
         child.kill('SIGKILL');
       }),
     stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      new Promise<InstanceExit>((resolve) => {
+        const started = Date.now();
+        if (child.exitCode !== null || child.signalCode !== null)
+          return resolve({ code: child.exitCode, signal: child.signalCode, ms: 0 });
         const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        child.once('exit', () => {
+        child.once('exit', (code, signal) => {
           clearTimeout(force);
-          resolve();
+          resolve({ code, signal, ms: Date.now() - started });
         });
         child.kill('SIGTERM');
       }),

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -257,6 +257,77 @@ async function stopProcess(proc: ChildProcess): Promise<void> {
     proc.once('exit', () => resolve());
     proc.kill('SIGTERM');
   });
+}
+
+/** The Debian package's nginx binary. */
+export const NGINX = '/usr/sbin/nginx';
+
+/** An nginx in the foreground with a configuration of the test's, its files in a temp dir. */
+export interface NginxServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** Its error log so far. */
+  errors(): string;
+  /** Stops it and deletes its files. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Starts nginx on a free loopback port with `http`, the body of its `http {}` block, where
+ * `$LISTEN` stands for the `listen` address. The pid file, logs and temp paths are in a temp dir.
+ */
+export async function startNginx(http: (listen: string) => string): Promise<NginxServer> {
+  const root = await mkdtemp(join(tmpdir(), 'channel-webhooks-nginx-'));
+  const port = await freePort();
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((name) => `  ${name}_temp_path ${join(root, name)};`)
+    .join('\n');
+  // Run by root, nginx's workers take the user `nobody`, who could not write to the temp dir.
+  const user = process.getuid?.() === 0 ? 'user root;\n' : '';
+  const config = `${user}daemon off;
+worker_processes 1;
+pid ${join(root, 'nginx.pid')};
+error_log ${join(root, 'error.log')} warn;
+events { worker_connections 256; }
+http {
+  access_log off;
+${temp}
+${http(`127.0.0.1:${port}`)}
+}
+`;
+  writeFileSync(join(root, 'nginx.conf'), config);
+  await run(NGINX, ['-t', '-q', '-p', root, '-c', join(root, 'nginx.conf')]);
+  const child = spawn(NGINX, ['-p', root, '-c', join(root, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr!.resume();
+  const stopWatchdog = watchdog('kill "$1"; sleep 1; rm -rf "$2"', [String(child.pid), root]);
+  const origin = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(origin, { method: 'HEAD' });
+      break;
+    } catch (error) {
+      if (i === 200 || child.exitCode !== null) {
+        stopWatchdog();
+        await stopProcess(child);
+        throw new Error(`nginx did not start: ${(error as Error).message}\n${readErrors(root)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  return {
+    origin,
+    errors: () => readErrors(root),
+    async destroy() {
+      stopWatchdog();
+      await stopProcess(child);
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function readErrors(root: string): string {
+  const log = join(root, 'error.log');
+  return existsSync(log) ? readFileSync(log, 'utf8') : '';
 }
 
 /** A TCP port that was free on 127.0.0.1 a moment ago. */

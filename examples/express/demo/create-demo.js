@@ -50,8 +50,9 @@ export function isLoopback(host) {
  * @param {import('channel-webhooks').Actor} options.actor - who the page acts as.
  * @param {string} options.channelId - the one channel the page shows.
  * @param {typeof toHtml} [options.render] - renders a message to HTML; `toHtml` unless a test swaps it.
+ * @param {AbortSignal} [options.signal] - aborted at shutdown: ends the message streams.
  */
-export function createDemo({ store, manager, handle, actor, channelId, render = toHtml }) {
+export function createDemo({ store, manager, handle, actor, channelId, render = toHtml, signal }) {
   const router = express.Router();
   router.get('/', loopbackOnly, securityHeaders, (_req, res) => res.sendFile('index.html', { root: PUBLIC }));
   router.use('/demo', loopbackOnly, securityHeaders);
@@ -70,7 +71,13 @@ export function createDemo({ store, manager, handle, actor, channelId, render = 
   router.get('/demo/api/events', (req, res) => {
     if (!fromThePage(req))
       return res.status(403).json({ code: 'forbidden', message: 'The message stream is for the demo page only.' });
-    serveFeedEvents(req, res, { store, channelId, retryMs: 1_000, data: ({ message }) => toEvent(message, render) });
+    serveFeedEvents(req, res, {
+      store,
+      channelId,
+      retryMs: 1_000,
+      signal,
+      data: ({ message }) => toEvent(message, render),
+    });
   });
   router.use(answerWithoutInternals);
   return { router };
