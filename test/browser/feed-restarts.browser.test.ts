@@ -120,9 +120,12 @@ describe.skipIf(missing !== null)(
       default_type text/html;
       return 200 '<!doctype html><title>general</title>';
     }
-    # An EventSource sends no Authorization header: the proxy stands in for the app's session.
+    # An EventSource sends no Authorization header: the proxy stands in for the app's session
+    # (a location that sets a header inherits none of the server's).
     location = /admin/channels/general/events {
       proxy_set_header Authorization "Bearer ${adminToken}";
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
       proxy_pass http://app;
     }
     location / {

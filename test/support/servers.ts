@@ -1,7 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -303,7 +303,7 @@ ${http(`127.0.0.1:${port}`)}
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
-      await fetch(origin, { method: 'HEAD' });
+      await canConnect(port);
       break;
     } catch (error) {
       if (i === 200 || child.exitCode !== null) {
@@ -323,6 +323,17 @@ ${http(`127.0.0.1:${port}`)}
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** Resolves once a TCP connection to `port` on loopback opens (and closes it), rejects when refused. */
+function canConnect(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', reject);
+  });
 }
 
 function readErrors(root: string): string {
