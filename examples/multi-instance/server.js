@@ -109,11 +109,12 @@ async function main() {
   server.listen(port, host, () => {
     console.log(`Listening on http://${host}:${server.address().port}`);
   });
-  // The event streams end first (their clients reconnect to another instance), so that the server
-  // can close.
+  // A deploy's SIGTERM: the event streams end and their connections close, so that each browser
+  // reconnects through the load balancer to another instance and resumes after its last event;
+  // the server stops listening at once and closes when the posts in flight are answered.
   const stop = () => {
-    server.close(() => close().then(() => process.exit(0)));
     endStreams();
+    server.close(() => close().then(() => process.exit(0)));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

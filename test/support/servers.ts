@@ -259,24 +259,26 @@ async function stopProcess(proc: ChildProcess): Promise<void> {
   });
 }
 
-/** The Debian package's nginx binary. */
+/** The Debian packages' binaries of the reverse proxies. */
 export const NGINX = '/usr/sbin/nginx';
+export const HAPROXY = '/usr/sbin/haproxy';
 
-/** An nginx in the foreground with a configuration of the test's, its files in a temp dir. */
-export interface NginxServer {
+/** A reverse proxy in the foreground with a configuration of the test's, its files in a temp dir. */
+export interface ProxyServer {
   /** `http://127.0.0.1:<port>` */
   origin: string;
-  /** Its error log so far. */
-  errors(): string;
+  /** What it logged so far. */
+  log(): string;
   /** Stops it and deletes its files. */
   destroy(): Promise<void>;
 }
 
 /**
- * Starts nginx on a free loopback port with `http`, the body of its `http {}` block, where
- * `$LISTEN` stands for the `listen` address. The pid file, logs and temp paths are in a temp dir.
+ * Starts nginx on a free loopback port with `http(listen)`, the body of its `http {}` block
+ * (`listen` is the address for its `listen` directive). The pid file, log and temp paths are in a
+ * temp dir.
  */
-export async function startNginx(http: (listen: string) => string): Promise<NginxServer> {
+export async function startNginx(http: (listen: string) => string): Promise<ProxyServer> {
   const root = await mkdtemp(join(tmpdir(), 'channel-webhooks-nginx-'));
   const port = await freePort();
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
@@ -284,23 +286,61 @@ export async function startNginx(http: (listen: string) => string): Promise<Ngin
     .join('\n');
   // Run by root, nginx's workers take the user `nobody`, who could not write to the temp dir.
   const user = process.getuid?.() === 0 ? 'user root;\n' : '';
-  const config = `${user}daemon off;
+  const config = join(root, 'nginx.conf');
+  writeFileSync(
+    config,
+    `${user}daemon off;
 worker_processes 1;
 pid ${join(root, 'nginx.pid')};
-error_log ${join(root, 'error.log')} warn;
+error_log ${join(root, 'proxy.log')} warn;
 events { worker_connections 256; }
 http {
   access_log off;
 ${temp}
 ${http(`127.0.0.1:${port}`)}
 }
-`;
-  writeFileSync(join(root, 'nginx.conf'), config);
-  await run(NGINX, ['-t', '-q', '-p', root, '-c', join(root, 'nginx.conf')]);
-  const child = spawn(NGINX, ['-p', root, '-c', join(root, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr!.resume();
+`,
+  );
+  await run(NGINX, ['-t', '-q', '-p', root, '-c', config]);
+  return runProxy(
+    'nginx',
+    spawn(NGINX, ['-p', root, '-c', config], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    root,
+    port,
+  );
+}
+
+/**
+ * Starts HAProxy on a free loopback port with `sections(bind)`, its configuration after `global`
+ * and `defaults` (`bind` is the address for a frontend's `bind`). Its log goes to a file in a temp dir.
+ */
+export async function startHaproxy(sections: (bind: string) => string): Promise<ProxyServer> {
+  const root = await mkdtemp(join(tmpdir(), 'channel-webhooks-haproxy-'));
+  const port = await freePort();
+  const config = join(root, 'haproxy.cfg');
+  writeFileSync(
+    config,
+    `global
+  maxconn 256
+  log stderr format short local0 warning
+defaults
+  log global
+  mode http
+${sections(`127.0.0.1:${port}`)}
+`,
+  );
+  await run(HAPROXY, ['-c', '-q', '-f', config]);
+  const child = spawn(HAPROXY, ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return runProxy('HAProxy', child, root, port);
+}
+
+/** Waits for `child` to accept connections on `port`; its stderr and the temp dir's proxy.log are its log. */
+async function runProxy(name: string, child: ChildProcess, root: string, port: number): Promise<ProxyServer> {
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const stopWatchdog = watchdog('kill "$1"; sleep 1; rm -rf "$2"', [String(child.pid), root]);
-  const origin = `http://127.0.0.1:${port}`;
+  const file = join(root, 'proxy.log');
+  const log = () => stderr + (existsSync(file) ? readFileSync(file, 'utf8') : '');
   for (let i = 0; ; i++) {
     try {
       await canConnect(port);
@@ -309,14 +349,14 @@ ${http(`127.0.0.1:${port}`)}
       if (i === 200 || child.exitCode !== null) {
         stopWatchdog();
         await stopProcess(child);
-        throw new Error(`nginx did not start: ${(error as Error).message}\n${readErrors(root)}`);
+        throw new Error(`${name} did not start: ${(error as Error).message}\n${log()}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
   return {
-    origin,
-    errors: () => readErrors(root),
+    origin: `http://127.0.0.1:${port}`,
+    log,
     async destroy() {
       stopWatchdog();
       await stopProcess(child);
@@ -334,11 +374,6 @@ function canConnect(port: number): Promise<void> {
     });
     socket.once('error', reject);
   });
-}
-
-function readErrors(root: string): string {
-  const log = join(root, 'error.log');
-  return existsSync(log) ? readFileSync(log, 'utf8') : '';
 }
 
 /** A TCP port that was free on 127.0.0.1 a moment ago. */
