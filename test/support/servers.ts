@@ -365,6 +365,61 @@ async function runProxy(name: string, child: ChildProcess, root: string, port: n
   };
 }
 
+/** The Debian package's PgBouncer binary. */
+export const PGBOUNCER = '/usr/sbin/pgbouncer';
+
+/** A PgBouncer in front of a PostgreSQL, in the foreground, its files in a temp dir. */
+export interface PgbouncerServer {
+  /** `postgres://postgres@127.0.0.1:<port>/<database>` */
+  url(database: string): string;
+  /** Its log so far. */
+  log(): string;
+  /** Stops it and deletes its files. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Starts PgBouncer on a free loopback port in front of the PostgreSQL at `databaseUrl` (trusting
+ * its `postgres` user, every database), with `settings`, lines of its `[pgbouncer]` section
+ * (`pool_mode = transaction`, …). It refuses to run as root: then it runs as `postgres`, as the
+ * cluster does.
+ */
+export async function startPgbouncer(databaseUrl: string, settings: string[]): Promise<PgbouncerServer> {
+  const root = await mkdtemp(join(tmpdir(), 'channel-webhooks-pgbouncer-'));
+  const port = await freePort();
+  const server = new URL(databaseUrl);
+  const config = join(root, 'pgbouncer.ini');
+  writeFileSync(join(root, 'userlist.txt'), '"postgres" ""\n');
+  writeFileSync(
+    config,
+    `[databases]
+* = host=${server.hostname} port=${server.port}
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = ${port}
+unix_socket_dir =
+auth_type = trust
+auth_file = ${join(root, 'userlist.txt')}
+logfile = ${join(root, 'proxy.log')}
+${settings.join('\n')}
+`,
+  );
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const { uid, gid } = userIds('postgres');
+    await chown(root, uid, gid);
+  }
+  const child = asRoot
+    ? spawn('runuser', ['-u', 'postgres', '--', PGBOUNCER, config], { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn(PGBOUNCER, [config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const proxy = await runProxy('PgBouncer', child, root, port);
+  return {
+    url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    log: proxy.log,
+    destroy: proxy.destroy,
+  };
+}
+
 /** Resolves once a TCP connection to `port` on loopback opens (and closes it), rejects when refused. */
 function canConnect(port: number): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -107,7 +107,9 @@ const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most
  * a pool connection, and what is left of it goes to node-postgres as the query's `query_timeout`,
  * which drops the connection of a query that hangs. Give the pool `statement_timeout` (so the server
  * stops work nobody waits for) and `connectionTimeoutMillis` (so a request that gave up waiting for a
- * connection leaves the pool's queue), both about `timeoutMs`.
+ * connection leaves the pool's queue), both about `timeoutMs`. Behind PgBouncer, which refuses the
+ * startup parameter `statement_timeout`, set it on the server for the app's role instead
+ * (`ALTER ROLE app SET statement_timeout = '5s'`; docs/stores.md, "Behind PgBouncer").
  *
  * @example
  * ```ts
