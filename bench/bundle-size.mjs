@@ -44,7 +44,10 @@ for (const [subpath, conditions] of Object.entries(manifest.exports)) {
 }
 
 const [packed] = JSON.parse(
-  execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root, encoding: 'utf8' }),
+  execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], {
+    cwd: root,
+    encoding: 'utf8',
+  }),
 );
 const pack = { size: packed.size, unpackedSize: packed.unpackedSize };
 
