@@ -24,7 +24,7 @@ const entries = [];
 for (const [subpath, conditions] of Object.entries(manifest.exports)) {
   if (typeof conditions === 'string') continue;
   const result = await build({
-    entryPoints: [new URL(`../${conditions.import.default}`, import.meta.url).pathname],
+    entryPoints: [new URL(`../${(conditions.import ?? conditions).default}`, import.meta.url).pathname],
     bundle: true,
     minify: true,
     format: 'esm',
