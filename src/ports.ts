@@ -279,7 +279,8 @@ export interface WebhookStore {
    * they were answered. Keeps at most `POST_HISTORY_LIMIT` (100) records a webhook, dropping its
    * oldest first; a record of status 429 is added to the webhook's 429 record of the same minute
    * (`Math.floor(at / 60_000)`) when there is one, summing `count`, instead of taking a place of
-   * its own. A failure loses these records and nothing else.
+   * its own, and a record of status 415 likewise to its 415 record. A failure loses these records
+   * and nothing else.
    */
   recordPosts?(records: readonly PostRecord[]): MaybePromise<void>;
   /** Optional, with {@link WebhookStore.recordPosts}: the webhook's kept records, newest first, at most `limit`. */
@@ -306,7 +307,7 @@ export interface WebhookStore {
 /**
  * What happened to one post whose URL proved its webhook's secret (a post with a wrong or unknown
  * secret is attributed to no webhook and recorded nowhere), or to all of one webhook's posts
- * answered 429 in one minute. It never holds a secret or a refused body.
+ * answered 429 (or 415) in one minute. It never holds a secret or a refused body.
  *
  * @example
  * ```ts
@@ -319,7 +320,7 @@ export interface WebhookStore {
  */
 export interface PostRecord {
   webhookId: string;
-  /** When the post was answered, epoch ms (for a 429 record: the first of its minute). */
+  /** When the post was answered, epoch ms (for a 429 or 415 record: the first of its minute). */
   at: number;
   /** The answer's status: 201, 200, 400, 404 (revoked or rotated while in flight), 409, 413, 415, 429 or 500. */
   status: number;
@@ -333,7 +334,7 @@ export interface PostRecord {
   messageId: string | null;
   /** The body's size in bytes, when it was read. */
   bodyBytes: number | null;
-  /** How many posts the record stands for: 1, or a minute's 429s. */
+  /** How many posts the record stands for: 1, or a minute's 429s (or 415s). */
   count: number;
 }
 

@@ -429,9 +429,11 @@ export class ChannelWebhooksSettings extends Base {
   }
 
   /**
-   * A test message through the webhook's endpoint with `url`. A URL of the page's own origin is
-   * posted to directly, as a sender would. The endpoint answers POST only, never a CORS preflight,
-   * so a URL of another origin goes through the management API, which posts it to the endpoint.
+   * A test message through the webhook's endpoint with `url`, always posted by the management API,
+   * the URL in the JSON body: a request to the URL itself would put the secret in the page's
+   * Resource Timing, by name, where any script of the page (a real-user-monitoring agent) reads it
+   * and a `PerformanceObserver` is handed it at once. It also reaches the endpoint on another origin,
+   * which answers POST only, never a CORS preflight.
    */
   async #sendTest(webhookId: string, url: string, text: string): Promise<TestAnswer> {
     const answer = await this.#postTest(webhookId, url, text);
@@ -441,34 +443,12 @@ export class ChannelWebhooksSettings extends Base {
   }
 
   async #postTest(webhookId: string, url: string, text: string): Promise<TestAnswer> {
-    const body = JSON.stringify({ text });
-    if (new URL(url, document.baseURI).origin !== location.origin) {
-      try {
-        return await this.#client().test(webhookId, url, text);
-      } catch (failure) {
-        const unavailable = failure instanceof ManagementFailure && failure.code === 'test_unavailable';
-        throw new Error(unavailable ? this.#strings.testUnavailable : this.#explain(failure));
-      }
-    }
-    let response: Response;
     try {
-      response = await globalThis.fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        credentials: 'omit',
-        cache: 'no-store',
-        referrerPolicy: 'no-referrer',
-      });
-    } catch {
-      throw new Error(this.#strings.errorNetwork);
+      return await this.#client().test(webhookId, url, text);
+    } catch (failure) {
+      const unavailable = failure instanceof ManagementFailure && failure.code === 'test_unavailable';
+      throw new Error(unavailable ? this.#strings.testUnavailable : this.#explain(failure));
     }
-    const problem = (await response.json().catch(() => ({}))) as { code?: unknown; detail?: unknown };
-    return {
-      status: response.status,
-      code: typeof problem.code === 'string' ? problem.code : null,
-      detail: typeof problem.detail === 'string' ? problem.detail : '',
-    };
   }
 
   #openHistory(opener: string, webhook: SettingsWebhook): void {

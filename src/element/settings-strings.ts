@@ -121,7 +121,7 @@ export interface SettingsStrings {
   testSent: (status: number) => string;
   /** The endpoint refused the test message: its status, problem code and detail. */
   testRefused: (status: number, code: string, detail: string) => string;
-  /** The server offers no test message for a URL of another origin. */
+  /** The server offers no test message (the management API was given no handler). */
   testUnavailable: string;
   /** The button that closes the URL's dialog. */
   done: string;
@@ -135,7 +135,7 @@ export interface SettingsStrings {
   historyUnavailable: string;
   /** Shown while the recent posts load. */
   historyLoading: string;
-  /** What a post's answer means, by its status; `count` is more than 1 for a minute's 429s. */
+  /** What a post's answer means, by its status; `count` is more than 1 for a minute's 429s or 415s. */
   postOutcome: (status: number, count: number) => string;
   /** The post's idempotency key. */
   postKey: (key: string) => string;
@@ -247,7 +247,7 @@ export const DEFAULT_STRINGS: SettingsStrings = {
   testText: (name) => `Test message from the webhook settings: “${name}” works.`,
   testSent: (status) => `Sent (${status}): the test message is in the channel.`,
   testRefused: (status, code, detail) => `Refused (${status} ${code}): ${detail}`,
-  testUnavailable: 'This server cannot send a test message to a URL of another origin: run the curl line instead.',
+  testUnavailable: 'This server cannot send a test message: run the curl line instead.',
   done: 'Done',
   historyTitle: (name) => `Recent posts to “${name}”`,
   historyIntro:

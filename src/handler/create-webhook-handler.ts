@@ -68,8 +68,8 @@ type Step<C, T> = (context: C, value: T) => MaybePromise<WebhookResponse>;
  *
  * When the store keeps a history of posts (`recordPosts`), every answer to a post whose URL proved
  * its secret is recorded there, off the answer's path: batched on a later tick, a minute's 429s of a
- * webhook as one record, a failure reported to `onError` (stage `history`) and never seen by the
- * sender.
+ * webhook as one record and its 415s as another, a failure reported to `onError` (stage `history`)
+ * and never seen by the sender.
  *
  * Framework adapters wrap it (`channel-webhooks/node`, `/express`, `/koa`, `/fastify`, `/fetch`, or
  * an app's own through `createWebhookAdapter`); tests call it directly. The steps below are the

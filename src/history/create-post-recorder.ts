@@ -2,7 +2,7 @@ import { ChannelWebhookError } from '../errors.js';
 import type { MaybePromise, PostRecord } from '../ports.js';
 import type { Deadline } from '../waiting/deadline.js';
 import { isThenable } from '../waiting/maybe-promise.js';
-import { minuteOf } from './post-record.js';
+import { isFolded, minuteOf } from './post-record.js';
 
 /** Most records waiting for the store: past it, a record is dropped (and counted) rather than kept. */
 export const MAX_WAITING_RECORDS = 10_000;
@@ -17,7 +17,7 @@ export const LINGER_MS = 50;
  */
 const FULL_BATCH = 500;
 
-/** How long the further 429s of a webhook's minute are held and counted before their count is written, in ms. */
+/** How long the further 415s or 429s of a webhook's minute are held and counted before their count is written, in ms. */
 export const HOLD_MS = 1_000;
 
 /**
@@ -36,7 +36,7 @@ export interface PostRecorderOptions {
   report: (error: unknown) => void;
 }
 
-/** The 429s of one webhook in one minute: the record of them waiting to be written, or those held since. */
+/** The 415s, or the 429s, of one webhook in one minute: the record of them waiting to be written, or those held since. */
 interface Minute {
   minute: number;
   waiting: PostRecord | null;
@@ -51,12 +51,13 @@ interface Minute {
  * than its rows. While a batch is being written the next one gathers, and goes once that write
  * settles. A batch never waits to fill beyond that, so a quiet webhook's record is stored at once.
  *
- * The 429s of one webhook in one minute are one record: those that come while it waits add to its
- * `count`; those that come after it was handed over are held and counted, and their count goes to
- * the store (which adds it to the minute's record) every {@link HOLD_MS}. So a flood of 429s costs a
- * write a second, whatever its rate.
+ * The 415s of one webhook in one minute are one record, and so are its 429s (see
+ * {@link isFolded}): those that come while it waits add to its `count`; those that come after it
+ * was handed over are held and counted, and their count goes to the store (which adds it to the
+ * minute's record) every {@link HOLD_MS}. So a flood of either costs a write a second, whatever its
+ * rate.
  *
- * At most {@link MAX_WAITING_RECORDS} wait, and at most as many webhook minutes of 429s are kept
+ * At most {@link MAX_WAITING_RECORDS} wait, and at most as many webhook minutes of folded records are kept
  * (a minute is forgotten once it is over and written); past that records are dropped, and the count
  * of them is reported. A failed or late write (the handler's store deadline) loses its batch and is reported;
  * nothing of it reaches an answer.
@@ -132,7 +133,7 @@ export function createPostRecorder({ recordPosts, deadline, report }: PostRecord
     else written();
   }
 
-  // A minute that is over and has nothing waiting or held is forgotten: a later 429 of it (a clock
+  // A minute that is over and has nothing waiting or held is forgotten: a later 415 or 429 of it (a clock
   // step back) gets a record of its own, which the store adds to the minute's.
   function forgetIfOver(key: string, minute: Minute): void {
     if (minute.waiting === null && minute.held === null && minute.minute < newestMinute) minutes.delete(key);
@@ -161,9 +162,9 @@ export function createPostRecorder({ recordPosts, deadline, report }: PostRecord
     return true;
   };
 
-  function rateLimited(record: PostRecord): void {
+  function folded(record: PostRecord): void {
     const at = minuteOf(record.at);
-    const key = `${at} ${record.webhookId}`;
+    const key = `${record.status} ${at} ${record.webhookId}`;
     const minute = minutes.get(key);
     if (minute === undefined) {
       if (minutes.size >= MAX_WAITING_RECORDS) dropped++;
@@ -184,7 +185,7 @@ export function createPostRecorder({ recordPosts, deadline, report }: PostRecord
         newestMinute = minuteOf(record.at);
         for (const [key, minute] of minutes) forgetIfOver(key, minute);
       }
-      if (record.status === 429) rateLimited(record);
+      if (isFolded(record.status)) folded(record);
       else add(record);
     },
   };

@@ -5,8 +5,15 @@ import type { PostRecord } from '../ports.js';
 /** Most error entries of a 400 a record keeps: enough to say what went wrong, few enough to stay small. */
 export const MAX_RECORDED_ERRORS = 5;
 
-/** The minute a 429 record stands for: every 429 of a webhook in it is one record. */
+/** The minute a folded record stands for: every 415, and every 429, of a webhook in it is one record. */
 export const minuteOf = (at: number): number => Math.floor(at / 60_000);
+
+/**
+ * Whether a record of this status is folded into its webhook's record of the same status and
+ * minute: 429, and 415, which comes before the rate count, so whoever holds the URL can send
+ * either at line rate without either taking a place of its own in the history.
+ */
+export const isFolded = (status: number): boolean => status === 429 || status === 415;
 
 const NO_ERRORS: FieldError[] = Object.freeze([]) as unknown as FieldError[];
 
@@ -39,20 +46,20 @@ export function postRecordOf(
 }
 
 /**
- * `records` with the 429 records of one webhook and one minute made one, in the place of the first,
- * its `count` the sum and its `at` the earliest; the others as they are, in order. What a store's
- * `recordPosts` is given may hold several such records; a store adds each merged one to its own
- * record of that minute.
+ * `records` with the folded records (see {@link isFolded}) of one webhook, status and minute made
+ * one, in the place of the first, its `count` the sum and its `at` the earliest; the others as they
+ * are, in order. What a store's `recordPosts` is given may hold several such records; a store adds
+ * each merged one to its own record of that status and minute.
  */
-export function mergeRateLimited(records: readonly PostRecord[]): PostRecord[] {
+export function mergeFolded(records: readonly PostRecord[]): PostRecord[] {
   const merged: PostRecord[] = [];
   const byMinute = new Map<string, number>();
   for (const record of records) {
-    if (record.status !== 429) {
+    if (!isFolded(record.status)) {
       merged.push(record);
       continue;
     }
-    const key = `${minuteOf(record.at)} ${record.webhookId}`;
+    const key = `${record.status} ${minuteOf(record.at)} ${record.webhookId}`;
     const at = byMinute.get(key);
     if (at === undefined) {
       byMinute.set(key, merged.length);

@@ -87,7 +87,7 @@ const fieldError = strict({
 export const postRecordSchema = strict(
   {
     webhookId: TypeString(),
-    at: epochMs('When the post was answered (for a 429 record, the first of its minute)'),
+    at: epochMs('When the post was answered (for a 429 or 415 record, the first of its minute)'),
     status: Integer({ description: 'The answer to the post: 201, 200, 400, 404, 409, 413, 415, 429 or 500.' }),
     code: orNull(TypeString(), 'The problem code of the answer, `null` for 200 and 201.'),
     errors: TypeArray(fieldError, {
@@ -97,9 +97,9 @@ export const postRecordSchema = strict(
     idempotencyKey: orNull(TypeString(), "The post's idempotency key, when it had one and got that far."),
     messageId: orNull(TypeString(), "The stored message's id, for 200 and 201."),
     bodyBytes: orNull(Integer({ minimum: 0 }), "The body's size in bytes, when it was read."),
-    count: Integer({ minimum: 1, description: "How many posts it stands for: 1, or a minute's 429s." }),
+    count: Integer({ minimum: 1, description: "How many posts it stands for: 1, or a minute's 429s (or 415s)." }),
   },
-  'What happened to one post that proved the secret of the webhook, or to all its posts answered 429 in one minute.',
+  'What happened to one post that proved the secret of the webhook, or to all its posts answered 429 (or 415) in one minute.',
 );
 
 /** The answer of the list route. */

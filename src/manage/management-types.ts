@@ -48,10 +48,10 @@ export interface ManagementApiOptions<Req = Request> {
    */
   onError?: (error: unknown, context: ManagementErrorContext) => void;
   /**
-   * The endpoint's handler (`createWebhookHandler`), for `POST /webhooks/{webhookId}/test`: a page
-   * whose webhook URLs live on another origin cannot post to them itself (the endpoint answers no
-   * CORS preflight), so the API posts its test message in process. Without it that route answers
-   * 501 `test_unavailable`.
+   * The endpoint's handler (`createWebhookHandler`), for `POST /webhooks/{webhookId}/test`: the
+   * settings element never requests the secret URL itself (it would stay in the page's Resource
+   * Timing entries, and a URL of another origin answers no CORS preflight), so the API posts its
+   * test message in process. Without it that route answers 501 `test_unavailable`.
    */
   handle?: WebhookHandler;
 }

@@ -4,9 +4,9 @@ import { testMessageAnswerSchema, testMessageBody } from './management-schemas.j
 import type { Route } from './route.js';
 
 /**
- * A test message through the endpoint, for a front end whose webhook URLs live on another origin:
- * the endpoint answers `POST` only, never a CORS preflight, so the page cannot post to it itself.
- * The API hands the post to the app's own handler in process (no request leaves the server) with
+ * A test message through the endpoint, for a front end that must not request the secret URL
+ * itself: the page's Resource Timing entries would name it, and on another origin the endpoint
+ * answers `POST` only, never a CORS preflight. The API hands the post to the app's own handler in process (no request leaves the server) with
  * the URL the page holds, which must be one of this webhook's: the secret in it is checked by the
  * handler exactly as for a sender, and a wrong or old one answers 404 there.
  */

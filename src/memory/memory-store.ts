@@ -1,4 +1,4 @@
-import { minuteOf } from '../history/post-record.js';
+import { isFolded, minuteOf } from '../history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../limits.js';
 import {
   checkReadFeedOptions,
@@ -200,12 +200,12 @@ export function createMemoryStore(): MemoryStore {
       return { outcome: 'created', message: stored };
     },
     recordPosts(records) {
-      // One record after the other: a 429 finds the record of its minute in the ring even when an
-      // earlier record of this very batch put it there.
+      // One record after the other: a 415 or 429 finds the record of its minute in the ring even when
+      // an earlier record of this very batch put it there.
       for (const record of records) {
         const ring = rings.get(record.webhookId) ?? { slots: [], written: 0 };
         if (ring.written === 0) rings.set(record.webhookId, ring);
-        if (record.status === 429 && addToItsMinute(ring, record)) continue;
+        if (isFolded(record.status) && addToItsMinute(ring, record)) continue;
         const slot = ring.written % POST_HISTORY_LIMIT;
         if (slot === ring.slots.length) ring.slots.push(fill({} as PostRecord, record));
         else fill(ring.slots[slot]!, record);
@@ -284,10 +284,10 @@ interface Ring {
   written: number;
 }
 
-/** Adds a 429 record to the webhook's 429 record of the same minute, when the ring still holds one. */
+/** Adds a folded record to the webhook's record of the same status and minute, when the ring still holds one. */
 function addToItsMinute(ring: Ring, record: PostRecord): boolean {
   const minute = minuteOf(record.at);
-  const earlier = ring.slots.find((slot) => slot.status === 429 && minuteOf(slot.at) === minute);
+  const earlier = ring.slots.find((slot) => slot.status === record.status && minuteOf(slot.at) === minute);
   if (earlier === undefined) return false;
   earlier.at = Math.min(earlier.at, record.at);
   earlier.count += record.count;

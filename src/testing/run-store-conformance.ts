@@ -17,11 +17,11 @@ export type { StoreConformanceGroup, StoreConformanceOptions } from './store-con
  * races inserts), `lastPostAt`, keys scoped per webhook, rotation and revocation visible at once,
  * messages back exactly as sent, and secrets never reaching the store; webhook profiles kept and
  * changed field by field; for a store that keeps one, the post history (at most 100 records a
- * webhook, a minute's 429s as one); and, for a store with the feed (`readFeed` and `watchFeed`),
- * cursors, reads after a cursor, following live, resuming, `cursor_expired` and `invalid_cursor`.
- * A store may answer
- * synchronously, with promises, or mixed. Call it at the top level of a test file, passing your
- * framework's `describe` and `it`; `groups` runs some of its groups alone.
+ * webhook, a minute's 429s as one, its 415s likewise); and, for a store with the feed (`readFeed`
+ * and `watchFeed`), cursors, reads after a cursor, following live, resuming, `cursor_expired` and
+ * `invalid_cursor`. A store may answer synchronously, with promises, or mixed. Call it at the top
+ * level of a test file, passing your framework's `describe` and `it`; `groups` runs some of its
+ * groups alone.
  *
  * @example
  * ```ts

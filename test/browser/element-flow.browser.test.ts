@@ -73,6 +73,9 @@ describe.skipIf(missing !== null)(
           const name = `Deploys ${reader.name.split(' ')[1]}`;
           const settings = page.locator('channel-webhooks-settings');
           const dialog = page.getByRole('dialog');
+          // A dialog is gone once the element removed it, with what it showed: Escape hides a
+          // <dialog> (and returns focus) at once, and its close event, which empties it, comes a task later.
+          const dialogs = settings.locator('dialog');
           const row = settings.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
           const secrets: string[] = [];
           try {
@@ -116,7 +119,7 @@ describe.skipIf(missing !== null)(
 
             // Closed, the URL is gone from the page and focus is back on what opened the dialog.
             await reader.close(page, dialog, 'Done');
-            await expect.poll(() => dialog.count()).toBe(0);
+            await expect.poll(() => dialogs.count()).toBe(0);
             await expect.poll(() => isFocused(newWebhook)).toBe(true);
             expect(await tracesOf(page, log)).not.toContain(secret);
 
@@ -147,7 +150,7 @@ describe.skipIf(missing !== null)(
               .poll(() => dialog.getByRole('status').filter({ hasText: 'Sent' }).textContent())
               .toBe('Sent (201): the test message is in the channel.');
             await reader.close(page, dialog, 'Done');
-            await expect.poll(() => dialog.count()).toBe(0);
+            await expect.poll(() => dialogs.count()).toBe(0);
             await expect.poll(() => isFocused(row.getByRole('button', { name: 'Rotate URL' }))).toBe(true);
 
             // A sender's refusal, in the history: status, code, pointer and what to send instead.
@@ -182,7 +185,7 @@ describe.skipIf(missing !== null)(
             ).toMatch(/docs\/slack-differences\.md#section-fields$/);
             expect(await dialog.textContent()).toContain('Accepted: a new message.');
             await reader.close(page, dialog, 'Close');
-            await expect.poll(() => dialog.count()).toBe(0);
+            await expect.poll(() => dialogs.count()).toBe(0);
             await expect.poll(() => isFocused(row.getByRole('button', { name: 'Recent posts' }))).toBe(true);
 
             // Revoke, after a confirmation that says it cannot be undone.

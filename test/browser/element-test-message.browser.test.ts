@@ -55,3 +55,45 @@ describe.skipIf(missing !== null)(
     });
   },
 );
+
+// A reader who double-clicks the button (or clicks again while it says "Sending…") sends one test
+// message: the second click lands while the first is under way.
+describe.skipIf(missing !== null)(
+  `<channel-webhooks-settings>: a double click on "Send a test message"${missing ? ` (SKIPPED: ${missing})` : ''}`,
+  () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await launchChromium();
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it.each([
+      ['the page’s origin', 'same-origin'],
+      ['another origin', 'other-origin'],
+    ] as const)('posts one message, webhook URLs on %s', async (_, webhooks) => {
+      const app = await startElementApp({ store: 'memory', webhooks });
+      const { context, page } = await openSettings(browser, app);
+      const dialog = page.getByRole('dialog');
+      try {
+        await page.locator('channel-webhooks-settings').getByRole('button', { name: 'New webhook' }).first().click();
+        await dialog.getByLabel('Name').fill('Twice');
+        await dialog.getByRole('button', { name: 'Create webhook' }).click();
+        await dialog.getByRole('button', { name: 'Send a test message' }).dblclick();
+        await expect
+          .poll(() => dialog.getByRole('status').filter({ hasText: 'Sent' }).textContent())
+          .toBe('Sent (201): the test message is in the channel.');
+        // Long enough for a second post, had one gone out with the first, to be stored too.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const tests = (await app.store.listMessages(app.channelId)).filter(
+          (message) => message.body === 'Test message from the webhook settings: “Twice” works.',
+        );
+        expect(tests).toHaveLength(1);
+      } finally {
+        await context.close();
+        await app.close();
+      }
+    });
+  },
+);

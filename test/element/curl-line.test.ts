@@ -13,6 +13,7 @@ describe('the ready curl line', () => {
   it.each([
     'https://chat.example.com/hooks/channels/wh_5kQ2R1rWmH0bV8sYq3XJ9w/abcDEF-_0123456789abcdefghijklmnopqrstuvwxyzAB',
     "https://chat.example.com/it's/hooks/channels/wh_x/y",
+    "https://chat.example.com/'/it's/o'clock/''/hooks/channels/wh_x/y'",
     'https://chat.example.com/$(touch pwned)/`id`/a b/"q"/hooks/channels/wh_x/y',
   ])('gives curl the URL %s as one argument, with the JSON body', (url) => {
     expect(argumentsCurlGets(curlLine(url))).toEqual([

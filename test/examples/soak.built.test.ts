@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 
-// `npm run soak` as package.json runs it, on the memory target for a few seconds: the script
-// builds, serves, loads and checks end to end (test/soak runs the durable targets with faults).
+// The soak of `npm run soak` as package.json runs it after its build (`npm run soak:run`), on the
+// memory target for a few seconds: it bundles, serves, loads and checks end to end (test/soak runs
+// the durable targets with faults). Not the build: `npm test` builds dist/ once, first, and a build
+// here would empty it under the feet of the test files that read it meanwhile.
 describe('npm run soak', () => {
   it('runs as package.json says, briefly, on the memory store, and ends sound: every 201 stored once, no 5xx, every status as the contract says', async () => {
     const env = { ...process.env, SOAK_TARGET: 'memory', SOAK_SECONDS: '3', SOAK_RATE: '100', SOAK_WEBHOOKS: '40' };
-    const { stdout } = await run('npm', ['run', '--silent', 'soak'], { env, timeout: 180_000 });
+    const { stdout } = await run('npm', ['run', '--silent', 'soak:run'], { env, timeout: 180_000 });
 
     expect(stdout).toContain('soak: PASSED');
     expect(stdout).not.toContain('FAIL ');

@@ -208,6 +208,28 @@ describe("the history's bounds", () => {
     expect(second.filter((record) => record.status === 429).map((record) => record.count)).toEqual([10, 40]);
   });
 
+  it('415s, which come before the rate count, are one record per webhook and minute too: a flood keeps an earlier 201', async () => {
+    const s = await setup();
+    await s.post({ text: 'deployed' });
+    const deployed = stored(s, { bodyBytes: bytes({ text: 'deployed' }) });
+    s.clock.advance(1_000);
+    const plain = { headers: { 'content-type': 'text/plain' } };
+    for (let i = 0; i < 1_000; i++) expect((await s.post({ text: `#${i}` }, plain)).status).toBe(415);
+    const first = await history(s);
+    expect(first).toEqual([refused(s, 415, 'unsupported_media_type', { count: 1_000 }), deployed]);
+    // Still before the rate count: a JSON post of the same minute is counted as the first.
+    expect((await s.post({ text: 'after' })).headers.ratelimit).toBe('"default";r=58;t=59');
+    s.clock.advance(60_000);
+    for (let i = 0; i < 1_000; i++) await s.post({ text: `#${i}` }, plain);
+    const second = await history(s);
+    expect(second.map((record) => [record.status, record.count])).toEqual([
+      [415, 1_000],
+      [201, 1],
+      [415, 1_000],
+      [201, 1],
+    ]);
+  });
+
   it('a flood of 400s from a sender holding the URL keeps the history at its bound and each batch small', async () => {
     const batches: number[] = [];
     const s = await setup({

@@ -106,6 +106,24 @@ describe('the post recorder', () => {
     ]);
   });
 
+  it("makes one record of a webhook's 415s of one minute too, apart from its 429s, and holds those that come later", async () => {
+    const batches: PostRecord[][] = [];
+    const { recorder } = recorderOver((records) => void batches.push(structuredClone([...records])));
+    const minute = Math.ceil(T0 / 60_000) * 60_000;
+    recorder.record(record('wh_a', minute + 5, 415));
+    recorder.record(record('wh_a', minute + 10, 429));
+    recorder.record(record('wh_a', minute + 20, 415, 2));
+    recorder.record(record('wh_b', minute + 30, 415));
+    await settle();
+    for (let i = 0; i < 300; i++) recorder.record(record('wh_a', minute + 100 + i, 415));
+    await settle();
+    expect(batches).toEqual([
+      [record('wh_a', minute + 5, 415, 3), record('wh_a', minute + 10, 429), record('wh_b', minute + 30, 415)],
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS + 100));
+    expect(batches.slice(1)).toEqual([[record('wh_a', minute + 100, 415, 300)]]);
+  });
+
   it(`holds the 429s of a minute whose record was handed over, and writes their count as one record ${HOLD_MS} ms later`, async () => {
     const batches: PostRecord[][] = [];
     const { recorder } = recorderOver((records) => void batches.push(structuredClone([...records])));
@@ -118,6 +136,53 @@ describe('the post recorder', () => {
     expect(batches).toEqual([[record('wh_a', minute + 1, 429)], [record('wh_b', minute + 600, 201)]]);
     await new Promise((resolve) => setTimeout(resolve, HOLD_MS + 100));
     expect(batches.slice(2)).toEqual([[record('wh_a', minute + 2, 429, 499)]]);
+  });
+
+  it('a 429 that comes once the held count was released, before it is written, joins that record: no extra one', async () => {
+    const write = controlledWrite();
+    const { recorder, reported } = recorderOver(write.recordPosts);
+    const resolveAll = () => {
+      for (const each of write.pending.splice(0)) each.resolve();
+    };
+    const minute = Math.ceil(T0 / 60_000) * 60_000;
+    recorder.record(record('wh_a', minute + 1, 429));
+    await settle();
+    // The first record's write stays open, so the held count, once released, waits behind it.
+    for (let i = 2; i <= 10; i++) recorder.record(record('wh_a', minute + i, 429));
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS + 100));
+    recorder.record(record('wh_a', minute + 11, 429));
+    resolveAll();
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS + LINGER_MS + 100));
+    resolveAll();
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS + 50));
+    expect(write.batches).toEqual([[record('wh_a', minute + 1, 429)], [record('wh_a', minute + 2, 429, 10)]]);
+    expect(reported).toEqual([]);
+  });
+
+  it(`keeps at most ${MAX_WAITING_RECORDS.toLocaleString('en-US')} webhook minutes of 429s: a flood over more webhooks is dropped past them, and reported`, async () => {
+    const written: PostRecord[] = [];
+    const { recorder, reported } = recorderOver((records) => void written.push(...records));
+    const minute = Math.ceil(T0 / 60_000) * 60_000;
+    const webhooks = MAX_WAITING_RECORDS + 5_000;
+    for (let i = 0; i < webhooks; i++) {
+      recorder.record(record(`wh_${i}`, minute + 1, 429));
+      // Written as they come: what bounds them is the minutes kept, not the records waiting.
+      if (i % 1_000 === 999) await settle();
+    }
+    await settle();
+    expect(written).toHaveLength(MAX_WAITING_RECORDS);
+    expect(new Set(written.map((each) => each.webhookId)).size).toBe(MAX_WAITING_RECORDS);
+    // Once the minute is over and written, its places are free again; the drops are reported with that write.
+    recorder.record(record('wh_late', minute + 60_000, 429));
+    await settle();
+    expect(written.slice(MAX_WAITING_RECORDS)).toEqual([record('wh_late', minute + 60_000, 429)]);
+    expect(reported).toEqual([
+      expect.objectContaining({
+        name: 'ChannelWebhookError',
+        code: 'history_unavailable',
+        message: expect.stringContaining(`${webhooks - MAX_WAITING_RECORDS} post records`),
+      }),
+    ]);
   });
 
   it('forgets the 429 minutes that are over, so webhooks limited minute after minute are never dropped', async () => {

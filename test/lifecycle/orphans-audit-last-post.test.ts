@@ -316,6 +316,21 @@ describe('lastPostAt', () => {
   });
 });
 
+describe('lastPostAt at the epoch', () => {
+  it('a post at time 0 (a fake clock at 0) is the last post: lastPostAt 0, not null', async () => {
+    const store = createMemoryStore();
+    await store.putChannel({ id: 'ops', ownerId: 'u', archived: false });
+    const clock = createFakeClock(0);
+    const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com', clock });
+    const { webhook, url } = await manager.create(ORG_OWNER, { channelId: 'ops', name: 'at zero' });
+    const handle = createWebhookHandler({ store, clock });
+    expect((await handle(request(new URL(url).pathname, { text: 'at the epoch' }))).status).toBe(201);
+    expect((await manager.get(ORG_OWNER, webhook.id)).lastPostAt).toBe(0);
+    expect((await manager.list(ORG_OWNER, 'ops')).map((info) => info.lastPostAt)).toEqual([0]);
+    expect((await store.getWebhook(webhook.id))?.lastPostAt).toBe(0);
+  });
+});
+
 describe('createWebhookManager arguments', () => {
   const store = createMemoryStore();
   it.each([

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
+import { createWebhookManager } from '../../src/lifecycle/create-webhook-manager.js';
+import { createManagementApi } from '../../src/manage/index.js';
+import { createMemoryStore } from '../../src/memory/memory-store.js';
 import { readAnswer, send, type Answer, type Listening } from '../support/http.js';
 import { expectAnswerHeaders, problemBody } from './role-table.js';
 import {
@@ -319,6 +322,34 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
       expect(((await posts('1')).json as { posts: unknown[] }).posts).toHaveLength(1);
       for (const limit of ['0', '101', 'ten', '1.5']) expectProblem(await posts(limit), 400, 'invalid_argument');
     });
+  });
+});
+
+// A mount that strips basePath itself (node:http, Koa, a Fetch runtime without a router) hands on
+// what is not under it: a path beside it that only starts with the same letters is the app's.
+describe('basePath', () => {
+  it("ends at a segment boundary: /api/manage-old/… is the app's, /api/manage/… the API's", async () => {
+    const manager = createWebhookManager({ store: createMemoryStore(), baseUrl: 'https://chat.example.com' });
+    const api = createManagementApi({ manager, authenticate: () => CALLERS['the channel owner'], basePath: BASE_PATH });
+    const serve = (url: string) => api.serve({ method: 'GET', url, headers: {}, body: () => null }, null as never);
+    for (const url of [
+      '/api/manage-old/webhooks/wh_1',
+      '/api/manage-old',
+      '/api/managed?x=1',
+      'https://chat.example.com/api/manage-old/webhooks/wh_1',
+      '/api',
+    ]) {
+      expect(serve(url), url).toBeNull();
+    }
+    for (const [url, code] of [
+      ['/api/manage', 'not_found'],
+      ['/api/manage?x=1', 'not_found'],
+      ['/api/manage/webhooks/wh_1', 'webhook_not_found'],
+      ['https://chat.example.com/api/manage/webhooks/wh_1', 'webhook_not_found'],
+    ]) {
+      const answer = await serve(url!);
+      expect([answer?.status, (answer?.body as { code?: string } | undefined)?.code], url).toEqual([404, code]);
+    }
   });
 });
 

@@ -149,7 +149,7 @@ describe.skipIf(!existsSync(RUNTIME_BINARIES.miniflare))(title('docs/cloudflare-
   beforeAll(async () => {
     const page = readFileSync(join(root, 'docs', 'cloudflare-workers.md'), 'utf8');
     const toml = /^```toml\n([\s\S]*?)^```$/m.exec(page)![1]!;
-    const worker = /^<!-- not run: [^\n]*cloudflare-workers-example\.test\.ts[^\n]* -->\n```js\n([\s\S]*?)^```$/m.exec(
+    const worker = /^<!-- not run: [^\n]*cloudflare-workers-example\.runtime\.test\.ts[^\n]* -->\n```js\n([\s\S]*?)^```$/m.exec(
       page,
     )![1]!;
     mkdirSync(join(app, 'docs-worker'));

@@ -11,17 +11,29 @@ import { listen, type Listening } from '../support/http.js';
 
 /**
  * What the proxy does with one request:
- * - `pass`: forwards it to the real endpoint and relays the answer;
+ * - `pass`: forwards it to the real endpoint and relays the answer; `pieces`: relays the answer with its
+ *   body cut inside each character of several bytes, one piece at a time;
  * - `drop`: closes the connection without forwarding; `drop_after`: forwards it (the message may be
  *   stored), then closes the connection instead of answering;
  * - `stall`: never answers; `stall_after`: forwards it, then never answers;
  * - `500`, `429` (with `Retry-After: 2`): answers so itself, as an overloaded endpoint would;
+ * - `408`: answers so itself, as a proxy in front of the endpoint does when a request was slow to arrive;
  * - `400`, `404`, `409`, `413`, `415`: answers with that refusal.
  */
-export type Fault = 'pass' | 'drop' | 'drop_after' | 'stall' | 'stall_after' | '500' | '429' | Refusal;
+export type Fault =
+  | 'pass'
+  | 'pieces'
+  | 'drop'
+  | 'drop_after'
+  | 'stall'
+  | 'stall_after'
+  | '500'
+  | '429'
+  | '408'
+  | Refusal;
 export type Refusal = '400' | '404' | '409' | '413' | '415';
 export const REFUSALS: readonly Refusal[] = ['400', '404', '409', '413', '415'];
-export const TRANSIENT_FAULTS: readonly Fault[] = ['drop', 'drop_after', 'stall', 'stall_after', '500', '429'];
+export const TRANSIENT_FAULTS: readonly Fault[] = ['drop', 'drop_after', 'stall', 'stall_after', '500', '429', '408'];
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
@@ -95,6 +107,21 @@ export async function startFaultyEndpoint(): Promise<FaultyEndpoint> {
           res.writeHead(answer.status, headers).end(await answer.text());
           return;
         }
+        case 'pieces': {
+          const answer = await forward(req, body);
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+          const bytes = Buffer.from(await answer.arrayBuffer());
+          let from = 0;
+          for (let at = 1; at < bytes.length; at++) {
+            // A continuation byte: the piece ends inside a character.
+            if ((bytes[at]! & 0xc0) !== 0x80 || (bytes[at - 1]! & 0xc0) === 0x80) continue;
+            res.write(bytes.subarray(from, at));
+            from = at;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          res.end(bytes.subarray(from));
+          return;
+        }
         case 'drop_after':
           await (await forward(req, body)).text();
           res.socket?.destroy();
@@ -111,6 +138,8 @@ export async function startFaultyEndpoint(): Promise<FaultyEndpoint> {
           return problem(res, 500, 'store_failed');
         case '429':
           return problem(res, 429, 'rate_limited', { 'retry-after': '2', ratelimit: '"default";r=0;t=2' });
+        case '408':
+          return problem(res, 408, 'request_timeout');
         default:
           return problem(res, Number(fault), `refused_${fault}`);
       }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validatePayload } from '../../src/index.js';
+import { toHtml } from '../../src/render/index.js';
 import { fromSlackPayload, type SlackChange } from '../../src/send/index.js';
 import { hostileString, validPayload } from '../hardening/arbitraries.js';
 
@@ -198,6 +199,18 @@ describe('fromSlackPayload: Slack-only blocks', () => {
         changed('/blocks/0', '/blocks/0', /^an actions block is now a section of links/),
       ],
     });
+  });
+
+  it('keeps a button URL holding several | whole: each is percent-encoded, so none ends the link early', () => {
+    const url = 'https://grafana.example.com/d/x?var-env=prod|staging|dev&from=now-1h';
+    const { payload } = convert({
+      blocks: [{ type: 'actions', elements: [{ type: 'button', text: plain('Dashboard'), url }] }],
+    });
+    expect(payload).toEqual({
+      blocks: [section('<https://grafana.example.com/d/x?var-env=prod%7Cstaging%7Cdev&amp;from=now-1h|Dashboard>')],
+    });
+    const href = /href="([^"]*)"/.exec(toHtml({ body: '', blocks: payload!.blocks! }))![1]!.replaceAll('&amp;', '&');
+    expect(new URL(href).searchParams.get('var-env')).toBe('prod|staging|dev');
   });
 
   it('makes a video block a section with a link and its description; drops input, file and unknown blocks', () => {

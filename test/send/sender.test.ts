@@ -117,6 +117,27 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
     ]);
   });
 
+  it('retries a 408 after the backoff, with the same key, and stores the message once', async () => {
+    endpoint.inject(['408']);
+    const before = endpoint.seen.length;
+    const attempts: SendAttempt[] = [];
+    const result = await fast().send(
+      { text: 'after 408' },
+      { idempotencyKey: 'k-408', onAttempt: (attempt) => attempts.push(attempt) },
+    );
+    expect(result).toMatchObject({ ok: true, status: 201, attempts: 2, duplicate: false, idempotencyKey: 'k-408' });
+    expect(seenSince(before).map(({ key, fault }) => [key, fault])).toEqual([
+      ['k-408', '408'],
+      ['k-408', 'pass'],
+    ]);
+    expect(attempts.map(({ outcome, status }) => [outcome, status])).toEqual([
+      ['retry', 408],
+      ['stored', 201],
+    ]);
+    expect(waits).toHaveLength(1);
+    expect(endpoint.store.listMessages('general').filter((message) => message.body === 'after 408')).toHaveLength(1);
+  });
+
   it('gives up at once when a 429 asks to wait past the deadline, saying how long it asked', async () => {
     endpoint.inject(['429']);
     const clock = createFakeClock();
@@ -161,6 +182,14 @@ describe('createWebhookSender, against the real handler over HTTP', () => {
       ['gave_up', null],
     ]);
     expect(attempts[2]!.durationMs).toBeGreaterThanOrEqual(490);
+  });
+
+  it('reads an answer whose characters of several bytes arrive split across chunks, each character whole', async () => {
+    endpoint.inject(['pieces']);
+    const text = 'Déploiement ✓ terminé 🚀 — ünïcødé';
+    const result = await fast().send({ text });
+    expect(result).toMatchObject({ ok: true, status: 201, attempts: 1, message: { body: text } });
+    expect(endpoint.seen.at(-1)?.fault).toBe('pieces');
   });
 
   it('retries when the answer is lost after the message was stored, and reports the stored message as a duplicate', async () => {

@@ -8,14 +8,7 @@ import type { ErrorContext } from '../../../src/handler/handler-types.js';
 import type { Message } from '../../../src/ports.js';
 import { createConsoleErrorLog } from '../../../src/reporting/console-error-log.js';
 import { createRemoteCall, failureCode, OPERATION_URL, SHARD_HEADER, type CallShard } from './object-calls.js';
-import {
-  createObjectState,
-  migrateObjectSchema,
-  OPERATIONS,
-  runOperation,
-  type ObjectState,
-  type Operation,
-} from './object-state.js';
+import { createObjectState, OPERATIONS, runOperation, type ObjectState, type Operation } from './object-state.js';
 import { createShardedRateLimiter, createShardedStore } from './sharded-store.js';
 import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './storage-types.js';
 
@@ -46,7 +39,9 @@ const OPERATION_PATH = new URL(OPERATION_URL).pathname;
  * sliding window and the guarded insert (channel not archived, webhook not revoked or rotated, key
  * unused) are each one step of an object that runs one thing at a time. A management call from
  * `createDurableObjectStore` is one such step too, so a revocation is seen by the very next step of
- * a post in flight. The schema of the object's database is migrated when the object starts.
+ * a post in flight. The schema of the object's database is migrated when the object starts, and
+ * made by the first write of the object's own data: a post to a made-up URL whose id names an
+ * object that holds nothing is answered 404 and leaves no database behind.
  *
  * Override `onMessage` in a subclass to hear of every new message stored here (to fan it out), and
  * `onError` to hear of failures; both default to nothing and to one line on `console.error`.
@@ -123,10 +118,7 @@ export class ChannelWebhooksObject {
   readonly #log = createConsoleErrorLog(systemClock, 'ChannelWebhooksObject');
 
   #ready(): ObjectState {
-    if (this.#state === null) {
-      migrateObjectSchema(this.ctx.storage);
-      this.#state = createObjectState(this.ctx.storage);
-    }
+    this.#state ??= createObjectState(this.ctx.storage);
     return this.#state;
   }
 

@@ -5,6 +5,7 @@ import type { ErrorContext } from '../../../src/handler/handler-types.js';
 import { answer, FIXED_PROBLEMS } from '../../../src/http/problem.js';
 import { matchWebhookPath } from '../../../src/http/route.js';
 import { createConsoleErrorLog } from '../../../src/reporting/console-error-log.js';
+import { isWellFormedCredential } from '../../../src/secret/secret.js';
 import { settleWithin } from '../../../src/waiting/deadline.js';
 import { objectOf, SHARD_HEADER } from './object-calls.js';
 import { problemResponse } from './problem-response.js';
@@ -52,7 +53,9 @@ const OPTIONS = {
  * The webhook endpoint of a worker over Durable Objects: a post to `/hooks/channels/{id}/{secret}`
  * (any prefix) goes, as it is, body streaming, to the one `ChannelWebhooksObject` its webhook id
  * names, which runs the whole handler there (see `ChannelWebhooksObject`): a post costs one call to
- * one object. The worker reads nothing of the request. An object that fails, or does not answer
+ * one object. The worker reads nothing of the request but its method and URL: any method but POST
+ * is answered 405, and a URL whose id or secret has no shape this library gives them 404, by the
+ * worker, without calling an object. An object that fails, or does not answer
  * within `timeoutMs`, is answered 500 (`store_failed`), never a hang; nothing is half-written, and a
  * retry with the same key stores the message once.
  *
@@ -82,6 +85,10 @@ export function createDurableObjectFetchHandler(
   return async (request) => {
     const path = matchWebhookPath(request.url);
     if (path === null) return fallback(request);
+    // The handler's first two answers, given here for requests no object could answer otherwise:
+    // anyone may send them, and a call would make the object its id names.
+    if (request.method !== 'POST') return problemResponse(answer(FIXED_PROBLEMS.methodNotAllowed));
+    if (!isWellFormedCredential(path.webhookId, path.secret)) return problemResponse(answer(FIXED_PROBLEMS.notFound));
     const shard = keyShard(path.webhookId);
     const forwarded = new Request(request);
     forwarded.headers.set(SHARD_HEADER, shard);

@@ -6,9 +6,10 @@ interface Migration {
 
 /**
  * The schema of a webhook object's own SQLite database (one object holds the channels of one shard).
- * A new release that changes it appends a step; every object applies the steps it lacks when it
- * starts (`migrateObjectSchema`), before it serves anything, so objects migrate one by one as they
- * wake, with no deploy step and no downtime.
+ * A new release that changes it appends a step; every object that has the schema applies the steps
+ * it lacks when it starts (`migrateObjectSchema`), before it serves anything, so objects migrate one
+ * by one as they wake, with no deploy step and no downtime. An object without it gets it from its
+ * first write (see `createObjectState`).
  *
  * - `body`, `blocks` and `idempotency_key` hold JSON text, which escapes U+0000 and lone surrogates:
  *   any string comes back exactly and keys compare exactly.

@@ -12,6 +12,7 @@ import type {
   WebhookProfileChange,
   WebhookRecord,
 } from '../../../src/ports.js';
+import { isFolded, minuteOf } from '../../../src/history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import { objectFailure } from './object-calls.js';
 import { OBJECT_SCHEMA_VERSION, objectMigrationsAfter } from './object-schema.js';
@@ -94,8 +95,60 @@ export function migrateObjectSchema(storage: DurableObjectStorageLike): void {
   });
 }
 
-/** The operations of one object over its storage, whose schema {@link migrateObjectSchema} set up. */
+/**
+ * The operations of one object over its storage. An object is made by its first call, and anyone
+ * may post to a URL of the right shape, whose webhook id names an object: so an object without a
+ * schema gets one only from a write of its own data (a channel, a webhook, a route, a rate window,
+ * post records), and answers every read, and every change of a webhook it cannot hold, with the
+ * empty answer, creating nothing. An object that has a schema brings it up to date now, as it starts.
+ */
 export function createObjectState(storage: DurableObjectStorageLike): ObjectState {
+  let migrated = hasSchema(storage);
+  if (migrated) migrateObjectSchema(storage);
+  const state = createSchemaState(storage);
+  const migrate = (): ObjectState => {
+    if (!migrated) {
+      migrateObjectSchema(storage);
+      migrated = true;
+    }
+    return state;
+  };
+  return {
+    putChannel: (channel) => migrate().putChannel(channel),
+    insertWebhook: (webhook) => migrate().insertWebhook(webhook),
+    claimRoute: (webhookId, shard) => migrate().claimRoute(webhookId, shard),
+    hit: (key, now, limit, windowMs) => migrate().hit(key, now, limit, windowMs),
+    recordPosts: (records) => migrate().recordPosts(records),
+    getChannel: (channelId) => (migrated ? state.getChannel(channelId) : null),
+    listMessages: (channelId) => (migrated ? state.listMessages(channelId) : []),
+    getWebhook: (webhookId) => (migrated ? state.getWebhook(webhookId) : null),
+    listWebhooks: (channelId) => (migrated ? state.listWebhooks(channelId) : []),
+    updateWebhookSecret: (webhookId, secretHash, rotatedAt) =>
+      migrated ? state.updateWebhookSecret(webhookId, secretHash, rotatedAt) : null,
+    revokeWebhook: (webhookId, revokedAt) => (migrated ? state.revokeWebhook(webhookId, revokedAt) : null),
+    updateWebhookProfile: (webhookId, change) => (migrated ? state.updateWebhookProfile(webhookId, change) : null),
+    insertMessage: (input) => (migrated ? state.insertMessage(input) : { outcome: 'webhook_inactive' }),
+    listPosts: (webhookId, limit) => (migrated ? state.listPosts(webhookId, limit) : []),
+    readFeed(options) {
+      if (migrated) return state.readFeed(options);
+      // No message was ever stored here: only the cursor before the first one is one of this object's.
+      if (options.after !== undefined && parseFeedCursor(options.after) !== 0) throw invalidCursor(options.after);
+      return { entries: [], heldBack: false };
+    },
+  };
+}
+
+/** Whether the object's database has the library's schema, at any version: its table of versions. */
+function hasSchema(storage: DurableObjectStorageLike): boolean {
+  return (
+    storage.sql
+      .exec("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+      .toArray().length > 0
+  );
+}
+
+/** The operations of one object over its storage, whose schema {@link migrateObjectSchema} set up. */
+function createSchemaState(storage: DurableObjectStorageLike): ObjectState {
   const { sql } = storage;
   const rows = (query: string, ...bindings: unknown[]): Row[] => sql.exec(query, ...bindings).toArray();
   const first = (query: string, ...bindings: unknown[]): Row | undefined => rows(query, ...bindings)[0];
@@ -287,14 +340,16 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
     recordPosts(records) {
       write(() => {
         for (const record of records) {
-          const minute = record.status === 429 ? Math.floor(record.at / 60_000) : null;
+          // A minute's 415s are one record, and so are its 429s: `minute` marks such a record.
+          const minute = isFolded(record.status) ? minuteOf(record.at) : null;
           const same =
             minute === null
               ? undefined
               : first(
-                  'SELECT seq, record FROM post_history WHERE webhook_id = ? AND minute = ?',
+                  "SELECT seq, record FROM post_history WHERE webhook_id = ? AND minute = ? AND json_extract(record, '$.status') = ?",
                   record.webhookId,
                   minute,
+                  record.status,
                 );
           if (same !== undefined) {
             const kept = JSON.parse(String(same.record)) as PostRecord;

@@ -5,10 +5,14 @@ import { type KvRunner, LOST_RACE } from './kv-runner.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import type { PostRecord } from '../../../src/ports.js';
 
-/** A webhook's history head: the sequence number of its next record, and its last 429 record. */
+/**
+ * A webhook's history head: the sequence number of its next record, and its last 429 and 415
+ * records (`last415` is absent from a head written before 415s were folded).
+ */
 interface Head {
   next: number;
-  last429: { seq: number; record: PostRecord } | null;
+  last429: Kept | null;
+  last415?: Kept | null;
 }
 
 /** A kept record and its place in the webhook's sequence. */
@@ -23,9 +27,9 @@ const COMMIT_BYTES = 400 * 1024;
 /**
  * The post history of the Deno KV store. A webhook's records are a ring of `POST_HISTORY_LIMIT`
  * slots (record `seq` goes to slot `seq % 100`, over the oldest) and a head with the next `seq`:
- * keeping the newest 100 costs no deletes and no count, and a listing is one range read. A 429
- * record is added to the webhook's last 429 record when that one is of the same minute and still
- * kept; the head carries that record, so adding to it needs no read. Each commit checks the head's
+ * keeping the newest 100 costs no deletes and no count, and a listing is one range read. A 429 (or
+ * 415) record is added to the webhook's last 429 (or 415) record when that one is of the same minute
+ * and still kept; the head carries that record, so adding to it needs no read. Each commit checks the head's
  * versionstamp: writers of one webhook's history never lose each other's records.
  */
 export function createPostHistory(kv: DenoKv, keys: KeyLayout, run: KvRunner) {
@@ -36,9 +40,9 @@ export function createPostHistory(kv: DenoKv, keys: KeyLayout, run: KvRunner) {
       const head = (headEntry.value as Head | null) ?? { next: 0, last429: null };
       const slots = new Map<number, Kept>();
       for (const record of records) {
-        const last = head.last429;
+        const field = record.status === 429 ? 'last429' : record.status === 415 ? 'last415' : null;
+        const last = field === null ? null : (head[field] ?? null);
         if (
-          record.status === 429 &&
           last !== null &&
           minute(last.record.at) === minute(record.at) &&
           last.seq >= head.next - POST_HISTORY_LIMIT
@@ -49,7 +53,7 @@ export function createPostHistory(kv: DenoKv, keys: KeyLayout, run: KvRunner) {
         }
         const kept = { seq: head.next++, record };
         slots.set(kept.seq % POST_HISTORY_LIMIT, kept);
-        if (record.status === 429) head.last429 = kept;
+        if (field !== null) head[field] = kept;
       }
       const operation = kv.atomic().check(headEntry).set(keys.postHead(webhookId), head);
       for (const [slot, kept] of slots) {

@@ -10,7 +10,8 @@ import {
 } from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
-import { mergeRateLimited } from '../../../src/history/post-record.js';
+import { ChannelWebhookError } from '../../../src/errors.js';
+import { mergeFolded } from '../../../src/history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
 import { createFeedListener } from './feed-listener.js';
@@ -99,7 +100,8 @@ const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most
  * every connection; a post whose credential this store saw accepted (or issued) waits in a lane of
  * its own that such a flood cannot fill, so real senders keep posting through it. Bad options
  * throw `ChannelWebhookError` code `invalid_argument`. The post history (`recordPosts`, `listPosts`)
- * is a ring of 100 records per webhook, one statement per batch.
+ * is a ring of 100 records per webhook, one statement per batch; a batch the server refuses for a
+ * value one record holds is written again record by record, so that record fails alone.
  *
  * Each call has one deadline, `timeoutMs` from the call: it bounds the wait for a lookup slot and for
  * a pool connection, and what is left of it goes to node-postgres as the query's `query_timeout`,
@@ -375,19 +377,42 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async recordPosts(records) {
       if (records.length === 0) return;
       // One JSON array for the whole batch, as one parameter: one round trip however many records.
-      const rows = mergeRateLimited(records).map((record, i) => ({
+      // PostgreSQL's JSON functions refuse `\u0000` and a lone surrogate in what they unpack (a
+      // sender chooses both, as a property name a 400's pointer repeats), so the errors and the key
+      // travel as JSON text inside it, unpacked as text and kept exactly in the `json` column.
+      const rows = mergeFolded(records).map((record, i) => ({
         i,
         webhook_id: record.webhookId,
         at: record.at,
         status: record.status,
         code: record.code,
-        errors: record.errors,
+        errors: JSON.stringify(record.errors),
         idempotency_key: record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
         message_id: record.messageId,
         body_bytes: record.bodyBytes,
         count: record.count,
       }));
-      await run(sql.recordPosts, [JSON.stringify(rows)]);
+      try {
+        await run(sql.recordPosts, [JSON.stringify(rows)]);
+      } catch (error) {
+        if (rows.length === 1 || !refusedForItsData(error)) throw error;
+        // One record the server refuses fails the whole statement: the others are written again one
+        // by one, in order, and only the records that fail alone are lost (and reported, once).
+        const failures: unknown[] = [];
+        for (const row of rows) {
+          try {
+            await run(sql.recordPosts, [JSON.stringify([row])]);
+          } catch (failure) {
+            failures.push(failure);
+          }
+        }
+        if (failures.length > 0)
+          throw new ChannelWebhookError(
+            'store_failed',
+            `PostgreSQL store: recordPosts failed for ${failures.length} of ${rows.length} records, each written alone; the others are kept`,
+            { cause: failures.length === 1 ? failures[0] : new AggregateError(failures) },
+          );
+      }
     },
 
     listPosts: async (webhookId, limit) => readRows<PostRecord>(await run(sql.listPosts, [webhookId, limit])),
@@ -395,8 +420,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 }
 
 /**
- * The history's batch write, one statement: `merged` adds each 429 record to the 429 record of its
- * webhook and minute still in the ring; every other record takes the next positions of its webhook
+ * The history's batch write, one statement: `merged` adds each 415 or 429 record to the record of
+ * its webhook, status and minute still in the ring; every other record takes the next positions of its webhook
  * (`heads`, whose row lock keeps two writers of one webhook apart) and the slots they fall on, over
  * older records only. A webhook's records past the last 100 of the batch would fall on the batch's
  * own slots, so they are left out. Every part is a join on a key: the statement's estimated cost
@@ -404,12 +429,12 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
  */
 function recordPostsSql(p: string): string {
   return `WITH incoming AS (
-     SELECT * FROM json_to_recordset($1::json) AS r(i int, webhook_id text, at bigint, status int, code text, errors json,
+     SELECT * FROM json_to_recordset($1::json) AS r(i int, webhook_id text, at bigint, status int, code text, errors text,
        idempotency_key text, message_id text, body_bytes int, count int)
    ), merged AS (
      UPDATE ${p}posts h SET count = h.count + r.count, at = least(h.at, r.at)
      FROM incoming r
-     WHERE r.status = 429 AND h.webhook_id = r.webhook_id AND h.status = 429 AND h.at / 60000 = r.at / 60000
+     WHERE r.status IN (415, 429) AND h.webhook_id = r.webhook_id AND h.status = r.status AND h.at / 60000 = r.at / 60000
      RETURNING r.i
    ), fresh AS (
      SELECT r.*, row_number() OVER (PARTITION BY r.webhook_id ORDER BY r.i) AS n, count(*) OVER (PARTITION BY r.webhook_id) AS total
@@ -421,7 +446,7 @@ function recordPostsSql(p: string): string {
    )
    INSERT INTO ${p}posts AS h (webhook_id, slot, position, at, status, code, errors, idempotency_key, message_id, body_bytes, count)
    SELECT f.webhook_id, ((heads.next - f.total + f.n - 1) % ${POST_HISTORY_LIMIT})::int, heads.next - f.total + f.n - 1, f.at, f.status, f.code,
-     f.errors, f.idempotency_key, f.message_id, f.body_bytes, f.count
+     f.errors::json, f.idempotency_key, f.message_id, f.body_bytes, f.count
    FROM fresh f JOIN heads USING (webhook_id)
    WHERE f.n > f.total - ${POST_HISTORY_LIMIT}
    ON CONFLICT (webhook_id, slot) DO UPDATE SET position = EXCLUDED.position, at = EXCLUDED.at, status = EXCLUDED.status,
@@ -597,6 +622,13 @@ function statementHash(text: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return `${(hash >>> 0).toString(36)}${text.length.toString(36)}`;
+}
+
+// SQLSTATE classes 22 (data exception) and 23 (integrity constraint violation): the server refused
+// the statement for a value it was given, not for the connection or the server's state.
+function refusedForItsData(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
 
 // 26000: the named statement does not exist on the server's connection; 42P05: another statement

@@ -1,7 +1,7 @@
 import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
 import { migrate, resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
-import { mergeRateLimited, minuteOf } from '../../../src/history/post-record.js';
+import { isFolded, mergeFolded, minuteOf } from '../../../src/history/post-record.js';
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import type { MemoryStore } from '../../../src/memory/memory-store.js';
 import type {
@@ -223,12 +223,12 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
   /** Writes a batch of history records, inside the caller's transaction. */
   function writeRecords(records: readonly PostRecord[]): void {
     const fresh: PostRecord[] = [];
-    for (const record of mergeRateLimited(records)) {
-      // A minute's 429s are one record: added to it when it is still in the ring.
-      if (record.status === 429) {
+    for (const record of mergeFolded(records)) {
+      // A minute's 415s are one record, and so are its 429s: added to it when it is still in the ring.
+      if (isFolded(record.status)) {
         const added = statement(
-          `UPDATE ${p}posts SET count = count + ?, at = min(at, ?) WHERE webhook_id = ? AND status = 429 AND at / 60000 = ? RETURNING 1 AS added`,
-        ).get(record.count, record.at, record.webhookId, minuteOf(record.at));
+          `UPDATE ${p}posts SET count = count + ?, at = min(at, ?) WHERE webhook_id = ? AND status = ? AND at / 60000 = ? RETURNING 1 AS added`,
+        ).get(record.count, record.at, record.webhookId, record.status, minuteOf(record.at));
         if (added != null) continue;
       }
       fresh.push(record);

@@ -44,9 +44,10 @@ export interface StoreConformanceOptions<S extends WebhookStore = WebhookStore> 
   /** Callers in the race tests. Default 25. */
   concurrency?: number;
   /**
-   * Whether messages and keys with U+0000 and lone surrogates must come back exactly. Valid JSON
-   * can carry both; a store that keeps them in SQL `text` columns cannot. Default `true`; with
-   * `false` that test shows as skipped.
+   * Whether messages, keys and a history record's pointers with U+0000 and lone surrogates must
+   * come back exactly. Valid JSON can carry both; a store that keeps them in SQL `text` columns
+   * cannot. Default `true`; with `false` the messages' test shows as skipped, and a record with such
+   * pointers need only be kept, its pointers as the store can keep them.
    */
   unusualStrings?: boolean;
   /**

@@ -129,21 +129,23 @@ export function registerFeedTests<S extends WebhookStore>({ options, test, t0 }:
     );
 
     feedTest(
-      'followFeed catches up, then delivers each new message once and in order, from the store and its peer',
+      'followFeed catches up over several pages, then delivers each new message once and in order, from the store and its peer',
       async (context, feed) => {
         const webhook = await channelOf(context);
-        const expected = [await post(context.store, webhook, t0 + 1), await post(context.store, webhook, t0 + 2)];
+        const expected: Message[] = [];
+        for (let i = 1; i <= 5; i++) expected.push(await post(context.store, webhook, t0 + i));
         const controller = new AbortController();
         const follower = followFeed(feed, { channelId: webhook.channelId, signal: controller.signal, pageSize: 2 });
         try {
-          const got = await take(follower, 2);
+          // Three pages, the last one short: all of them come without a new message to wake the follower.
+          const got = await take(follower, 5);
           checkDeepEqual(messagesOf(got), expected, 'the messages caught up');
-          for (let i = 3; i <= 7; i++) {
+          for (let i = 6; i <= 9; i++) {
             expected.push(await post(i % 2 === 0 ? context.store : context.peer, webhook, t0 + i));
             got.push(...(await take(follower, 1)));
           }
           // Nothing came twice: the next entry is the next message.
-          expected.push(await post(context.peer, webhook, t0 + 8));
+          expected.push(await post(context.peer, webhook, t0 + 10));
           got.push(...(await take(follower, 1)));
           checkDeepEqual(messagesOf(got), expected, 'the messages delivered');
           checkIncreasing(got, 'the cursors delivered');

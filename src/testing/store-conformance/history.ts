@@ -27,9 +27,19 @@ function makePostRecord(webhookId: string, at: number, fields: Partial<PostRecor
 const rateLimited = (webhookId: string, at: number, count = 1): PostRecord =>
   makePostRecord(webhookId, at, { status: 429, code: 'rate_limited', messageId: null, bodyBytes: null, count });
 
+const unsupported = (webhookId: string, at: number, count = 1): PostRecord =>
+  makePostRecord(webhookId, at, {
+    status: 415,
+    code: 'unsupported_media_type',
+    messageId: null,
+    bodyBytes: null,
+    count,
+  });
+
 /**
  * The post history (`recordPosts` and `listPosts`, optional): records back exactly and newest
- * first, at most 100 a webhook, a minute's 429s as one record, concurrent writers, copies.
+ * first, at most 100 a webhook, a minute's 429s as one record and its 415s as another, concurrent
+ * writers, pointers a sender chose, copies.
  */
 export function registerHistoryTests<S extends WebhookStore>({ options, test, t0, concurrency }: Suite<S>): void {
   const { describe } = options;
@@ -132,6 +142,30 @@ export function registerHistoryTests<S extends WebhookStore>({ options, test, t0
       );
     });
 
+    historyTest("a minute's 415s are one record too, apart from its 429s", async (store, peer) => {
+      const webhookId = `wh_${randomId()}`;
+      const minute = Math.ceil(t0 / MINUTE) * MINUTE;
+      const stored = makePostRecord(webhookId, minute + 45_000);
+      await store.recordPosts([
+        unsupported(webhookId, minute + 1_000),
+        rateLimited(webhookId, minute + 1_500),
+        unsupported(webhookId, minute + 2_000, 2),
+      ]);
+      await peer.recordPosts([
+        stored,
+        unsupported(webhookId, minute + 30_000, 3),
+        rateLimited(webhookId, minute + 31_000),
+      ]);
+      await store.recordPosts([unsupported(webhookId, minute + 59_999)]);
+      const next = unsupported(webhookId, minute + MINUTE + 1);
+      await peer.recordPosts([next]);
+      checkDeepEqual(
+        await store.listPosts(webhookId, POST_HISTORY_LIMIT),
+        [next, stored, rateLimited(webhookId, minute + 1_500, 2), unsupported(webhookId, minute + 1_000, 7)],
+        'listPosts after 415s and 429s over two minutes',
+      );
+    });
+
     historyTest('a merged 429 takes no place: a full history keeps every other record', async (store) => {
       const webhookId = `wh_${randomId()}`;
       const minute = Math.ceil(t0 / MINUTE) * MINUTE;
@@ -195,6 +229,40 @@ export function registerHistoryTests<S extends WebhookStore>({ options, test, t0
       await peer.recordPosts([]);
       checkDeepEqual(await peer.listPosts(webhookId, POST_HISTORY_LIMIT), [...records].reverse(), 'listPosts');
     });
+
+    historyTest(
+      'a 400 whose pointers a sender chose (U+0000, lone surrogates) is kept, and so is the rest of its batch',
+      async (store, peer) => {
+        // A property name is the sender's to choose, and a 400's pointer repeats it.
+        const [hostile, other] = [`wh_${randomId()}`, `wh_${randomId()}`];
+        const refused = makePostRecord(hostile, t0 + 1, {
+          status: 400,
+          code: 'invalid_payload',
+          errors: ['/\u0000', '/\uD800', '/a\uDFFFb', '/\uDBFF\u0000'].map((pointer) => ({
+            pointer,
+            message: 'is not an allowed property',
+          })),
+          messageId: null,
+        });
+        const stored = [makePostRecord(other, t0), makePostRecord(hostile, t0 + 2), makePostRecord(other, t0 + 3)];
+        await store.recordPosts([stored[0]!, refused, stored[1]!, stored[2]!]);
+        checkDeepEqual(
+          await peer.listPosts(other, POST_HISTORY_LIMIT),
+          [stored[2], stored[0]],
+          "listPosts of the other webhook in the 400's batch",
+        );
+        const kept = await peer.listPosts(hostile, POST_HISTORY_LIMIT);
+        if (unusualStrings) checkDeepEqual(kept, [stored[1], refused], "listPosts of the 400's webhook");
+        else {
+          checkDeepEqual(kept[0], stored[1], "the newest record of the 400's webhook");
+          checkDeepEqual(
+            kept.slice(1).map((record) => [record.status, record.errors.length]),
+            [[400, 4]],
+            "the 400's record, its pointers as the store can keep them",
+          );
+        }
+      },
+    );
 
     historyTest('returned records are copies or frozen: changing one changes nothing stored', async (store) => {
       const webhookId = `wh_${randomId()}`;

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { createServer } from 'node:http';
+import { createConnection } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import express5 from 'express';
 import express4 from 'express4';
@@ -33,6 +35,21 @@ const stacks: Array<[string, Serve]> = [
         }),
       ),
   ],
+  [
+    // The request's own `close` has come and gone by the time the stream starts: only the
+    // response's says that the client hung up.
+    'node:http, the request body read first',
+    (options) =>
+      listen(
+        createServer(async (req, res) => {
+          const channelId = /^\/events\/([^/?]+)/.exec(req.url ?? '')?.[1];
+          if (channelId === undefined) return res.writeHead(404).end();
+          for await (const _ of req);
+          if (!req.closed) await once(req, 'close');
+          serveFeedEvents(req, res, options(channelId)).catch(() => undefined);
+        }),
+      ),
+  ],
   ...[express5, express4].map((create, i): [string, Serve] => [
     `Express ${5 - i}`,
     (options) => {
@@ -47,6 +64,8 @@ const stacks: Array<[string, Serve]> = [
     `Koa ${3 - i}`,
     (options) => {
       const app = new Create();
+      // Koa writes every connection reset to stderr; a hang-up here is the test's own doing.
+      app.on('error', () => {});
       app.use(async (ctx, next) => {
         const channelId = /^\/events\/([^/]+)$/.exec(ctx.path)?.[1];
         if (channelId === undefined) return next();
@@ -154,6 +173,23 @@ describe.each(stacks)('Server-Sent Events of the feed on %s', (_name, serve) => 
     expect(resumed[0]!.id! > seen[1]!.id!).toBe(true);
   });
 
+  it("takes the client's Last-Event-ID over an older after option", async () => {
+    const { store, post } = world();
+    for (let i = 0; i < 3; i++) post();
+    const [first, second] = store.readFeed({ channelId: 'general', limit: 2 }).entries;
+    const server = await start((channelId) => ({
+      store,
+      channelId,
+      after: first!.cursor,
+      data: ({ message }) => message.body,
+    }));
+    const fresh = await connect(`${server.origin}/events/general`);
+    expect((await nextEvents(fresh, 2)).map((event) => event.data)).toEqual(['"#2"', '"#3"']);
+    const resumed = await connect(`${server.origin}/events/general`, second!.cursor);
+    const later = post();
+    expect((await nextEvents(resumed, 2)).map((event) => event.data)).toEqual(['"#3"', JSON.stringify(later.body)]);
+  });
+
   it('sends a comment after keepAliveMs without a message, and tells the browser its reconnection delay', async () => {
     const { store } = world();
     const server = await start((channelId) => ({ store, channelId, keepAliveMs: 100, retryMs: 2_000 }));
@@ -179,6 +215,44 @@ describe.each(stacks)('Server-Sent Events of the feed on %s', (_name, serve) => 
     const message = post();
     expect((await nextEvents(streams[1]!, 1))[0]!.data).toBe(JSON.stringify(message));
     streams[1]!.close();
+    await expect.poll(watching, { timeout: 5_000 }).toBe(0);
+  });
+
+  it('frees the subscription of a client that hangs up while its socket is full', async () => {
+    const { store, post, watching } = world();
+    for (let i = 0; i < 256; i++) post();
+    let serialized = 0;
+    const big = 'x'.repeat(1024 * 1024);
+    const server = await start((channelId) => ({
+      store,
+      channelId,
+      data: () => {
+        serialized++;
+        return big;
+      },
+    }));
+    // A client that asks, then reads nothing: 256 MiB of events outgrow both sockets' buffers.
+    const { hostname, port } = new URL(server.origin);
+    const socket = createConnection(Number(port), hostname);
+    socket.on('error', () => undefined);
+    await once(socket, 'connect');
+    socket.pause();
+    socket.write(`GET /events/general HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept: text/event-stream\r\n\r\n`);
+    // The server is stuck on a write once it stops taking entries, long before the last one.
+    let seen = -1;
+    await expect
+      .poll(
+        () => {
+          const stalled = serialized > 0 && serialized === seen;
+          seen = serialized;
+          return stalled;
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toBe(true);
+    expect(serialized).toBeLessThan(256);
+    expect(watching()).toBe(1);
+    socket.destroy();
     await expect.poll(watching, { timeout: 5_000 }).toBe(0);
   });
 

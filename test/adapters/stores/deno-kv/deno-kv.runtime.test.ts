@@ -89,7 +89,7 @@ describe.skipIf(!existsSync(deno))(runtimeSuiteTitle('the packed Deno KV store a
   );
 
   it(
-    'store a message at the body limit, keys of any length and Unicode; fail whole and in time; version the layout; count a post’s KV operations',
+    'store a message at the body limit and at the edge of one KV value, keys of any length and Unicode; fail whole and in time; version the layout; count a post’s KV operations',
     () => denoTest('limits.test.mjs', 10),
     120_000,
   );

@@ -116,6 +116,27 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL feed', 'postgres'), () =
     }
   });
 
+  it("a channel's read is not held back by another channel's messages that wait on an open write", async () => {
+    const mine = await channel();
+    const theirs = await channel();
+    const before = await post(store, mine, 1);
+    const mineNow = () => store.readFeed!({ channelId: mine.channelId, limit: 10 });
+    // Transactions that other tests left open when it was stored end first.
+    await expect.poll(async () => (await mineNow()).heldBack, { timeout: 10_000 }).toBe(false);
+    const open = await openTransaction();
+    try {
+      await open.client.query('SELECT pg_current_xact_id()');
+      await post(store, theirs, 2);
+      expect(await store.readFeed!({ channelId: theirs.channelId, limit: 10 })).toEqual({
+        entries: [],
+        heldBack: true,
+      });
+      expect(await mineNow()).toEqual({ entries: [expect.objectContaining({ message: before })], heldBack: false });
+    } finally {
+      await open.client.end();
+    }
+  });
+
   it('announces a stored message once, by its channel, only when its transaction commits', async () => {
     const listener = new pg.Client({ connectionString: databaseUrl! });
     await listener.connect();
@@ -187,6 +208,31 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL feed', 'postgres'), () =
         .poll(async () => (await own.query('SELECT 1 AS one')).rows, { timeout: 5_000 })
         .toEqual([{ one: 1 }]);
     } finally {
+      await own.end();
+    }
+  });
+
+  it('watch, unwatch and watch again in one turn leave one listening connection, and none after the last unwatch', async () => {
+    const own = new pg.Pool({ connectionString: databaseUrl!, max: 3 });
+    const checkedOut = new Set<pg.PoolClient>();
+    own.on('acquire', (client) => checkedOut.add(client));
+    own.on('release', (_error, client) => checkedOut.delete(client));
+    const watched = createPostgresStore({ pool: own, tablePrefix });
+    try {
+      const calls: string[] = [];
+      const first = watched.watchFeed!(() => calls.push('first'));
+      first();
+      const second = watched.watchFeed!(() => calls.push('second'));
+      await expect.poll(() => calls.length, { timeout: 5_000 }).toBeGreaterThan(0);
+      // Long enough for a second connection, had one been asked for, to be checked out and listening.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(calls).toEqual(['second']);
+      expect(checkedOut.size).toBe(1);
+      second();
+      await expect.poll(() => checkedOut.size, { timeout: 5_000 }).toBe(0);
+    } finally {
+      // A connection the store lost track of would keep the pool from ending.
+      for (const client of checkedOut) client.release(true);
       await own.end();
     }
   });

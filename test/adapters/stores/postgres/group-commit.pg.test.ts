@@ -294,4 +294,36 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
       await listener.end();
     }
   });
+
+  it('announces nothing for a channel whose posts in a batch only repeat a key already stored', async () => {
+    const repeated = await seeded();
+    const fresh = await seeded();
+    const first = await store.insertMessage(post(repeated, 'known'));
+    expect(first.outcome).toBe('created');
+    const listener = new pg.Client({ connectionString: databaseUrl! });
+    await listener.connect();
+    const heard: Array<string | undefined> = [];
+    listener.on('notification', (message) => heard.push(message.payload));
+    await listener.query(`LISTEN "${tablePrefix}feed"`);
+    try {
+      const gate = await warmUp(await seeded());
+      const from = sent.length;
+      const answers = [post(repeated, 'known'), post(fresh, null), post(repeated, 'known')].map((input) =>
+        store.insertMessage(input),
+      );
+      await gate.release();
+      expect((await Promise.all(answers)).map((result) => result.outcome)).toEqual([
+        'duplicate',
+        'created',
+        'duplicate',
+      ]);
+      expect(batchesSince(from)).toBe(1);
+      await listener.query(`NOTIFY "${tablePrefix}feed", 'end'`);
+      await expect.poll(() => heard.at(-1), { timeout: 5_000 }).toBe('end');
+      expect(heard).toContain(fresh.channelId);
+      expect(heard).not.toContain(repeated.channelId);
+    } finally {
+      await listener.end();
+    }
+  });
 });

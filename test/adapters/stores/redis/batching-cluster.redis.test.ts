@@ -39,7 +39,7 @@ describe.skipIf(nodes === null)(suite, () => {
 
   // Rule: the limiter puts keys in one script only when every cluster node would put them in one
   // slot, so its slot of a key is the server's own: plain keys, hash tags, an empty tag (the whole
-  // key counts), a tag that never closes, and keys beyond ASCII.
+  // key counts), a tag that never closes, and keys beyond ASCII, Latin-1 ones among them.
   it("computes every key's slot as the cluster does", async () => {
     const keys = [
       'channel-webhooks:rate:wh_1',
@@ -51,6 +51,10 @@ describe.skipIf(nodes === null)(suite, () => {
       'foo{bar}{zap}',
       '{unclosed',
       'émoji-🚀-key',
+      // Characters at or below U+00FF are one UTF-16 unit, but two bytes of UTF-8.
+      'café:rate:wh_1',
+      'naïve-ÿ-key',
+      '{café}.rate',
       ...Array.from({ length: 200 }, (_, i) => `wh_${i.toString(36)}_${i * 7919}`),
     ];
     const slots = await Promise.all(keys.map((key) => masters[0]!.cluster('KEYSLOT', key)));

@@ -8,6 +8,7 @@ import {
   type SqliteDatabase,
   type SqliteStatement,
 } from '../../../../adapters/stores/sqlite/index.js';
+import { followFeed } from '../../../../src/index.js';
 import { insertInput, makeMessage, makeWebhook } from '../../../../src/testing/fixtures.js';
 import { migrationsAfter } from '../../../../adapters/stores/sqlite/schema.js';
 import { createWebhookHandler, freshFile, post, seed, spawnChild } from './support.js';
@@ -180,6 +181,46 @@ describe('SQLite store: a file locked by another process', () => {
     );
     await holder.exited;
   }, 30_000);
+});
+
+describe('SQLite store: pruning and the feed', () => {
+  it('a pruning past every message keeps the feed going: the next message is delivered, its number never reused', async () => {
+    const store = createSqliteStore({ database: new Database(':memory:') });
+    store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+    const webhook = makeWebhook('general', t0);
+    store.insertWebhook(webhook);
+    const stored = (at: number) => {
+      const message = makeMessage(webhook, at);
+      expect(store.insertMessage(insertInput(webhook, message, null)).outcome).toBe('created');
+      return message;
+    };
+    const before = [stored(t0 + 1), stored(t0 + 2), stored(t0 + 3)];
+    const stop = new AbortController();
+    const follower = followFeed(store, { channelId: 'general', signal: stop.signal });
+    const next = async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const result = await Promise.race([
+        follower.next(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no entry within 5 s')), 5_000);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (result.done === true) throw new Error('the follower ended');
+      return result.value;
+    };
+    try {
+      const seen = [await next(), await next(), await next()];
+      expect(seen.map((entry) => entry.message)).toEqual(before);
+      while (store.pruneMessages(t0 + 60_000) > 0);
+      const after = stored(t0 + 120_000);
+      const entry = await next();
+      expect(entry.message).toEqual(after);
+      expect(entry.cursor > seen[2]!.cursor).toBe(true);
+    } finally {
+      stop.abort();
+      await follower.return();
+    }
+  });
 });
 
 describe('SQLite store: start-up and schema', () => {

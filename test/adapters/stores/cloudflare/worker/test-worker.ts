@@ -50,6 +50,15 @@ export class TestObject extends ChannelWebhooksObject {
             .toArray()
             .map((row) => row.id),
         );
+      case 'storage':
+        // What the object keeps, read without the object's code: its tables and its database's size.
+        return Response.json({
+          tables: sql
+            .exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            .toArray()
+            .map((row) => row.name),
+          databaseSize: (sql as unknown as { databaseSize: number }).databaseSize,
+        });
       case 'schema-from-the-future':
         sql.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)');
         sql.exec('INSERT OR IGNORE INTO schema_migrations (version) VALUES (999)');
@@ -135,6 +144,17 @@ async function operate(env: Env, body: Record<string, unknown>, origin: string):
       const shard = channelShard(String(body.channelId));
       return objectOf(env.CHANNEL_WEBHOOKS, shard).fetch(
         new Request('https://test/heard', { headers: { [SHARD_HEADER]: shard, 'x-test-fault': 'heard' } }),
+      );
+    }
+    case 'getChannel':
+      return Response.json(await store.getChannel(String(body.channelId)));
+    case 'listWebhooks':
+      return Response.json(await store.listWebhooks(String(body.channelId)));
+    case 'storage': {
+      // The object of a shard, as the shard is (the five characters after `wh_` of a webhook id).
+      const shard = String(body.shard);
+      return objectOf(env.CHANNEL_WEBHOOKS, shard).fetch(
+        new Request('https://test/storage', { headers: { 'x-test-fault': 'storage' } }),
       );
     }
     case 'object': {
