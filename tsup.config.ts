@@ -1,5 +1,9 @@
 import { defineConfig, type Options } from 'tsup';
 
+// One build of every entry, as ES modules: the CommonJS entries are one-line files that require()
+// these (Node 20.19 and 22.12 on), and one set of declarations serves both, so the package carries
+// its code and its types once (scripts/write-commonjs-entries.mjs, scripts/name-declarations.mjs).
+
 // Every entry point but the element, built together so that they share one core.
 const shared: Options = {
   entry: {
@@ -23,8 +27,7 @@ const shared: Options = {
     // The command: its hashbang line is kept, and tsup makes the file executable.
     cli: 'bin/channel-webhooks.ts',
   },
-  format: ['esm', 'cjs'],
-  dts: true,
+  format: ['esm'],
   // One shared core chunk, so every entry point loads the same handler and error classes.
   splitting: true,
   // No source maps: the output is not minified and keeps the source's names, so a stack trace
@@ -36,10 +39,11 @@ const shared: Options = {
 };
 
 // The settings element: a browser module an app may serve as it is, so one file that imports
-// nothing (no shared chunk), for the browsers custom elements and adoptedStyleSheets run in.
+// nothing (no shared chunk), for the browsers custom elements and adoptedStyleSheets run in. It has
+// no CommonJS twin: `require.resolve` must find the module a browser can load.
 const element: Options = {
   entry: { element: 'src/element/index.ts' },
-  format: ['esm', 'cjs'],
+  format: ['esm'],
   // Its declarations come from the shared build: tsup's declaration step empties dist of every
   // .d.ts first, so a build writing its own at the same time would race it.
   dts: false,
@@ -51,12 +55,15 @@ const element: Options = {
   treeshake: true,
 };
 
+const { cli: _command, ...entries } = shared.entry as Record<string, string>;
+
 export default defineConfig([
   {
     ...shared,
-    dts: { entry: { ...(shared.entry as Record<string, string>), ...(element.entry as Record<string, string>) } },
+    // Every entry's but the command's, which nothing imports.
+    dts: { entry: { ...entries, ...(element.entry as Record<string, string>) } },
     // Everything but the element's code, which its own build writes at the same time.
-    clean: ['!element.js', '!element.cjs'],
+    clean: ['!element.js'],
   },
   element,
 ]);

@@ -24,7 +24,7 @@ const entries = [];
 for (const [subpath, conditions] of Object.entries(manifest.exports)) {
   if (typeof conditions === 'string') continue;
   const result = await build({
-    entryPoints: [new URL(`../${conditions.import.default}`, import.meta.url).pathname],
+    entryPoints: [new URL(`../${(conditions.import ?? conditions).default}`, import.meta.url).pathname],
     bundle: true,
     minify: true,
     format: 'esm',
@@ -44,7 +44,10 @@ for (const [subpath, conditions] of Object.entries(manifest.exports)) {
 }
 
 const [packed] = JSON.parse(
-  execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: root, encoding: 'utf8' }),
+  execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts', '--loglevel=error'], {
+    cwd: root,
+    encoding: 'utf8',
+  }),
 );
 const pack = { size: packed.size, unpackedSize: packed.unpackedSize };
 

@@ -280,6 +280,8 @@ describe('the built package', () => {
     const loading = readdirSync(dist)
       .filter((file) => /\.(c?js)$/.test(file))
       .filter((file) => readFileSync(join(dist, file), 'utf8').includes('@opentelemetry/api'));
-    expect(loading.sort()).toEqual(['otel.cjs', 'otel.js']);
+    // otel.cjs requires otel.js, as every CommonJS entry requires its ES module.
+    expect(loading).toEqual(['otel.js']);
+    expect(readFileSync(join(dist, 'otel.cjs'), 'utf8')).toBe("module.exports = require('./otel.js');\n");
   });
 });

@@ -14,7 +14,8 @@ interface Conditions {
   types: string;
   default: string;
 }
-type ExportEntry = { import: Conditions; require: Conditions } | string;
+/** An entry's conditions: its ES module and its CommonJS entry, or one module for both (the element). */
+type ExportEntry = { import: Conditions; require: Conditions } | Conditions | string;
 
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   name: string;
@@ -24,9 +25,12 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
   exports: Record<string, ExportEntry>;
 };
 const subpaths = Object.entries(manifest.exports).filter(
-  (entry): entry is [string, { import: Conditions; require: Conditions }] => typeof entry[1] !== 'string',
+  (entry): entry is [string, Exclude<ExportEntry, string>] => typeof entry[1] !== 'string',
 );
 const specifier = (subpath: string) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`);
+/** Every set of conditions that ends in files: `{ types, default }`. */
+const leaves = (entry: Exclude<ExportEntry, string>): Conditions[] =>
+  'default' in entry ? [entry] : [entry.import, entry.require];
 
 async function node(args: string[]): Promise<unknown> {
   const { stdout } = await run(process.execPath, args, { cwd: root, timeout: 20_000 });
@@ -99,17 +103,13 @@ describe('the built package', () => {
 
   it('every file named in package.json exists in dist, types included', () => {
     const named = [manifest.main, manifest.module, manifest.types];
-    for (const [, entry] of subpaths)
-      named.push(entry.import.types, entry.import.default, entry.require.types, entry.require.default);
+    for (const [, entry] of subpaths) for (const leaf of leaves(entry)) named.push(leaf.types, leaf.default);
     const missing = named.filter((file) => !existsSync(join(root, file)));
     expect(missing).toEqual([]);
   });
 
   it('lists types first in every condition, as TypeScript requires', () => {
-    for (const [, entry] of subpaths) {
-      expect(Object.keys(entry.import)[0]).toBe('types');
-      expect(Object.keys(entry.require)[0]).toBe('types');
-    }
+    for (const [, entry] of subpaths) for (const leaf of leaves(entry)) expect(Object.keys(leaf)[0]).toBe('types');
   });
 
   it('imported as ESM, posts a message end to end', async () => {
@@ -126,14 +126,25 @@ describe('the built package', () => {
     expect(result).toEqual(expectedEndToEnd);
   });
 
+  // The CommonJS entries require() the ES modules: an app (or two of its dependencies) that both
+  // requires and imports the package gets one error class, one clock, one memory store.
+  it('required and imported in one process, gives the very same functions and classes', async () => {
+    const result = await cjs(`
+const required = require('${manifest.name}');
+const imported = await import('${manifest.name}');
+const error = new required.ChannelWebhookError('forbidden', 'no');
+process.stdout.write(JSON.stringify({
+  sameFunction: required.createWebhookHandler === imported.createWebhookHandler,
+  sameClass: required.ChannelWebhookError === imported.ChannelWebhookError,
+  instanceOfImported: error instanceof imported.ChannelWebhookError,
+  file: require.resolve('${manifest.name}').slice(${JSON.stringify(root.length + 1)}),
+}));`);
+    expect(result).toEqual({ sameFunction: true, sameClass: true, instanceOfImported: true, file: 'dist/index.cjs' });
+  });
+
   it.each(subpaths.map(([subpath]) => specifier(subpath)).filter((name) => name !== manifest.name))(
     '%s loads as ESM and as CJS with the same function exports',
     async (name) => {
-      const entry = manifest.exports[`./${name.slice(manifest.name.length + 1)}`] as {
-        import: Conditions;
-        require: Conditions;
-      };
-      expect(existsSync(join(root, entry.import.default)), `${entry.import.default} is not built`).toBe(true);
       const fromEsm = (await esm(
         `const mod = await import('${name}');\nprocess.stdout.write(JSON.stringify(${exportKinds}));`,
       )) as Record<string, string>;

@@ -6,9 +6,16 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** Packs the built library as `npm publish` would, into `dir`; returns the tarball's path. */
+/**
+ * Packs the built library as `npm publish` would, into `dir`; returns the tarball's path. Its
+ * prepack script (the whole build again) is skipped: the tests pack the build they run on.
+ */
 export async function packLibrary(root: string, dir: string): Promise<string> {
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: root });
+  const { stdout } = await run(
+    'npm',
+    ['pack', '--json', '--ignore-scripts', '--pack-destination', dir, '--loglevel=error'],
+    { cwd: root },
+  );
   const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
   return join(dir, filename);
 }
