@@ -34,7 +34,9 @@ for (const [subpath, conditions] of Object.entries(manifest.exports)) {
     write: false,
     logLevel: 'error',
   });
-  const code = result.outputFiles[0].contents;
+  const [output] = result.outputFiles;
+  if (output === undefined) throw new Error(`esbuild wrote no bundle of ${subpath}`);
+  const code = output.contents;
   const entry = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
   entries.push({
     entry,
@@ -59,18 +61,23 @@ const ceilings = [...section.matchAll(/^\| `([^`]+)`[^|]*\| ([\d.]+) KiB \| ([\d
 );
 const packCeiling = /^The package itself \(`npm pack`\): at most ([\d,]+) kB, ([\d,]+) kB unpacked\.$/m.exec(section);
 if (packCeiling === null) throw new Error("README.md's size section has no line for the package itself");
+const [, packedKb = '', unpackedKb = ''] = packCeiling;
+/** @param {string} text */
 const kB = (text) => Number(text.replace(/,/g, '')) * 1000;
 const ceiling = {
   entries: ceilings,
-  pack: { size: kB(packCeiling[1]), unpackedSize: kB(packCeiling[2]) },
+  pack: { size: kB(packedKb), unpackedSize: kB(unpackedKb) },
 };
 
+/** @param {number} bytes */
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+/** @param {number} bytes */
 const kb = (bytes) => `${Math.round(bytes / 1000).toLocaleString('en-US')} kB`;
 
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify({ entries, pack, ceiling }));
 } else {
+  /** @param {string} entry */
   const limitOf = (entry) => ceilings.find((row) => row.entry === entry);
   for (const row of entries) {
     const limit = limitOf(row.entry);

@@ -3,8 +3,13 @@
 // bar of the CPU-per-request ratio; a red tick at the pair's own target when it is not 0.90, and a
 // line at 0.90; the pairs that measure the contract floor have no target and are drawn in slate.
 
+/** @param {string | number} text */
 const escapeXml = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/**
+ * @param {import('./http.mjs').HttpPairResult[]} pairs
+ * @param {{ title: string; subtitle: string; note: string; footer: string }} text
+ */
 export function ratioChart(pairs, { title, subtitle, note, footer }) {
   const width = 760;
   const left = 230;
@@ -13,6 +18,7 @@ export function ratioChart(pairs, { title, subtitle, note, footer }) {
   const rowHeight = 36;
   const plot = width - left - right;
   const max = Math.max(1.2, ...pairs.map((pair) => Math.max(pair.ratio.max, pair.cpuRatio.median) + 0.05));
+  /** @param {number} value */
   const x = (value) => left + (plot * Math.min(value, max)) / max;
   const height = top + rowHeight * pairs.length + 64;
 
@@ -67,10 +73,13 @@ export function ratioChart(pairs, { title, subtitle, note, footer }) {
 `;
 }
 
-/** The chart of a bench run's results (`bench/results.json`). */
+/**
+ * The chart of a bench run's results (`bench/results.json`): its HTTP pairs.
+ * @param {import('./report.mjs').BenchResults} results
+ */
 export function chartOf(results) {
   const { machine: m, options } = results;
-  return ratioChart(results.http, {
+  return ratioChart(results.http ?? [], {
     title: 'Throughput with channel-webhooks ÷ the same route written by hand',
     subtitle: `One run, A and B alternating; bar: median of ${options.rounds} rounds, whisker: lowest–highest round; grey: server CPU per request, B ÷ A`,
     note: 'Slate: the contract floor (its checks written by hand, no library) against the route, and the library against the floor; no target.',

@@ -4,7 +4,8 @@
 // Two ways: the router (createDurableObjectFetchHandler: the handler runs in the object) and the
 // handler in the worker over createDurableObjectStore and createDurableObjectRateLimiter.
 //
-//   node bench/cloudflare.mjs            (BENCH_POSTS=2000 BENCH_CONCURRENCY=16 to change the load)
+//   node bench/cloudflare.mjs            (BENCH_POSTS=2000 BENCH_CONCURRENCY=16 to change the load;
+//                                         BENCH_SMOKE=1: one round of 40 posts)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -12,10 +13,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { SMOKE } from './internal.mjs';
+import { roundRobin } from './round-robin.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const POSTS = Number(process.env.BENCH_POSTS ?? 2_000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const POSTS = Number(process.env.BENCH_POSTS ?? (SMOKE ? 40 : 2_000));
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? (SMOKE ? 4 : 16));
+const ROUNDS = SMOKE ? 1 : 2;
 const WEBHOOKS = Math.ceil(POSTS / 50);
 const TICK_MS = 1_000 / 100;
 
@@ -46,6 +50,13 @@ const miniflare = new Miniflare({
 });
 const base = (await miniflare.ready).origin;
 
+/**
+ * @typedef {{ status: number | undefined; calls: number; ms: number; text: string }} Answer
+ * @param {string} path
+ * @param {unknown} body
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<Answer>}
+ */
 function post(path, body, headers = {}) {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
@@ -58,6 +69,7 @@ function post(path, body, headers = {}) {
         headers: { 'content-type': 'application/json', 'content-length': payload.length, ...headers },
       },
       (res) => {
+        /** @type {Buffer[]} */
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
         res.on('end', () =>
@@ -83,12 +95,16 @@ function workerdCpuMs() {
     .map((line) => line.trim().split(/\s+/)[0]);
   let ticks = 0;
   for (const pid of pids) {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
     ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks * TICK_MS;
 }
 
+/**
+ * @param {string} channelId
+ * @param {number} count
+ */
 async function webhooksOfOneChannel(channelId, count) {
   await post('/__manage', { op: 'putChannel', channel: { id: channelId, ownerId: 'u-owner', archived: false } });
   const paths = [];
@@ -99,14 +115,24 @@ async function webhooksOfOneChannel(channelId, count) {
   return paths;
 }
 
+/**
+ * @param {number[]} values
+ * @param {number} p
+ */
 const percentile = (values, p) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))];
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? Number.NaN;
 
+/**
+ * @param {string} name
+ * @param {string} prefix
+ * @param {string} channelId
+ */
 async function measure(name, prefix, channelId) {
   const paths = await webhooksOfOneChannel(channelId, WEBHOOKS);
   for (const path of paths.slice(0, 4)) await post(`${prefix}${path}`, { text: 'warm-up' });
   const cpuBefore = workerdCpuMs();
   const started = performance.now();
+  /** @type {Answer[]} */
   const answers = [];
   let next = 0;
   await Promise.all(
@@ -114,7 +140,7 @@ async function measure(name, prefix, channelId) {
       while (next < POSTS) {
         const i = next++;
         answers.push(
-          await post(`${prefix}${paths[i % paths.length]}`, { text: `post ${i}` }, { 'idempotency-key': `k-${i}` }),
+          await post(`${prefix}${roundRobin(paths, i)}`, { text: `post ${i}` }, { 'idempotency-key': `k-${i}` }),
         );
       }
     }),
@@ -144,7 +170,7 @@ async function measure(name, prefix, channelId) {
 }
 
 const rows = [];
-for (let round = 0; round < 2; round++) {
+for (let round = 0; round < ROUNDS; round++) {
   rows.push(await measure('router: handler in the object', '', `bench-object-${round}`));
   rows.push(await measure('handler in the worker, store and limiter over RPC', '/worker', `bench-worker-${round}`));
 }

@@ -5,6 +5,11 @@
 //   test/runtimes/node_modules/@deno/linux-x64-glibc/deno run --unstable-kv -A bench/deno-kv.mjs
 // Every post is a new message without a key to one webhook, on a clock that moves two seconds a post,
 // so that the limiter holds about half a window's worth of times and allows every post.
+// BENCH_SMOKE=1: one round of a moment (the tests' smoke run).
+/**
+ * @import { DenoKv } from '../dist/deno-kv.js'
+ * @import { RateLimiter, WebhookStore } from '../dist/index.js'
+ */
 import {
   createFakeClock,
   createMemoryRateLimiter,
@@ -14,11 +19,28 @@ import {
 } from '../dist/index.js';
 import { createDenoKvRateLimiter, createDenoKvStore } from '../dist/deno-kv.js';
 
-const ROUNDS = 3;
-const SECONDS = 2;
+/**
+ * What this file uses of Deno's API, which it runs in (Node's types do not describe it).
+ * @typedef {{
+ *   version: { deno: string };
+ *   env: { get(name: string): string | undefined };
+ *   makeTempDir(options: { prefix: string }): Promise<string>;
+ *   openKv(path: string): Promise<DenoKv & { close(): void }>;
+ *   remove(path: string, options: { recursive: boolean }): Promise<void>;
+ * }} DenoApi
+ */
+const Deno = /** @type {{ Deno: DenoApi }} */ (/** @type {unknown} */ (globalThis)).Deno;
+
+const SMOKE = Deno.env.get('BENCH_SMOKE') === '1';
+const ROUNDS = SMOKE ? 1 : 3;
+const SECONDS = SMOKE ? 0.2 : 2;
 const dir = await Deno.makeTempDir({ prefix: 'cw-bench-kv-' });
 
-/** A handler on `store` and `rateLimiter` with one webhook: a function posting one message. */
+/**
+ * A handler on `store` and `rateLimiter` with one webhook: a function posting one message.
+ * @param {WebhookStore & { putChannel: ReturnType<typeof createMemoryStore>['putChannel'] }} store
+ * @param {RateLimiter} rateLimiter
+ */
 async function poster(store, rateLimiter) {
   const clock = createFakeClock();
   await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
@@ -39,7 +61,11 @@ async function poster(store, rateLimiter) {
   };
 }
 
-/** Posts per second with `inFlight` posts at a time, for SECONDS. */
+/**
+ * Posts per second with `inFlight` posts at a time, for SECONDS.
+ * @param {() => Promise<void>} post
+ * @param {number} inFlight
+ */
 async function rate(post, inFlight) {
   let done = 0;
   const until = performance.now() + SECONDS * 1_000;
@@ -54,11 +80,16 @@ async function rate(post, inFlight) {
   return done / SECONDS;
 }
 
-/** The bytes of keys and values an accepted post commits, through a KV that counts them. */
+/**
+ * The bytes of keys and values an accepted post commits, through a KV that counts them.
+ * @param {DenoKv} kv
+ */
 async function bytesPerPost(kv) {
   let bytes = 0;
+  /** @param {unknown} value */
   const size = (value) =>
     value instanceof Uint8Array ? value.length : new TextEncoder().encode(JSON.stringify(value ?? null)).length;
+  /** @type {DenoKv} */
   const counting = {
     get: (...args) => kv.get(...args),
     getMany: (...args) => kv.getMany(...args),
@@ -71,7 +102,8 @@ async function bytesPerPost(kv) {
       operation.set = (key, value, options) => {
         bytes +=
           key.reduce(
-            (sum, part) => sum + (typeof part === 'string' ? part.length : typeof part === 'symbol' ? 10 : 8),
+            (/** @type {number} */ sum, part) =>
+              sum + (typeof part === 'string' ? part.length : typeof part === 'symbol' ? 10 : 8),
             0,
           ) + size(value);
         return set(key, value, options);

@@ -14,43 +14,63 @@
 // Settings: BENCH_FEED_SECONDS seconds of each round (default 2); BENCH_ROUNDS rounds (default 3);
 // BENCH_FEED_RATE posts per second of the latency runs (default 100).
 
+/**
+ * @import { MemoryStore, RateLimiter } from 'channel-webhooks'
+ * @import { PostgresStore } from 'channel-webhooks/postgres'
+ * @import { SqliteStore } from 'channel-webhooks/sqlite'
+ */
 import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundle } from './internal.mjs';
+import { fileURLToPath } from 'node:url';
+import { BASELINE, importEntry } from './build.mjs';
+import { SMOKE, loadServers } from './internal.mjs';
 import { SMALL } from './payloads.mjs';
+import { roundRobin } from './round-robin.mjs';
 import { postgresCpuUs } from './scale/postgres-cpu.mjs';
-import { round, summarize } from './stats.mjs';
+import { perRound, round, summarize } from './stats.mjs';
 
-const seconds = Number(process.env.BENCH_FEED_SECONDS ?? 2);
-const rounds = Math.max(2, Number(process.env.BENCH_ROUNDS ?? 3));
+const seconds = Number(process.env.BENCH_FEED_SECONDS ?? (SMOKE ? 0.1 : 2));
+const rounds = Math.max(2, Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 2 : 3)));
 const rate = Number(process.env.BENCH_FEED_RATE ?? 100);
-const baseline = process.env.BENCH_BASELINE || null;
-const WEBHOOKS = 300;
+const WEBHOOKS = SMOKE ? 20 : 300;
 const CONCURRENCY = 32;
 const INSTANCE = fileURLToPath(new URL('./servers/feed-instance.mjs', import.meta.url));
+/** @type {RateLimiter} */
 const allowAll = {
   hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }),
 };
 const body = new TextEncoder().encode(SMALL);
 const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
 
-/** A build's entries: this one's through the package name, the baseline's from its dist/. */
+/**
+ * @typedef {Awaited<ReturnType<typeof build>>} Build
+ * @typedef {{ perSecond: number; nodeUs: number; serverUs: number }} Run
+ */
+
+/**
+ * A build's entries: this one's through the package name, the baseline's from its dist/.
+ * @param {string | null} root
+ */
 async function build(root) {
-  const at = (entry) =>
-    root === null
-      ? import(`channel-webhooks${entry === 'index' ? '' : `/${entry}`}`)
-      : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
-  const [core, sqlite, postgres] = await Promise.all([at('index'), at('sqlite'), at('postgres')]);
+  const [core, sqlite, postgres] = await Promise.all([
+    importEntry(root, 'index'),
+    importEntry(root, 'sqlite'),
+    importEntry(root, 'postgres'),
+  ]);
   return { core, sqlite, postgres };
 }
 
-/** A handler on `store` with `WEBHOOKS` webhooks of one channel, and their paths. */
+/**
+ * A handler on `store` with `WEBHOOKS` webhooks of one channel, and their paths.
+ * @param {Build} build
+ * @param {MemoryStore | SqliteStore | PostgresStore} store
+ */
 async function world({ core }, store) {
   await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
   const manager = core.createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
+  /** @type {string[]} */
   const paths = [];
   for (let i = 0; i < WEBHOOKS; i++)
     paths.push(
@@ -60,12 +80,18 @@ async function world({ core }, store) {
   const handle = core.createWebhookHandler({ store, rateLimiter: allowAll });
   let next = 0;
   return async () => {
-    const answer = await handle({ method: 'POST', url: paths[next++ % paths.length], headers, body: async () => body });
+    const answer = await handle({ method: 'POST', url: roundRobin(paths, next++), headers, body: async () => body });
     if (answer.status !== 201) throw new Error(`post answered ${answer.status}`);
   };
 }
 
-/** Posts for `seconds`, `concurrency` at a time; answers posts per second and CPU µs per post (Node, and `server` when given). */
+/**
+ * Posts for `seconds`, `concurrency` at a time; answers posts per second and CPU µs per post (Node, and `server` when given).
+ * @param {() => Promise<void>} post
+ * @param {number} concurrency
+ * @param {() => number} [server]
+ * @returns {Promise<Run>}
+ */
 async function measure(post, concurrency, server = () => 0) {
   let posts = 0;
   const cpu = process.cpuUsage();
@@ -88,15 +114,30 @@ async function measure(post, concurrency, server = () => 0) {
   };
 }
 
-/** Alternating rounds of `before` and `after` (A B B A …): each figure's median and range, and the after ÷ before ratios. */
+/**
+ * Alternating rounds of `before` and `after` (A B B A …): each figure's median and range, and the after ÷ before ratios.
+ * @param {() => Promise<void>} before
+ * @param {() => Promise<void>} after
+ * @param {number} concurrency
+ * @param {() => number} [server]
+ */
 async function compare(before, after, concurrency, server) {
+  /** @type {{ before: Run[]; after: Run[] }} */
   const runs = { before: [], after: [] };
   for (let r = 0; r < rounds; r++) {
-    for (const which of r % 2 === 0 ? ['before', 'after'] : ['after', 'before'])
+    for (const which of r % 2 === 0
+      ? /** @type {const} */ (['before', 'after'])
+      : /** @type {const} */ (['after', 'before']))
       runs[which].push(await measure(which === 'before' ? before : after, concurrency, server));
   }
+  /**
+   * @param {'before' | 'after'} which
+   * @param {keyof Run} key
+   */
   const figure = (which, key, digits = 1) => summarize(runs[which].map((run) => round(run[key], digits)));
-  const ratio = (key) => summarize(runs.after.map((run, i) => round(run[key] / runs.before[i][key], 3)));
+  /** @param {keyof Run} key */
+  const ratio = (key) =>
+    summarize(perRound(runs.after, runs.before, (after, before) => round(after[key] / before[key], 3)));
   return {
     perSecond: {
       before: figure('before', 'perSecond', 0),
@@ -117,21 +158,30 @@ async function compare(before, after, concurrency, server) {
   };
 }
 
-/** After ÷ before of Node and PostgreSQL CPU per post together, per round. */
+/**
+ * After ÷ before of Node and PostgreSQL CPU per post together, per round.
+ * @param {{ before: Run[]; after: Run[] }} runs
+ */
 function totalRatio(runs) {
   return summarize(
-    runs.after.map((run, i) =>
-      round((run.nodeUs + run.serverUs) / (runs.before[i].nodeUs + runs.before[i].serverUs), 3),
+    perRound(runs.after, runs.before, (after, before) =>
+      round((after.nodeUs + after.serverUs) / (before.nodeUs + before.serverUs), 3),
     ),
   );
 }
 
+/**
+ * @typedef {{ baseline: string } & Partial<Record<'memory' | 'sqlite' | 'postgresUnwatched' | 'postgres', Awaited<ReturnType<typeof compare>>>>} Cost
+ * @param {string} postgresUrl
+ * @returns {Promise<Cost | { skipped: string }>}
+ */
 async function postCost(postgresUrl) {
-  if (baseline === null)
+  if (BASELINE === null)
     return { skipped: 'BENCH_BASELINE is not set: no build of the code before the feed to compare with' };
-  if (!existsSync(join(baseline, 'dist', 'index.js'))) return { skipped: `BENCH_BASELINE has no dist/: ${baseline}` };
-  const [before, after] = await Promise.all([build(baseline), build(null)]);
-  const result = { baseline };
+  if (!existsSync(join(BASELINE, 'dist', 'index.js'))) return { skipped: `BENCH_BASELINE has no dist/: ${BASELINE}` };
+  const [before, after] = await Promise.all([build(BASELINE), build(null)]);
+  /** @type {Cost} */
+  const result = { baseline: BASELINE };
 
   result.memory = await compare(
     await world(before, before.core.createMemoryStore()),
@@ -142,6 +192,10 @@ async function postCost(postgresUrl) {
   const { default: Database } = await import('better-sqlite3');
   const dir = mkdtempSync(join(tmpdir(), 'cw-bench-feed-'));
   try {
+    /**
+     * @param {Build} which
+     * @param {string} name
+     */
     const open = (which, name) => which.sqlite.createSqliteStore({ database: new Database(join(dir, name)) });
     result.sqlite = await compare(
       await world(before, open(before, 'before.sqlite')),
@@ -154,23 +208,21 @@ async function postCost(postgresUrl) {
 
   const { default: pg } = await import('pg');
   const port = Number(new URL(postgresUrl).port);
-  const pools = [
-    new pg.Pool({ connectionString: postgresUrl, max: 10 }),
-    new pg.Pool({ connectionString: postgresUrl, max: 11 }),
-  ];
+  const beforePool = new pg.Pool({ connectionString: postgresUrl, max: 10 });
+  const afterPool = new pg.Pool({ connectionString: postgresUrl, max: 11 });
+  const pools = [beforePool, afterPool];
   let stop = () => {};
   try {
-    const stores = [
-      before.postgres.createPostgresStore({ pool: pools[0], tablePrefix: 'bench_before_' }),
-      after.postgres.createPostgresStore({ pool: pools[1], tablePrefix: 'bench_after_' }),
-    ];
-    for (const store of stores) await store.migrate();
-    const posts = [await world(before, stores[0]), await world(after, stores[1])];
+    const beforeStore = before.postgres.createPostgresStore({ pool: beforePool, tablePrefix: 'bench_before_' });
+    const afterStore = after.postgres.createPostgresStore({ pool: afterPool, tablePrefix: 'bench_after_' });
+    for (const store of [beforeStore, afterStore]) await store.migrate();
+    const [postBefore, postAfter] = [await world(before, beforeStore), await world(after, afterStore)];
     // First with nobody listening (the column, the wider keys, NOTIFY's queue), then as an instance
     // runs it: its LISTEN connection open, every notification delivered and read.
-    result.postgresUnwatched = await compare(posts[0], posts[1], CONCURRENCY, () => postgresCpuUs(port));
-    stop = stores[1].watchFeed(() => {});
-    result.postgres = await compare(posts[0], posts[1], CONCURRENCY, () => postgresCpuUs(port));
+    result.postgresUnwatched = await compare(postBefore, postAfter, CONCURRENCY, () => postgresCpuUs(port));
+    if (afterStore.watchFeed === undefined) throw new Error('the PostgreSQL store has no watchFeed');
+    stop = afterStore.watchFeed(() => {});
+    result.postgres = await compare(postBefore, postAfter, CONCURRENCY, () => postgresCpuUs(port));
   } finally {
     // The LISTEN connection goes back to its pool first: a pool ends only once every connection is back.
     stop();
@@ -180,18 +232,26 @@ async function postCost(postgresUrl) {
   return result;
 }
 
-/** One instance of the latency runs, in its own process; `onStored(id, at)` hears when it stored each message. */
+/**
+ * One instance of the latency runs, in its own process; `onStored(id, at)` hears when it stored each message.
+ * @param {string} databaseUrl
+ * @param {(id: string, at: number) => void} onStored
+ * @returns {Promise<{ origin: string; stop: () => Promise<unknown> }>}
+ */
 function instance(databaseUrl, onStored) {
   const child = fork(INSTANCE, [databaseUrl], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
-    child.on('message', (message) => {
-      if (message.type === 'stored') onStored(message.id, message.at);
-      else
-        resolve({
-          origin: `http://127.0.0.1:${message.port}`,
-          stop: () => new Promise((done) => (child.once('exit', done), child.disconnect())),
-        });
-    });
+    child.on(
+      'message',
+      (/** @type {{ type: 'stored'; id: string; at: number } | { type: 'ready'; port: number }} */ message) => {
+        if (message.type === 'stored') onStored(message.id, message.at);
+        else
+          resolve({
+            origin: `http://127.0.0.1:${message.port}`,
+            stop: () => new Promise((done) => (child.once('exit', done), child.disconnect())),
+          });
+      },
+    );
     child.once('exit', (code) => reject(new Error(`feed-instance exited with ${code}`)));
   });
 }
@@ -199,14 +259,20 @@ function instance(databaseUrl, onStored) {
 /** Now, on the clock the instances stamp with. */
 const now = () => performance.timeOrigin + performance.now();
 
-/** Follows `url` as Server-Sent Events, calling `onEvent(messageId)` as each event is read. */
+/**
+ * Follows `url` as Server-Sent Events, calling `onEvent(messageId)` as each event is read.
+ * @param {string} url
+ * @param {(id: string, at: number) => void} onEvent
+ * @param {AbortSignal} signal
+ */
 async function follow(url, onEvent, signal) {
   const response = await fetch(url, { headers: { accept: 'text/event-stream' }, signal });
+  if (response.body === null) throw new Error(`${url} answered ${response.status} without a body`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   (async () => {
     for (;;) {
-      const { done, value } = await reader.read().catch(() => ({ done: true }));
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
       if (done) return;
       buffer += value;
       let end = buffer.indexOf('\n\n');
@@ -220,8 +286,14 @@ async function follow(url, onEvent, signal) {
   })();
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+/**
+ * @param {number[]} sorted
+ * @param {number} p
+ */
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 
+/** @param {string} postgresUrl */
 async function latency(postgresUrl) {
   const { createPostgresStore } = await import('channel-webhooks/postgres');
   const { createWebhookManager } = await import('channel-webhooks');
@@ -230,22 +302,32 @@ async function latency(postgresUrl) {
   const store = createPostgresStore({ pool, tablePrefix: 'bench_latency_' });
   await store.migrate();
   await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+  if (store.readFeed === undefined) throw new Error('the PostgreSQL store reads no feed');
   const manager = createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
+  /** @type {string[]} */
   const paths = [];
-  for (let i = 0; i < 50; i++)
+  for (let i = 0; i < (SMOKE ? 5 : 50); i++)
     paths.push(
       new URL(
         (await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `latency ${i}` })).url,
       ).pathname,
     );
+  /** @type {Map<string, number>} */
   let stored = new Map();
+  /**
+   * @param {string} id
+   * @param {number} at
+   */
   const onStored = (id, at) => stored.set(id, at);
   const instances = [await instance(postgresUrl, onStored), await instance(postgresUrl, onStored)];
+  /** @type {({ posts: number; failed: number; delivered: number[] } & Record<'p50' | 'p99' | 'sameP50' | 'sameP99' | 'otherP50' | 'otherP99', number>)[]} */
   const runs = [];
   try {
     for (let r = 0; r < rounds; r++) {
+      /** @type {Map<string, number>} */
       const answered = new Map();
       stored = new Map();
+      /** @type {Map<string, number>[]} */
       const arrived = [new Map(), new Map()];
       const stop = new AbortController();
       // Each client starts after the messages already stored: from the newest cursor there is.
@@ -255,7 +337,7 @@ async function latency(postgresUrl) {
         instances.map((each, i) =>
           follow(
             `${each.origin}/events${after === undefined ? '' : `?after=${encodeURIComponent(after)}`}`,
-            (id, at) => arrived[i].set(id, at),
+            (id, at) => arrived[i]?.set(id, at),
             stop.signal,
           ),
         ),
@@ -269,7 +351,7 @@ async function latency(postgresUrl) {
         const wait = due - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         sent.push(
-          fetch(`${instances[i % 2].origin}${paths[i % paths.length]}`, {
+          fetch(`${roundRobin(instances, i).origin}${roundRobin(paths, i)}`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: SMALL,
@@ -285,11 +367,14 @@ async function latency(postgresUrl) {
       while (arrived.some((map) => map.size < answered.size) && performance.now() < until)
         await new Promise((resolve) => setTimeout(resolve, 20));
       stop.abort();
+      /** @type {number[]} */
       const same = [];
+      /** @type {number[]} */
       const other = [];
       for (const [id, instance] of answered) {
         for (const [i, map] of arrived.entries()) {
-          if (map.has(id)) (i === instance ? same : other).push(map.get(id) - stored.get(id));
+          const at = map.get(id);
+          if (at !== undefined) (i === instance ? same : other).push(at - (stored.get(id) ?? Number.NaN));
         }
       }
       const all = [...same, ...other].sort((a, b) => a - b);
@@ -310,6 +395,7 @@ async function latency(postgresUrl) {
   } finally {
     await Promise.allSettled([...instances.map((each) => each.stop()), pool.end()]);
   }
+  /** @param {'p50' | 'p99' | 'sameP50' | 'sameP99' | 'otherP50' | 'otherP99'} key */
   const figure = (key) => summarize(runs.map((run) => round(run[key], 1)));
   return {
     rate,
@@ -323,28 +409,35 @@ async function latency(postgresUrl) {
   };
 }
 
-/** The part's tables, in the shape of the report's. */
+/**
+ * The part's tables, in the shape of the report's.
+ * @param {{ cost: Awaited<ReturnType<typeof postCost>>; latency: Awaited<ReturnType<typeof latency>> }} result
+ */
 function table(result) {
   const lines = [];
+  /**
+   * @param {import('./stats.mjs').Summary} s
+   * @param {number} [digits]
+   */
   const span = (s, digits = 0) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
-  if (result.cost?.skipped) lines.push(`The feed's cost to a post: skipped (${result.cost.skipped}).`);
-  else if (result.cost) {
+  if ('skipped' in result.cost) lines.push(`The feed's cost to a post: skipped (${result.cost.skipped}).`);
+  else {
     lines.push(
       `**The feed's cost to a post** — this build (after) against ${result.cost.baseline} (before) in alternating rounds of ${seconds} s; median (lowest–highest round). Ratios are after ÷ before, per round: below 1 for posts per second, or above 1 for CPU per post, is what the feed costs.`,
       '',
       '| Store | Posts/s before | Posts/s after | Posts/s after ÷ before | Node CPU µs/post before → after | ÷ | PostgreSQL CPU µs/post before → after | ÷ | All CPU ÷ |',
       '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
     );
-    for (const [name, key] of [
+    for (const [name, key] of /** @type {const} */ ([
       ['memory, in process', 'memory'],
       ['SQLite, in process', 'sqlite'],
       ['PostgreSQL, 32 in flight, nobody listening (test cluster: fsync off)', 'postgresUnwatched'],
       ['PostgreSQL, 32 in flight, a LISTEN connection open (test cluster: fsync off)', 'postgres'],
-    ]) {
+    ])) {
       const run = result.cost[key];
       if (run === undefined) continue;
       const server =
-        run.serverUs === undefined
+        run.serverUs === undefined || run.totalUs === undefined
           ? ['', '', '']
           : [
               `${span(run.serverUs.before, 1)} → ${span(run.serverUs.after, 1)}`,
@@ -357,7 +450,7 @@ function table(result) {
     }
     lines.push('');
   }
-  if (result.latency) {
+  {
     const l = result.latency;
     lines.push(
       `**From a post's 201 to its event at a client** — two instances (processes) on one PostgreSQL, ${l.rate} posts/s alternating between them, ${l.postsPerRound} posts per round, a Server-Sent Events client of each instance following the channel; ms from the message stored (just before its 201) to its event read by the client, median of the rounds (lowest–highest). Posts not answered 201 per round: ${l.failed.join(', ')}; delivered per round and client: ${l.delivered.map((pair) => pair.join('/')).join(', ')}.`,
@@ -374,7 +467,7 @@ function table(result) {
 }
 
 async function main() {
-  const servers = await import(await bundle('servers.mjs', `export * from './test/support/servers.ts';`));
+  const servers = await loadServers();
   const { missing } = servers.serverBinaries();
   if (missing.length > 0) return { skipped: `no ephemeral servers: ${missing.join('; ')}`, table: '' };
   const postgres = await servers.startPostgres();
@@ -385,6 +478,8 @@ async function main() {
     await postgres.destroy();
   }
 }
+
+/** @typedef {Awaited<ReturnType<typeof main>>} FeedResult */
 
 const result = await main();
 if (process.send) process.send({ type: 'result', result });

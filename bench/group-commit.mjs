@@ -11,48 +11,66 @@
 // statements (round trips) per post, and the wall time of a post alone (median and p99).
 // Settings: BENCH_GROUP_SECONDS seconds of each round (default 2); BENCH_ROUNDS rounds (default 3).
 
+/**
+ * @import { RateLimiter } from 'channel-webhooks'
+ * @import { PostgresStore } from 'channel-webhooks/postgres'
+ * @import { Summary } from './stats.mjs'
+ */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { bundle } from './internal.mjs';
+import { BASELINE, importEntry } from './build.mjs';
+import { countCalls } from './count-calls.mjs';
+import { SMOKE, loadServers } from './internal.mjs';
 import { SMALL } from './payloads.mjs';
+import { roundRobin } from './round-robin.mjs';
 import { postgresCpuUs } from './scale/postgres-cpu.mjs';
-import { round, summarize } from './stats.mjs';
+import { perRound, round, summarize } from './stats.mjs';
 
-const seconds = Number(process.env.BENCH_GROUP_SECONDS ?? 2);
-const rounds = Math.max(2, Number(process.env.BENCH_ROUNDS ?? 3));
-const baseline = process.env.BENCH_BASELINE || null;
-const WEBHOOKS = 300;
+const seconds = Number(process.env.BENCH_GROUP_SECONDS ?? (SMOKE ? 0.1 : 2));
+const rounds = Math.max(2, Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 2 : 3)));
+const WEBHOOKS = SMOKE ? 20 : 300;
+/** @type {RateLimiter} */
 const allowAll = {
   hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }),
 };
 const body = new TextEncoder().encode(SMALL);
 const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
 
-/** A build's entries: this one's through the package name, the baseline's from its dist/. */
+/**
+ * @typedef {Awaited<ReturnType<typeof build>>} Build
+ * @typedef {{ post: () => Promise<void>; pool: ReturnType<typeof countedPool> }} Side
+ */
+
+/**
+ * A build's entries: this one's through the package name, the baseline's from its dist/.
+ * @param {string | null} root
+ */
 async function build(root) {
-  const at = (entry) =>
-    root === null
-      ? import(`channel-webhooks${entry === 'index' ? '' : `/${entry}`}`)
-      : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
-  const [core, postgres] = await Promise.all([at('index'), at('postgres')]);
+  const [core, postgres] = await Promise.all([importEntry(root, 'index'), importEntry(root, 'postgres')]);
   return { core, postgres };
 }
 
-/** A pool of 10 whose statements are counted. */
+/**
+ * A pool of 10 whose statements are counted.
+ * @param {typeof import('pg').default} pg
+ * @param {string} url
+ */
 function countedPool(pg, url) {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = Object.assign(new pg.Pool({ connectionString: url, max: 10 }), { statements: 0 });
   pool.on('error', () => {});
-  const query = pool.query.bind(pool);
-  pool.statements = 0;
-  pool.query = (...args) => (pool.statements++, query(...args));
+  countCalls(pool, 'query', () => pool.statements++);
   return pool;
 }
 
-/** A handler on `store` with `WEBHOOKS` webhooks of one channel: one post to the next of them. */
+/**
+ * A handler on `store` with `WEBHOOKS` webhooks of one channel: one post to the next of them.
+ * @param {Build} build
+ * @param {PostgresStore} store
+ */
 async function world({ core }, store) {
   await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
   const manager = core.createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
+  /** @type {string[]} */
   const paths = [];
   for (let i = 0; i < WEBHOOKS; i++)
     paths.push(
@@ -62,14 +80,20 @@ async function world({ core }, store) {
   const handle = core.createWebhookHandler({ store, rateLimiter: allowAll });
   let next = 0;
   return async () => {
-    const answer = await handle({ method: 'POST', url: paths[next++ % paths.length], headers, body: async () => body });
+    const answer = await handle({ method: 'POST', url: roundRobin(paths, next++), headers, body: async () => body });
     if (answer.status !== 201) throw new Error(`post answered ${answer.status}`);
   };
 }
 
-/** Posts for `seconds`, `concurrency` at a time. */
+/**
+ * Posts for `seconds`, `concurrency` at a time.
+ * @param {Side} side
+ * @param {number} concurrency
+ * @param {number} port
+ */
 async function measure({ post, pool }, concurrency, port) {
   let posts = 0;
+  /** @type {number[]} */
   const walls = [];
   const cpu = process.cpuUsage();
   const serverBefore = postgresCpuUs(port);
@@ -93,90 +117,117 @@ async function measure({ post, pool }, concurrency, port) {
     nodeUs: (used.user + used.system) / posts,
     serverUs: (postgresCpuUs(port) - serverBefore) / posts,
     statements: (pool.statements - statementsBefore) / posts,
-    p50Ms: walls[Math.floor(walls.length / 2)],
-    p99Ms: walls[Math.min(walls.length - 1, Math.floor(walls.length * 0.99))],
+    p50Ms: walls[Math.floor(walls.length / 2)] ?? Number.NaN,
+    p99Ms: walls[Math.min(walls.length - 1, Math.floor(walls.length * 0.99))] ?? Number.NaN,
   };
 }
 
+/** @type {(keyof Awaited<ReturnType<typeof measure>>)[]} */
 const KEYS = ['perSecond', 'nodeUs', 'serverUs', 'statements', 'p50Ms', 'p99Ms'];
 
-/** Alternating rounds of `before` and `after`: each figure's median and range, and the after ÷ before ratios per round. */
+/**
+ * Alternating rounds of `before` and `after`: each figure's median and range, and the after ÷ before ratios per round.
+ * @param {Side} before
+ * @param {Side} after
+ * @param {number} concurrency
+ * @param {number} port
+ */
 async function compare(before, after, concurrency, port) {
+  /** @type {{ before: Awaited<ReturnType<typeof measure>>[]; after: Awaited<ReturnType<typeof measure>>[] }} */
   const runs = { before: [], after: [] };
   for (let r = 0; r < rounds; r++) {
-    for (const which of r % 2 === 0 ? ['before', 'after'] : ['after', 'before'])
+    for (const which of r % 2 === 0
+      ? /** @type {const} */ (['before', 'after'])
+      : /** @type {const} */ (['after', 'before']))
       runs[which].push(await measure(which === 'before' ? before : after, concurrency, port));
   }
-  const result = {};
-  for (const key of KEYS) {
-    result[key] = {
-      before: summarize(runs.before.map((run) => round(run[key], 3))),
-      after: summarize(runs.after.map((run) => round(run[key], 3))),
-      ratio: summarize(runs.after.map((run, i) => round(run[key] / runs.before[i][key], 3))),
-    };
-  }
+  const result = /** @type {Record<(typeof KEYS)[number], { before: Summary; after: Summary; ratio: Summary }>} */ (
+    Object.fromEntries(
+      KEYS.map((key) => [
+        key,
+        {
+          before: summarize(runs.before.map((run) => round(run[key], 3))),
+          after: summarize(runs.after.map((run) => round(run[key], 3))),
+          ratio: summarize(perRound(runs.after, runs.before, (a, b) => round(a[key] / b[key], 3))),
+        },
+      ]),
+    )
+  );
   return result;
 }
 
+/**
+ * @param {string} postgresUrl
+ * @returns {Promise<{ skipped: string } | { baseline: string } & Record<'alone' | 'unwatched' | 'watched', Awaited<ReturnType<typeof compare>>>>}
+ */
 async function postCost(postgresUrl) {
-  if (baseline === null)
+  if (BASELINE === null)
     return { skipped: 'BENCH_BASELINE is not set: no build of the code before group commit to compare with' };
-  if (!existsSync(join(baseline, 'dist', 'index.js'))) return { skipped: `BENCH_BASELINE has no dist/: ${baseline}` };
-  const [before, after] = await Promise.all([build(baseline), build(null)]);
+  if (!existsSync(join(BASELINE, 'dist', 'index.js'))) return { skipped: `BENCH_BASELINE has no dist/: ${BASELINE}` };
+  const [before, after] = await Promise.all([build(BASELINE), build(null)]);
   const { default: pg } = await import('pg');
   const port = Number(new URL(postgresUrl).port);
-  const pools = [countedPool(pg, postgresUrl), countedPool(pg, postgresUrl)];
-  const stores = [
-    before.postgres.createPostgresStore({ pool: pools[0], tablePrefix: 'bench_gc_before_' }),
-    after.postgres.createPostgresStore({ pool: pools[1], tablePrefix: 'bench_gc_after_' }),
-  ];
+  const [beforePool, afterPool] = [countedPool(pg, postgresUrl), countedPool(pg, postgresUrl)];
+  const beforeStore = before.postgres.createPostgresStore({ pool: beforePool, tablePrefix: 'bench_gc_before_' });
+  const afterStore = after.postgres.createPostgresStore({ pool: afterPool, tablePrefix: 'bench_gc_after_' });
+  const stores = [beforeStore, afterStore];
+  /** @type {(() => void)[]} */
   const stops = [];
   try {
     for (const store of stores) await store.migrate();
-    const sides = [
-      { post: await world(before, stores[0]), pool: pools[0] },
-      { post: await world(after, stores[1]), pool: pools[1] },
-    ];
-    const result = { baseline };
-    result.alone = await compare(sides[0], sides[1], 1, port);
-    result.unwatched = await compare(sides[0], sides[1], 32, port);
-    for (const store of stores) stops.push(store.watchFeed(() => {}));
-    result.watched = await compare(sides[0], sides[1], 32, port);
-    return result;
+    const beforeSide = { post: await world(before, beforeStore), pool: beforePool };
+    const afterSide = { post: await world(after, afterStore), pool: afterPool };
+    const alone = await compare(beforeSide, afterSide, 1, port);
+    const unwatched = await compare(beforeSide, afterSide, 32, port);
+    for (const store of stores) {
+      if (store.watchFeed === undefined) throw new Error('the PostgreSQL store has no watchFeed');
+      stops.push(store.watchFeed(() => {}));
+    }
+    const watched = await compare(beforeSide, afterSide, 32, port);
+    return { baseline: BASELINE, alone, unwatched, watched };
   } finally {
     for (const stop of stops) stop();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await Promise.allSettled(pools.map((pool) => pool.end()));
+    await Promise.allSettled([beforePool, afterPool].map((pool) => pool.end()));
   }
 }
 
+/**
+ * @param {Summary | undefined} s
+ * @param {number} [digits]
+ */
 const span = (s, digits = 0) =>
   s === undefined ? '' : `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 
-/** The part's table, in the shape of the report's. */
+/**
+ * The part's table, in the shape of the report's.
+ * @param {Awaited<ReturnType<typeof postCost>>} result
+ */
 function table(result) {
-  if (result.skipped) return `**Group commit on PostgreSQL**: skipped (${result.skipped})\n`;
+  if ('skipped' in result) return `**Group commit on PostgreSQL**: skipped (${result.skipped})\n`;
   const lines = [
     `**Group commit on PostgreSQL, this build against the baseline** — the handler on the PostgreSQL store, a limiter that always allows, the history on, ${WEBHOOKS} webhooks of one channel, pool of 10, ${rounds} rounds of ${seconds} s alternating; medians (lowest–highest round); ratios after ÷ before per round.`,
     '',
     '| Run | Figure | Before | After | After ÷ before |',
     '|---|---|--:|--:|--:|',
   ];
-  const names = {
-    alone: '1 in flight',
-    unwatched: '32 in flight, nobody listening',
-    watched: '32 in flight, LISTEN open',
-  };
-  const figures = {
-    perSecond: ['posts/s', 0],
-    nodeUs: ['Node CPU µs/post', 1],
-    serverUs: ['PostgreSQL CPU µs/post', 1],
-    statements: ['statements/post', 2],
-    p50Ms: ['p50 ms', 2],
-    p99Ms: ['p99 ms', 2],
-  };
-  for (const [run, name] of Object.entries(names)) {
-    for (const [key, [label, digits]] of Object.entries(figures))
+  /** @type {['alone' | 'unwatched' | 'watched', string][]} */
+  const names = [
+    ['alone', '1 in flight'],
+    ['unwatched', '32 in flight, nobody listening'],
+    ['watched', '32 in flight, LISTEN open'],
+  ];
+  /** @type {[(typeof KEYS)[number], string, number][]} */
+  const figures = [
+    ['perSecond', 'posts/s', 0],
+    ['nodeUs', 'Node CPU µs/post', 1],
+    ['serverUs', 'PostgreSQL CPU µs/post', 1],
+    ['statements', 'statements/post', 2],
+    ['p50Ms', 'p50 ms', 2],
+    ['p99Ms', 'p99 ms', 2],
+  ];
+  for (const [run, name] of names) {
+    for (const [key, label, digits] of figures)
       lines.push(
         `| ${name} | ${label} | ${span(result[run][key].before, digits)} | ${span(result[run][key].after, digits)} | ${span(result[run][key].ratio, 3)} |`,
       );
@@ -186,7 +237,7 @@ function table(result) {
 }
 
 async function main() {
-  const servers = await import(await bundle('servers.mjs', `export * from './test/support/servers.ts';`));
+  const servers = await loadServers();
   const { missing } = servers.serverBinaries();
   if (missing.length > 0) return { skipped: `no ephemeral servers: ${missing.join('; ')}`, table: '' };
   const postgres = await servers.startPostgres();
@@ -197,6 +248,8 @@ async function main() {
     await postgres.destroy();
   }
 }
+
+/** @typedef {Awaited<ReturnType<typeof main>>} GroupCommitResult */
 
 const result = await main();
 if (process.send) process.send({ type: 'result', result });

@@ -16,20 +16,30 @@
 // Every other limiter allows every post. Settings: BENCH_HISTORY_SECONDS (default 2) per round,
 // BENCH_ROUNDS (default 3) rounds of each variant.
 
+/**
+ * @import { MemoryStore, WebhookHandler } from 'channel-webhooks'
+ * @import { PostgresStore } from 'channel-webhooks/postgres'
+ * @import { SqliteStore } from 'channel-webhooks/sqlite'
+ * @import { Summary } from './stats.mjs'
+ */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { bundle } from './internal.mjs';
+import { BASELINE, importEntry } from './build.mjs';
+import { SMOKE, SMOKE_LOAD, loadServers } from './internal.mjs';
 import { SMALL } from './payloads.mjs';
-import { round, summarize } from './stats.mjs';
+import { roundRobin } from './round-robin.mjs';
+import { perRound, round, summarize } from './stats.mjs';
 
-const seconds = Number(process.env.BENCH_HISTORY_SECONDS ?? 2);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const baselineRoot = process.env.BENCH_BASELINE || null;
-const WEBHOOKS = 1_000;
+const seconds = Number(process.env.BENCH_HISTORY_SECONDS ?? (SMOKE ? 0.1 : 2));
+const rounds = Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 1 : 3));
+const WARM_UP = SMOKE ? 0.05 : 0.5;
+const WEBHOOKS = SMOKE ? 50 : 1_000;
+// Posts between two turns of the event loop (and two looks at the clock), as a server's requests.
+const BETWEEN_TURNS = SMOKE ? 8 : 64;
 const FLOODED = 10;
 const CONCURRENCY = 32;
 const CONNECTIONS = 50;
@@ -40,17 +50,25 @@ const dir = mkdtempSync(join(tmpdir(), 'cw-bench-history-'));
 let files = 0;
 const newFile = () => join(dir, `history-${files++}.sqlite`);
 
-const load = async (root) => {
-  const from = (entry, name) =>
-    root === null ? import(name) : import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
-  return {
-    core: await from('index', 'channel-webhooks'),
-    sqlite: await from('sqlite', 'channel-webhooks/sqlite'),
-    postgres: await from('postgres', 'channel-webhooks/postgres'),
-  };
-};
+/**
+ * @typedef {Awaited<ReturnType<typeof load>>} Build
+ * @typedef {MemoryStore | SqliteStore | PostgresStore} Store
+ * @typedef {{ handle: WebhookHandler; paths: string[]; next: number }} Variant
+ * @typedef {{ rates: { off: Summary; on: Summary; before?: Summary }; ratios: { 'on/off': Summary; 'on/before'?: Summary } }} Comparison
+ */
 
-/** Seeds `count` webhooks in `store`'s channel `general`; returns their URL paths. */
+/** @param {string | null} root */
+const load = async (root) => ({
+  core: await importEntry(root, 'index'),
+  sqlite: await importEntry(root, 'sqlite'),
+  postgres: await importEntry(root, 'postgres'),
+});
+
+/**
+ * Seeds `count` webhooks in `store`'s channel `general`; returns their URL paths.
+ * @param {Build['core']} core
+ * @param {Store} store
+ */
 async function seed(core, store, count = WEBHOOKS) {
   await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
   const manager = core.createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
@@ -62,9 +80,16 @@ async function seed(core, store, count = WEBHOOKS) {
   return paths;
 }
 
+/** @param {Store} store */
 const withoutHistory = (store) => ({ ...store, recordPosts: undefined, listPosts: undefined });
 
-/** A handler over `store` and the paths it posts to; the limiter allows every post unless `limit` says otherwise. */
+/**
+ * A handler over `store` and the paths it posts to; the limiter allows every post unless `limit` says otherwise.
+ * @param {Build['core']} core
+ * @param {Parameters<Build['core']['createWebhookHandler']>[0]['store']} store
+ * @param {string[]} paths
+ * @returns {Variant}
+ */
 function variant(core, store, paths, limit = LIMIT) {
   const handle = core.createWebhookHandler({
     store,
@@ -74,20 +99,28 @@ function variant(core, store, paths, limit = LIMIT) {
   return { handle, paths, next: 0 };
 }
 
+/** @param {string} body */
 function requestOf(body) {
   const bytes = new TextEncoder().encode(body);
   return { headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) }, bytes };
 }
 
-/** Posts `body` one at a time for `seconds`, the loop yielding every 64 posts; answers posts per CPU-second. */
+/**
+ * Posts `body` one at a time for `seconds`, the loop yielding every 64 posts (8 in a smoke run);
+ * answers posts per CPU-second.
+ * @param {Variant} v
+ * @param {string} body
+ * @param {number} seconds
+ * @param {(status: number) => boolean} [expect]
+ */
 async function oneAtATime(v, body, seconds, expect = (status) => status === 201) {
   const { headers, bytes } = requestOf(body);
   let posts = 0;
   const cpu = process.cpuUsage();
   const deadline = performance.now() + seconds * 1000;
   while (performance.now() < deadline) {
-    for (let i = 0; i < 64; i++) {
-      const answer = await v.handle({ method: 'POST', url: v.paths[v.next++ % v.paths.length], headers, body: bytes });
+    for (let i = 0; i < BETWEEN_TURNS; i++) {
+      const answer = await v.handle({ method: 'POST', url: roundRobin(v.paths, v.next++), headers, body: bytes });
       if (!expect(answer.status)) throw new Error(`unexpected ${answer.status} ${JSON.stringify(answer.body)}`);
       posts++;
     }
@@ -97,7 +130,12 @@ async function oneAtATime(v, body, seconds, expect = (status) => status === 201)
   return (posts * 1e6) / (used.user + used.system);
 }
 
-/** `CONCURRENCY` posts in flight for `seconds`; answers posts per second of wall time. */
+/**
+ * `CONCURRENCY` posts in flight for `seconds`; answers posts per second of wall time.
+ * @param {Variant} v
+ * @param {string} body
+ * @param {number} seconds
+ */
 async function inFlight(v, body, seconds) {
   const { headers, bytes } = requestOf(body);
   let posts = 0;
@@ -105,7 +143,7 @@ async function inFlight(v, body, seconds) {
   const deadline = start + seconds * 1000;
   const loop = async () => {
     while (performance.now() < deadline) {
-      const answer = await v.handle({ method: 'POST', url: v.paths[v.next++ % v.paths.length], headers, body: bytes });
+      const answer = await v.handle({ method: 'POST', url: roundRobin(v.paths, v.next++), headers, body: bytes });
       if (answer.status !== 201) throw new Error(`unexpected ${answer.status} ${JSON.stringify(answer.body)}`);
       posts++;
     }
@@ -117,36 +155,53 @@ async function inFlight(v, body, seconds) {
 /**
  * Rounds of every variant, alternating, after a warm-up of each: each variant's rates (higher is
  * cheaper) and the per-round ratios of `on` to the others.
+ * @template V
+ * @param {{ off: V; on: V; before?: V }} variants
+ * @param {(variant: V, seconds: number) => Promise<number>} run
+ * @returns {Promise<Comparison>}
  */
 async function compare(variants, run) {
-  for (const v of Object.values(variants)) await run(v, 0.5);
-  const names = Object.keys(variants);
-  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  const sides = Object.entries(variants).map(([name, variant]) => ({
+    name,
+    variant: /** @type {V} */ (variant),
+    samples: /** @type {number[]} */ ([]),
+  }));
+  for (const { variant } of sides) await run(variant, WARM_UP);
   for (let r = 0; r < rounds; r++) {
-    for (const name of r % 2 === 0 ? names : [...names].reverse())
-      samples[name].push(await run(variants[name], seconds));
+    for (const side of r % 2 === 0 ? sides : [...sides].reverse()) side.samples.push(await run(side.variant, seconds));
   }
-  return {
-    rates: Object.fromEntries(names.map((name) => [name, summarize(samples[name].map((x) => round(x)))])),
+  const on = /** @type {(typeof sides)[number]} */ (sides.find((side) => side.name === 'on'));
+  return /** @type {Comparison} */ ({
+    rates: Object.fromEntries(sides.map((side) => [side.name, summarize(side.samples.map((x) => round(x)))])),
     ratios: Object.fromEntries(
-      names
-        .filter((name) => name !== 'on')
-        .map((name) => [`on/${name}`, summarize(samples.on.map((x, i) => round(x / samples[name][i], 3)))]),
+      sides
+        .filter((side) => side !== on)
+        .map((side) => [`on/${side.name}`, summarize(perRound(on.samples, side.samples, (a, b) => round(a / b, 3)))]),
     ),
-  };
+  });
 }
 
-/** Records the store keeps over `paths`' webhooks, read through the port. */
+/**
+ * Records the store keeps over `paths`' webhooks, read through the port.
+ * @param {Store} store
+ * @param {string[]} paths
+ */
 async function kept(store, paths) {
   let records = 0;
-  for (const path of paths) records += (await store.listPosts(path.split('/')[3], 100)).length;
+  for (const path of paths) records += (await store.listPosts(path.split('/')[3] ?? '', 100)).length;
   return records;
 }
 
-/** Part 1 and 3 on one store: stored posts with and without the history, then a flood. */
+/**
+ * Part 1 and 3 on one store: stored posts with and without the history, then a flood.
+ * @param {string} name
+ * @param {{ current: Build; baseline: Build | null; store: (build: Build) => Promise<Store> }} open
+ * @param {(v: Variant, body: string, seconds: number) => Promise<number>} run
+ */
 async function inProcess(name, open, run) {
   const store = await open.store(open.current);
   const paths = await seed(open.current.core, store);
+  /** @type {{ off: Variant; on: Variant; before?: Variant }} */
   const variants = {
     off: variant(open.current.core, withoutHistory(store), paths),
     on: variant(open.current.core, store, paths),
@@ -159,6 +214,7 @@ async function inProcess(name, open, run) {
 
   // The flood: invalid posts to a few webhooks under the default limit, so most are 429s.
   const flooded = paths.slice(0, FLOODED);
+  /** @param {number} status */
   const refusedOrLimited = (status) => status === 400 || status === 429;
   const floods = {
     off: variant(open.current.core, withoutHistory(store), flooded, 60),
@@ -170,24 +226,34 @@ async function inProcess(name, open, run) {
   await oneAtATime(floods.on, REFUSED, seconds, refusedOrLimited);
   await new Promise((resolve) => setTimeout(resolve, 200));
   const afterTwo = await kept(store, flooded);
-  await open.close?.();
   return { store: name, stored, flood, floodHistory: { afterOne, afterTwo, bound: 100 * FLOODED } };
 }
 
-/** Part 2: one server process per variant over node:http; the server's CPU µs per post. */
+/**
+ * Part 2: one server process per variant over node:http; the server's CPU µs per post.
+ * @param {'memory' | 'sqlite'} kind
+ */
 async function overHttp(kind) {
+  /**
+   * @typedef {{ port: number; paths: string[]; cpu: () => Promise<number>; stop: () => Promise<unknown> }} Server
+   * @param {'on' | 'off'} history
+   * @returns {Promise<Server>}
+   */
   const launch = (history) => {
     const child = fork(SERVER, [kind, kind === 'sqlite' ? newFile() : '', String(WEBHOOKS), history], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     return new Promise((resolve, reject) => {
-      child.once('message', ({ port, paths }) =>
+      child.once('message', (/** @type {{ port: number; paths: string[] }} */ { port, paths }) =>
         resolve({
           port,
           paths,
           cpu: () =>
             new Promise(
-              (done) => (child.once('message', (message) => done(message.micros)), child.send({ type: 'cpu' })),
+              (done) => (
+                child.once('message', (/** @type {{ micros: number }} */ message) => done(message.micros)),
+                child.send({ type: 'cpu' })
+              ),
             ),
           stop: () => new Promise((done) => (child.once('exit', done), child.disconnect())),
         }),
@@ -197,10 +263,15 @@ async function overHttp(kind) {
   };
   const servers = { off: await launch('off'), on: await launch('on') };
   const body = Buffer.from(SMALL);
+  /**
+   * @param {Server} server
+   * @param {number} seconds
+   */
   const run = async (server, seconds) => {
     let next = 0;
     await server.cpu();
     const result = await autocannon({
+      ...SMOKE_LOAD,
       url: `http://127.0.0.1:${server.port}`,
       connections: CONNECTIONS,
       duration: seconds,
@@ -209,7 +280,7 @@ async function overHttp(kind) {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body,
-          setupRequest: (request) => ({ ...request, path: server.paths[next++ % server.paths.length] }),
+          setupRequest: (request) => ({ ...request, path: roundRobin(server.paths, next++) }),
         },
       ],
     });
@@ -225,10 +296,11 @@ async function overHttp(kind) {
   }
 }
 
-async function main() {
+async function measure() {
   const current = await load(null);
-  const baseline = baselineRoot === null ? null : await load(baselineRoot);
+  const baseline = BASELINE === null ? null : await load(BASELINE);
   const { default: Database } = await import('better-sqlite3');
+  /** @type {{ inProcess: (Awaited<ReturnType<typeof inProcess>> | { store: string; skipped: string })[]; http: Awaited<ReturnType<typeof overHttp>>[] }} */
   const results = { inProcess: [], http: [] };
 
   results.inProcess.push(
@@ -245,15 +317,17 @@ async function main() {
       oneAtATime,
     ),
   );
-  const servers = await import(await bundle('servers.mjs', `export * from './test/support/servers.ts';`));
+  const servers = await loadServers();
   const { missing } = servers.serverBinaries();
   if (missing.length > 0)
     results.inProcess.push({ store: 'PostgreSQL', skipped: `no ephemeral server: ${missing.join('; ')}` });
   else {
     const { default: pg } = await import('pg');
     const postgres = await servers.startPostgres();
+    /** @type {import('pg').Pool[]} */
     const pools = [];
     let prefixes = 0;
+    /** @param {Build} build */
     const store = async ({ postgres: module }) => {
       const pool = new pg.Pool({ connectionString: postgres.url, max: 10 });
       pool.on('error', () => {});
@@ -271,22 +345,23 @@ async function main() {
   }
   results.http.push(await overHttp('memory'), await overHttp('sqlite'));
   rmSync(dir, { recursive: true, force: true });
-  const result = {
+  return {
     seconds,
     rounds,
     webhooks: WEBHOOKS,
     flooded: FLOODED,
     concurrency: CONCURRENCY,
     connections: CONNECTIONS,
-    baseline: baselineRoot !== null,
+    baseline: BASELINE !== null,
     ...results,
   };
-  result.table = tableOf(result);
-  return result;
 }
 
+/** @param {Awaited<ReturnType<typeof measure>>} r */
 function tableOf(r) {
+  /** @param {Summary | undefined} s */
   const ratio = (s) => (s === undefined ? '—' : `${s.median.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)})`);
+  /** @param {Summary} s */
   const met = (s) => (s.median >= 0.95 ? 'yes' : '**no**');
   const lines = [
     `### The post history's cost (${r.rounds} alternating rounds of ${r.seconds} s per variant; median, lowest–highest round)`,
@@ -297,7 +372,7 @@ function tableOf(r) {
     '| --- | --- | ---: | ---: | ---: | :-: | ---: |',
   ];
   for (const s of r.inProcess) {
-    if (s.skipped) lines.push(`| ${s.store} | skipped: ${s.skipped} | | | | | |`);
+    if ('skipped' in s) lines.push(`| ${s.store} | skipped: ${s.skipped} | | | | | |`);
     else {
       const where = s.store === 'PostgreSQL' ? `in process, ${r.concurrency} in flight` : 'in process, one at a time';
       lines.push(
@@ -317,7 +392,7 @@ function tableOf(r) {
     '| Store | off | on | on ÷ off | records kept after a flood, after another (at most) |',
     '| --- | ---: | ---: | ---: | ---: |',
   );
-  for (const s of r.inProcess.filter((each) => !each.skipped)) {
+  for (const s of r.inProcess.filter((each) => 'flood' in each)) {
     const { afterOne, afterTwo, bound } = s.floodHistory;
     lines.push(
       `| ${s.store} | ${s.flood.rates.off.median} | ${s.flood.rates.on.median} | ${ratio(s.flood.ratios['on/off'])} | ${afterOne}, ${afterTwo} (${bound}) |`,
@@ -331,6 +406,9 @@ function tableOf(r) {
   return lines.join('\n');
 }
 
-const result = await main();
+const figures = await measure();
+const result = { ...figures, table: tableOf(figures) };
+/** @typedef {typeof result} HistoryResult */
+
 if (process.send) process.send({ type: 'result', result });
 else console.log(JSON.stringify(result, null, 2));

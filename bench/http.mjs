@@ -3,10 +3,18 @@
 // settings from this process.
 
 import autocannon from 'autocannon';
+import { SMOKE_LOAD } from './internal.mjs';
 import { PAYLOADS } from './payloads.mjs';
+import { roundRobin } from './round-robin.mjs';
 import { launchServer } from './servers/launch.mjs';
-import { round, summarize } from './stats.mjs';
+import { perRound, round, summarize } from './stats.mjs';
 
+/**
+ * @typedef {{ id: string; label: string; a: string; b: string; payload: keyof typeof PAYLOADS; target: number | null }} Pair
+ * @typedef {{ seconds: number; warmup: number; rounds: number; connections: number; webhooks: number; pairs: string[] | undefined }} HttpOptions
+ */
+
+/** @type {Pair[]} */
 export const PAIRS = [
   {
     id: 'node-small',
@@ -100,6 +108,7 @@ export const PAIRS = [
 // With BENCH_BASELINE (the root of another built package, e.g. the main branch's), each adapter
 // also meets itself from that build: the ratio is this build's speed over the baseline's.
 export const BASELINE_PAIRS = ['node-core', 'express-adapter', 'koa-adapter', 'fastify-plugin', 'hono-fetch'].map(
+  /** @returns {Pair} */
   (variant) => ({
     id: `${variant}-vs-baseline`,
     label: `${variant}: this build vs the baseline`,
@@ -110,14 +119,21 @@ export const BASELINE_PAIRS = ['node-core', 'express-adapter', 'koa-adapter', 'f
   }),
 );
 
-/** A server under test with its load generator: every request goes to the next webhook. */
-async function start(variant, payload, options) {
-  const server = await launchServer(variant, options.webhooks);
+/**
+ * A server under test, warmed up, with its load generator: every request goes to the next webhook.
+ * @param {string} variant
+ * @param {Awaited<ReturnType<typeof launchServer>>} server
+ * @param {Pair['payload']} payload
+ * @param {HttpOptions} options
+ */
+async function start(variant, server, payload, options) {
   const body = Buffer.from(PAYLOADS[payload]);
   const { paths } = server;
   let next = 0;
+  /** @param {number} seconds */
   const load = (seconds) =>
     autocannon({
+      ...SMOKE_LOAD,
       url: `http://127.0.0.1:${server.port}`,
       connections: options.connections,
       pipelining: 1,
@@ -128,12 +144,13 @@ async function start(variant, payload, options) {
           headers: { 'content-type': 'application/json' },
           body,
           setupRequest: (request) => {
-            request.path = paths[next++ % paths.length];
+            request.path = roundRobin(paths, next++);
             return request;
           },
         },
       ],
     });
+  /** @param {autocannon.Result} result */
   const failed = (result) => result.non2xx + result.errors + result.timeouts;
   const warm = await load(options.warmup);
   let failures = failed(warm);
@@ -146,6 +163,7 @@ async function start(variant, payload, options) {
     get requests() {
       return requests;
     },
+    /** @param {number} seconds */
     async measure(seconds) {
       await server.cpu();
       const own = process.cpuUsage();
@@ -155,11 +173,12 @@ async function start(variant, payload, options) {
       failures += failed(result);
       requests += result['2xx'];
       const answered = result['2xx'] + result.non2xx;
+      if (answered === 0) throw new Error(`${variant} answered no request in ${seconds} s`);
       return {
         rps: result['2xx'] / result.duration,
-        cpuUsPerRequest: answered === 0 ? null : (cpu.user + cpu.system) / answered,
+        cpuUsPerRequest: (cpu.user + cpu.system) / answered,
         // The kernel's share (system time) rises when the other side must be woken more often.
-        systemUsPerRequest: answered === 0 ? null : cpu.system / answered,
+        systemUsPerRequest: cpu.system / answered,
         p99Ms: result.latency.p99,
         // Share of one core the load generator used: near 1, it, not the server, sets the pace.
         loadGeneratorCpu: (loadCpu.user + loadCpu.system) / (result.duration * 1e6),
@@ -173,19 +192,35 @@ async function start(variant, payload, options) {
  * For each pair, starts A and B (fresh processes, both warmed up), then loads them in turn, ABBA,
  * for `rounds` rounds of `seconds` each: short alternating runs keep a change in the machine's
  * other load from landing on one side only. The ratio is the median of the per-round A/B ratios.
+ * @param {HttpOptions} options
+ * @param {(line: string) => void} log
  */
 export async function runHttp(options, log) {
   const all = process.env.BENCH_BASELINE ? [...PAIRS, ...BASELINE_PAIRS] : PAIRS;
-  const pairs = options.pairs === undefined ? all : all.filter((pair) => options.pairs.includes(pair.id));
+  const chosen = options.pairs;
+  const pairs = chosen === undefined ? all : all.filter((pair) => chosen.includes(pair.id));
   const results = [];
   for (const pair of pairs) {
-    const servers = { a: await start(pair.a, pair.payload, options), b: await start(pair.b, pair.payload, options) };
+    // A and B start at once; their warm-ups and rounds take turns.
+    const [serverA, serverB] = await Promise.all([
+      launchServer(pair.a, options.webhooks),
+      launchServer(pair.b, options.webhooks),
+    ]);
+    const servers = {
+      a: await start(pair.a, serverA, pair.payload, options),
+      b: await start(pair.b, serverB, pair.payload, options),
+    };
+    /** @type {{ a: Measurement[]; b: Measurement[] }} */
     const runs = { a: [], b: [] };
     try {
       for (let r = 0; r < options.rounds; r++) {
-        for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a'])
-          runs[side].push(await servers[side].measure(options.seconds));
-        const [a, b] = [runs.a[r], runs.b[r]];
+        // Object literals are evaluated in order: B first in every other round.
+        const { a, b } =
+          r % 2 === 0
+            ? { a: await servers.a.measure(options.seconds), b: await servers.b.measure(options.seconds) }
+            : { b: await servers.b.measure(options.seconds), a: await servers.a.measure(options.seconds) };
+        runs.a.push(a);
+        runs.b.push(b);
         log(
           `  ${pair.id.padEnd(10)} round ${r + 1}/${options.rounds}  A ${String(Math.round(a.rps)).padStart(6)} req/s ${a.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${a.systemUsPerRequest.toFixed(0)} sys)  B ${String(Math.round(b.rps)).padStart(6)} req/s ${b.cpuUsPerRequest.toFixed(0).padStart(4)} µs CPU (${b.systemUsPerRequest.toFixed(0)} sys)  A/B ${(a.rps / b.rps).toFixed(2)}  load generator ${Math.round(100 * a.loadGeneratorCpu)}% / ${Math.round(100 * b.loadGeneratorCpu)}% of a core`,
         );
@@ -193,6 +228,10 @@ export async function runHttp(options, log) {
     } finally {
       await Promise.all([servers.a.stop(), servers.b.stop()]);
     }
+    /**
+     * @param {Measurement[]} list
+     * @param {Side} server
+     */
     const side = (list, server) => ({
       variant: server.variant,
       rps: summarize(list.map((m) => round(m.rps))),
@@ -210,9 +249,15 @@ export async function runHttp(options, log) {
       target: pair.target,
       a: side(runs.a, servers.a),
       b: side(runs.b, servers.b),
-      ratio: summarize(runs.a.map((m, i) => round(m.rps / runs.b[i].rps, 3))),
-      cpuRatio: summarize(runs.a.map((m, i) => round(runs.b[i].cpuUsPerRequest / m.cpuUsPerRequest, 3))),
+      ratio: summarize(perRound(runs.a, runs.b, (a, b) => round(a.rps / b.rps, 3))),
+      cpuRatio: summarize(perRound(runs.a, runs.b, (a, b) => round(b.cpuUsPerRequest / a.cpuUsPerRequest, 3))),
     });
   }
   return results;
 }
+
+/**
+ * @typedef {Awaited<ReturnType<typeof start>>} Side
+ * @typedef {Awaited<ReturnType<Side['measure']>>} Measurement
+ * @typedef {Awaited<ReturnType<typeof runHttp>>[number]} HttpPairResult
+ */

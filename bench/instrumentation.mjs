@@ -6,23 +6,31 @@
 //   BENCH_SECONDS                  seconds of each round (default 1)
 //   BENCH_INSTRUMENTATION_ROUNDS   rounds of each variant (default 7)
 
+/**
+ * @import { WebhookHandler } from 'channel-webhooks'
+ * @import { SpanExporter } from '@opentelemetry/sdk-trace-base'
+ */
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createMemoryRateLimiter } from 'channel-webhooks';
 import { instrumentHandler } from 'channel-webhooks/otel';
 import { makeWebhooks, postLoop } from './core-loop.mjs';
+import { SMOKE } from './internal.mjs';
+import { roundRobin } from './round-robin.mjs';
 import { round, summarize } from './stats.mjs';
 
-const seconds = Number(process.env.BENCH_INSTRUMENTATION_SECONDS ?? 1);
-const rounds = Number(process.env.BENCH_INSTRUMENTATION_ROUNDS ?? 7);
+const seconds = Number(process.env.BENCH_INSTRUMENTATION_SECONDS ?? (SMOKE ? 0.05 : 1));
+const rounds = Number(process.env.BENCH_INSTRUMENTATION_ROUNDS ?? (SMOKE ? 1 : 7));
 
 class CollectingReader extends MetricReader {
   async onForceFlush() {}
   async onShutdown() {}
 }
 
+/** @type {SpanExporter} */
 const discard = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
 
+/** @type {Record<'bare' | 'noop' | 'sdk', (handle: WebhookHandler) => WebhookHandler>} */
 const variants = {
   bare: (handle) => handle,
   noop: (handle) => instrumentHandler(handle),
@@ -33,7 +41,11 @@ const variants = {
     }),
 };
 
-// A limit no round reaches, so that every post is stored and answered 201.
+/**
+ * A limit no round reaches, so that every post is stored and answered 201.
+ * @param {Awaited<ReturnType<typeof makeWebhooks>>} webhooks
+ * @param {(handle: WebhookHandler) => WebhookHandler} wrap
+ */
 const run = (webhooks, wrap) =>
   postLoop(webhooks, '{"text":"deploy finished"}', seconds, {
     wrap,
@@ -41,13 +53,15 @@ const run = (webhooks, wrap) =>
   });
 
 const webhooks = await makeWebhooks();
-const names = Object.keys(variants);
-const samples = Object.fromEntries(names.map((name) => [name, { wall: [], cpu: [] }]));
+/** @type {(keyof typeof variants)[]} */
+const names = ['bare', 'noop', 'sdk'];
+/** @type {Record<keyof typeof variants, { wall: number[]; cpu: number[] }>} */
+const samples = { bare: { wall: [], cpu: [] }, noop: { wall: [], cpu: [] }, sdk: { wall: [], cpu: [] } };
 for (const name of names) await run(webhooks, variants[name]); // warm-up
 for (let r = 0; r < rounds; r++) {
   // Rotate the order each round so no variant always runs right after the same one.
   for (let k = 0; k < names.length; k++) {
-    const name = names[(r + k) % names.length];
+    const name = roundRobin(names, r + k);
     const result = await run(webhooks, variants[name]);
     if (result.failures > 0) throw new Error(`${result.failures} posts were not answered 201`);
     samples[name].wall.push(result.postsPerSecond);
@@ -60,7 +74,8 @@ const rows = names.map((name) => {
   const cpu = summarize(samples[name].cpu);
   return { name, wall: wall.median, wallSpread: wall.spreadPct, cpu: cpu.median };
 });
-const bare = rows[0];
+const [bare] = rows;
+if (bare === undefined) throw new Error('no variant was measured');
 const result = {
   rounds,
   seconds,
@@ -70,6 +85,8 @@ const result = {
     cpuToBare: round(row.cpu / bare.cpu, 3),
   })),
 };
+/** @typedef {typeof result} InstrumentationResult */
+
 if (process.send) {
   process.send({ type: 'result', result });
 } else {

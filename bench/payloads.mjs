@@ -2,6 +2,10 @@
 
 const words = 'deploy finished on production cluster eu-west with zero errors and all health checks green '.split(' ');
 
+/**
+ * @param {number} length
+ * @param {number} [seed]
+ */
 function prose(length, seed = 0) {
   let text = '';
   for (let i = seed; text.length < length; i++) text += `${words[i % words.length]} `;
@@ -13,7 +17,9 @@ export const SMALL = JSON.stringify({ text: prose(200) });
 
 // `text` is capped at 10,000 characters, so a 60 KiB post carries most of its bytes in section
 // blocks (which have no length cap of their own), as a long report or log excerpt would.
+/** @param {number} targetBytes */
 function largeBody(targetBytes) {
+  /** @type {{ type: 'section'; text: { type: 'mrkdwn'; text: string } }[]} */
   const blocks = [];
   const body = () => JSON.stringify({ text: prose(8_000), blocks });
   while (Buffer.byteLength(body()) < targetBytes - 3_200) {

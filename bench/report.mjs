@@ -1,12 +1,51 @@
 // The results as Markdown tables (printed, and written to bench/results.md for bench/README.md), and
 // the targets of the benchmark, each checked against the results.
 
+/**
+ * What `npm run bench` measured (bench/results.json): the run, and each part that ran.
+ * @typedef {{
+ *   date: string;
+ *   revision: string;
+ *   machine: { cpus: number; cpuModel: string; memoryGiB: number; node: string; platform: string; loadAverage: number[] };
+ *   options: import('./http.mjs').HttpOptions;
+ *   core?: import('./core.mjs').CoreResult;
+ *   memory?: import('./memory.mjs').MemoryResult;
+ *   http?: import('./http.mjs').HttpPairResult[];
+ *   backends?: import('./backends.mjs').BackendsResult;
+ *   sqlite?: import('./sqlite.mjs').SqliteResult;
+ *   instrumentation?: import('./instrumentation.mjs').InstrumentationResult;
+ *   history?: import('./history.mjs').HistoryResult;
+ *   feed?: import('./feed.mjs').FeedResult;
+ *   groupCommit?: import('./group-commit.mjs').GroupCommitResult;
+ *   loadAverageAfter?: number[];
+ *   seconds?: number;
+ *   targets?: Target[];
+ * }} BenchResults
+ * @typedef {{ what: string; value: number; met: boolean }} Target
+ * @typedef {import('./stats.mjs').Summary} Summary
+ */
+
+/** @param {number} value */
 const int = (value) => Math.round(value).toLocaleString('en-US');
+/**
+ * @param {number} value
+ * @param {number} [digits]
+ */
 const fixed = (value, digits = 2) => value.toFixed(digits);
+/**
+ * @param {Summary} s
+ * @param {(value: number) => string} format
+ */
 const range = (s, format) => `${format(s.min)}–${format(s.max)}`;
+/** @param {boolean} met */
 const yes = (met) => (met ? 'yes' : '**no**');
+/** @param {number} n */
 const rounds = (n) => `${n} round${n === 1 ? '' : 's'}`;
 
+/**
+ * @param {BenchResults} results
+ * @returns {Target[]}
+ */
 export function checkTargets(results) {
   const targets = [];
   for (const pair of results.http ?? []) {
@@ -25,7 +64,7 @@ export function checkTargets(results) {
       met: rate >= 300_000,
     });
   }
-  if (results.backends && !results.backends.skipped) {
+  if (results.backends !== undefined && results.backends.skipped === undefined) {
     const trips = results.backends.roundTripsPerAcceptedPost;
     targets.push({
       what: 'PostgreSQL ≤ 2 round trips per accepted post',
@@ -35,7 +74,7 @@ export function checkTargets(results) {
     targets.push({ what: 'Redis 1 round trip per accepted post', value: trips.redis, met: trips.redis <= 1 });
   }
   if (results.instrumentation) {
-    const noop = results.instrumentation.variants.find((variant) => variant.name === 'noop').wallToBare;
+    const noop = results.instrumentation.variants.find((variant) => variant.name === 'noop')?.wallToBare ?? Number.NaN;
     targets.push({
       what: 'instrumentHandler with the no-op API (no SDK): posts/s ≥ 0.95 of the bare handler',
       value: noop,
@@ -55,6 +94,7 @@ export function checkTargets(results) {
   return targets;
 }
 
+/** @param {BenchResults} results */
 export function markdown(results) {
   const out = [];
   const { options } = results;
@@ -117,7 +157,7 @@ export function markdown(results) {
   }
   if (results.backends) {
     const b = results.backends;
-    if (b.skipped) {
+    if (b.skipped !== undefined) {
       out.push(`**Backends** — skipped: ${b.skipped}`, '');
     } else {
       out.push(

@@ -16,32 +16,45 @@
 //                   measured against itself from that build, and the feed part's post costs
 //                   against that build's
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
+//   BENCH_SMOKE     1: every part once, for a moment, on a tiny world (what the tests run), its
+//                   results in bench/.tmp/smoke/; they show that the parts run, and measure nothing
 
-import { execFileSync, fork, spawn } from 'node:child_process';
+/**
+ * @import { HttpOptions } from './http.mjs'
+ * @import { BenchResults } from './report.mjs'
+ */
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chartOf } from './chart.mjs';
 import { runHttp } from './http.mjs';
-import { ROOT } from './internal.mjs';
+import { ROOT, SMOKE } from './internal.mjs';
+import { runPart } from './parts.mjs';
 import { checkTargets, markdown } from './report.mjs';
 
+/** @param {string} file */
 const here = (file) => fileURLToPath(new URL(file, import.meta.url));
 
-const env = (name, fallback) =>
-  process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name];
+/**
+ * @param {string} name
+ * @param {string} fallback
+ */
+const env = (name, fallback) => process.env[name] || fallback;
+/** @type {HttpOptions} */
 const options = {
-  seconds: Number(env('BENCH_SECONDS', 1.5)),
-  warmup: Number(env('BENCH_WARMUP', 1)),
-  rounds: Number(env('BENCH_ROUNDS', 6)),
+  seconds: Number(env('BENCH_SECONDS', SMOKE ? '0.1' : '1.5')),
+  warmup: Number(env('BENCH_WARMUP', SMOKE ? '0.1' : '1')),
+  rounds: Number(env('BENCH_ROUNDS', SMOKE ? '1' : '6')),
   connections: 50,
-  webhooks: Number(env('BENCH_WEBHOOKS', 10_000)),
+  webhooks: Number(env('BENCH_WEBHOOKS', SMOKE ? '100' : '10000')),
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
 const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation,history,feed,groupcommit').split(
   ',',
 );
+/** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 
 function machine() {
@@ -59,6 +72,7 @@ function machine() {
 /** The commit measured, with `+changes` when src/ or adapters/ differ from it. */
 function revision() {
   try {
+    /** @param {string[]} args */
     const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
     return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'src', 'adapters') === '' ? '' : '+changes'}`;
   } catch {
@@ -66,6 +80,7 @@ function revision() {
   }
 }
 
+/** @param {string} file */
 function safeRead(file) {
   try {
     return readFileSync(file, 'utf8');
@@ -74,38 +89,20 @@ function safeRead(file) {
   }
 }
 
-/** Runs a part in its own process and returns the result it sends back. */
-function child(script, execArgv = [], env = {}) {
-  return new Promise((resolve, reject) => {
-    const proc = fork(here(script), [], {
-      execArgv: [...process.execArgv, '--max-old-space-size=4096', ...execArgv],
-      env: { ...process.env, BENCH_ROUNDS: String(Math.min(3, options.rounds)), ...env },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    let result;
-    proc.on('message', (message) => {
-      if (message?.type === 'result') result = message.result;
-    });
-    proc.once('error', reject);
-    proc.once('exit', (code) =>
-      result === undefined ? reject(new Error(`${script} exited with code ${code}`)) : resolve(result),
-    );
-  });
-}
-
 async function main() {
   const started = performance.now();
+  /** @type {BenchResults} */
   const results = { date: new Date().toISOString(), revision: revision(), machine: machine(), options };
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+  const rounds = { BENCH_ROUNDS: String(Math.min(3, options.rounds)) };
 
   if (parts.includes('core')) {
     log('core in process …');
-    // One core: V8's garbage collector runs on this thread too, not on helpers using the other core.
-    results.core = await child('./core.mjs', ['--single-threaded-gc']);
+    results.core = await runPart('core', rounds);
   }
   if (parts.includes('memory')) {
     log(`memory … (${elapsed()})`);
-    results.memory = await child('./memory.mjs', ['--expose-gc']);
+    results.memory = await runPart('memory', rounds);
   }
   if (parts.includes('http')) {
     log(`HTTP A/B, ${options.rounds} rounds … (${elapsed()})`);
@@ -113,31 +110,32 @@ async function main() {
   }
   if (parts.includes('backends')) {
     log(`PostgreSQL + Redis … (${elapsed()})`);
-    results.backends = await child('./backends.mjs');
+    results.backends = await runPart('backends', rounds);
     if (results.backends.skipped) log(`  skipped: ${results.backends.skipped}`);
   }
   if (parts.includes('sqlite')) {
     log(`SQLite against memory … (${elapsed()})`);
-    results.sqlite = await child('./sqlite.mjs');
+    results.sqlite = await runPart('sqlite', rounds);
   }
   if (parts.includes('instrumentation')) {
     log(`instrumentation … (${elapsed()})`);
-    results.instrumentation = await child('./instrumentation.mjs', [], {
-      BENCH_INSTRUMENTATION_ROUNDS: String(Math.max(options.rounds, 7)),
+    results.instrumentation = await runPart('instrumentation', {
+      ...rounds,
+      BENCH_INSTRUMENTATION_ROUNDS: String(Math.max(options.rounds, SMOKE ? 1 : 7)),
     });
   }
   if (parts.includes('history')) {
     log(`post history on and off … (${elapsed()})`);
-    results.history = await child('./history.mjs');
+    results.history = await runPart('history', rounds);
   }
   if (parts.includes('feed')) {
     log(`the feed: its cost to a post, and latency to a client … (${elapsed()})`);
-    results.feed = await child('./feed.mjs');
+    results.feed = await runPart('feed', rounds);
     if (results.feed.skipped) log(`  skipped: ${results.feed.skipped}`);
   }
   if (parts.includes('groupcommit')) {
     log(`PostgreSQL group commit against the baseline … (${elapsed()})`);
-    results.groupCommit = await child('./group-commit.mjs');
+    results.groupCommit = await runPart('groupcommit', rounds);
     if (results.groupCommit.skipped) log(`  skipped: ${results.groupCommit.skipped}`);
   }
   results.loadAverageAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
@@ -160,7 +158,8 @@ async function main() {
   );
   console.log(table);
 
-  const dir = process.env.BENCH_SAVE === '1' ? 'bench' : join('bench', '.tmp');
+  // A smoke run's figures are never published, nor put where a real run's are.
+  const dir = SMOKE ? join('bench', '.tmp', 'smoke') : process.env.BENCH_SAVE === '1' ? 'bench' : join('bench', '.tmp');
   mkdirSync(join(ROOT, dir), { recursive: true });
   writeFileSync(join(ROOT, dir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(
@@ -175,7 +174,7 @@ async function main() {
 // change the code under test halfway through: the run works on a copy of the built package, whose
 // own package.json makes `channel-webhooks` resolve to the copied dist/.
 if (process.env.BENCH_ROOT === undefined) {
-  const snapshot = here('./.tmp/snapshot/');
+  const snapshot = here(SMOKE ? './.tmp/smoke/snapshot/' : './.tmp/snapshot/');
   rmSync(snapshot, { recursive: true, force: true });
   cpSync(join(ROOT, 'dist'), join(snapshot, 'dist'), { recursive: true });
   cpSync(join(ROOT, 'package.json'), join(snapshot, 'package.json'));

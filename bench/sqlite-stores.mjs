@@ -4,24 +4,26 @@
 // from this build. The limiters allow a million posts per webhook per minute, so that every post is
 // stored (a 201) and the runs measure the store, not refusals.
 
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+/**
+ * @import { MemoryStore, RateLimiter } from 'channel-webhooks'
+ * @import { SqliteGroupCommitStore, SqliteStore } from 'channel-webhooks/sqlite'
+ */
+import { BASELINE, importEntry } from './build.mjs';
 
 export const LIMIT = 1_000_000;
 
-const importFrom = (root, entry) => import(pathToFileURL(join(root, 'dist', `${entry}.js`)).href);
-
-/** The package's `channel-webhooks` and `channel-webhooks/sqlite`: this build's, or the one under `root`. */
-async function packageOf(root) {
-  if (root === null) return Promise.all([import('channel-webhooks'), import('channel-webhooks/sqlite')]);
-  return Promise.all([importFrom(root, 'index'), importFrom(root, 'sqlite')]);
-}
-
-/** Opens `kind` (on `file` for SQLite), seeds `webhooks` webhooks when asked; returns the handler and their paths. */
+/**
+ * Opens `kind` (on `file` for SQLite), seeds `webhooks` webhooks when asked; returns the handler and their paths.
+ * @param {'memory' | 'sqlite' | 'sqlite-before'} kind
+ * @param {string} file the SQLite file ('' for memory)
+ * @param {number} webhooks
+ */
 export async function openBenchStore(kind, file, webhooks) {
-  const baseline = kind === 'sqlite-before' ? process.env.BENCH_BASELINE || null : null;
-  const [core, sqlite] = await packageOf(baseline);
+  const root = kind === 'sqlite-before' ? BASELINE : null;
+  const [core, sqlite] = await Promise.all([importEntry(root, 'index'), importEntry(root, 'sqlite')]);
+  /** @type {MemoryStore | SqliteStore | SqliteGroupCommitStore} */
   let store;
+  /** @type {RateLimiter} */
   let rateLimiter;
   if (kind === 'memory') {
     store = core.createMemoryStore();

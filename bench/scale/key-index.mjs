@@ -6,13 +6,14 @@
 // PostgreSQL CPU per insert and index pages read from outside shared buffers per insert.
 
 import pg from 'pg';
-import { bundle } from '../internal.mjs';
+import { SMOKE, loadServers } from '../internal.mjs';
 import { postgresCpuUs } from './postgres-cpu.mjs';
 
-const rows = Number(process.argv[2] ?? 3_000_000);
+const rows = Number(process.argv[2] ?? (SMOKE ? 1_000 : 3_000_000));
 const WEBHOOKS = 10_000;
-const INSERTS = 6_000;
-const servers = await import(await bundle('servers.mjs', `export * from './test/support/servers.ts';`));
+const INSERTS = SMOKE ? 80 : 6_000;
+const ROUNDS = SMOKE ? 1 : 3;
+const servers = await loadServers();
 const postgres = await servers.startPostgres();
 const pool = new pg.Pool({ connectionString: postgres.url, max: 8 });
 const port = Number(new URL(postgres.url).port);
@@ -48,7 +49,7 @@ try {
     `SELECT relname AS index, pg_relation_size(oid) AS bytes FROM pg_class WHERE relname ~ '^m_(full|partial)_(key|id_key)$' ORDER BY 1`,
   );
   console.log(JSON.stringify({ rows, sizes }));
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     for (const [name, { conflict }] of Object.entries(variants)) {
       const table = `m_${name}`;
       const reads = async () =>

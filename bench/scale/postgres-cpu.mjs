@@ -2,9 +2,13 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** CPU time (µs) of the PostgreSQL cluster listening on `port`: its postmaster and every child. */
+/**
+ * CPU time (µs) of the PostgreSQL cluster listening on `port`: its postmaster and every child.
+ * @param {number} port
+ */
 export function postgresCpuUs(port) {
   const ticks = 1e6 / 100; // USER_HZ is 100 on Linux
+  /** @param {string} pid */
   const stat = (pid) => {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -15,7 +19,7 @@ export function postgresCpuUs(port) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (cmdline[0].endsWith('/postgres') && cmdline.includes(String(port))) postmaster = entry;
+      if (cmdline[0]?.endsWith('/postgres') && cmdline.includes(String(port))) postmaster = entry;
       all.push(entry);
     } catch {
       // ended while we looked

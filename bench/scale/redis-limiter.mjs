@@ -3,23 +3,46 @@
 // commandstats, the script's own calls included) and decisions per second with p50/p99, on one
 // Redis and on a Redis Cluster. `now` is the real clock, so every key stays in its window.
 
+/**
+ * @import { Redis } from 'ioredis'
+ * @import { RateLimiter } from 'channel-webhooks'
+ * @typedef {{ memory: number; calls: Record<string, number>; cpuUs: number }} ServerStats
+ * @typedef {(options: { maxBatch?: number }) => RateLimiter} CreateLimiter
+ */
 import { drive, round } from './drive.mjs';
 
-/** Sums `INFO` fields over the nodes: used_memory and every command's calls. */
+/**
+ * A number of an `INFO` answer (NaN when the field is not there).
+ * @param {string} info
+ * @param {string} field
+ */
+export const infoNumber = (info, field) => Number(new RegExp(`^${field}:([\\d.]+)`, 'm').exec(info)?.[1] ?? Number.NaN);
+
+/**
+ * Sums `INFO` fields over the nodes: used_memory and every command's calls.
+ * @param {Redis[]} nodes
+ * @returns {Promise<ServerStats>}
+ */
 async function serverStats(nodes) {
+  /** @type {ServerStats} */
   const stats = { memory: 0, calls: {}, cpuUs: 0 };
   for (const node of nodes) {
     const info = await node.info('all');
-    stats.memory += Number(/^used_memory:(\d+)/m.exec(info)[1]);
-    stats.cpuUs +=
-      (Number(/^used_cpu_sys:([\d.]+)/m.exec(info)[1]) + Number(/^used_cpu_user:([\d.]+)/m.exec(info)[1])) * 1e6;
-    for (const [, name, calls] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    stats.memory += infoNumber(info, 'used_memory');
+    stats.cpuUs += (infoNumber(info, 'used_cpu_sys') + infoNumber(info, 'used_cpu_user')) * 1e6;
+    for (const [, name = '', calls] of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
       stats.calls[name] = (stats.calls[name] ?? 0) + Number(calls);
   }
   return stats;
 }
 
+/**
+ * @param {ServerStats} after
+ * @param {ServerStats} before
+ * @returns {ServerStats}
+ */
 const delta = (after, before) => {
+  /** @type {Record<string, number>} */
   const calls = {};
   for (const [name, count] of Object.entries(after.calls)) {
     const added = count - (before.calls[name] ?? 0);
@@ -32,13 +55,19 @@ const delta = (after, before) => {
 /**
  * Measures one limiter over `actives` key counts. `nodes` are plain clients of every master (for
  * INFO and FLUSHALL); `limiter` is `createRedisRateLimiter` on the client under test.
+ * @param {{ name: string; limiter: RateLimiter; nodes: Redis[]; actives: number[]; seconds: number; concurrency: number; prefix: string }} options
  */
 export async function measureLimiter({ name, limiter, nodes, actives, seconds, concurrency, prefix }) {
   const rows = [];
   for (const active of actives) {
     await Promise.all(nodes.map((node) => node.flushall()));
     await limiter.hit(`${prefix}warm`, Date.now());
+    /** @param {number} i */
     const keyOf = (i) => `${prefix}${active}:${i % active}`;
+    /**
+     * @param {number} from
+     * @param {number} perKey
+     */
     const fill = (from, perKey) =>
       drive(
         async (i) => (i < active * perKey ? ((await limiter.hit(keyOf(from + i), Date.now())).allowed ? 1 : 0) : 2),
@@ -90,6 +119,7 @@ export async function measureLimiter({ name, limiter, nodes, actives, seconds, c
  * trips (scripts run), the commands and Redis's CPU. Keys are spread over each of `actives` webhooks
  * as in `measureLimiter` (1: one webhook flooding, its decisions mostly refused).
  * `createLimiter(options)` makes a limiter on the client under test.
+ * @param {{ name: string; createLimiter: CreateLimiter; nodes: Redis[]; seconds: number; rounds: number; prefix: string; actives: number[] }} options
  */
 export async function measureBatching({ name, createLimiter, nodes, seconds, rounds, prefix, actives }) {
   const limiters = { batched: createLimiter({}), 'not batched': createLimiter({ maxBatch: 1 }) };
@@ -97,6 +127,7 @@ export async function measureBatching({ name, createLimiter, nodes, seconds, rou
   await Promise.all(nodes.map((node) => node.flushall()));
   for (const limiter of Object.values(limiters)) await limiter.hit(`${prefix}warm`, Date.now());
   for (let pass = 0; pass < rounds; pass++) {
+    /** @type {(keyof typeof limiters)[]} */
     const modes = pass % 2 === 0 ? ['batched', 'not batched'] : ['not batched', 'batched'];
     for (const active of actives)
       for (const inFlight of [1, 32])
@@ -135,6 +166,7 @@ export async function measureBatching({ name, createLimiter, nodes, seconds, rou
  * the decisions a script carried on average and Redis's own time per script and per decision
  * (`INFO commandstats`' usec of EVALSHA). This is what bounds `maxBatch`: a script is one command,
  * and Redis runs nothing else while it runs.
+ * @param {{ name: string; createLimiter: CreateLimiter; node: Redis; sizes: number[]; seconds: number; prefix: string; active?: number }} options
  */
 export async function measureBatchSize({ name, createLimiter, node, sizes, seconds, prefix, active = 2_000 }) {
   const rows = [];
@@ -170,15 +202,20 @@ export async function measureBatchSize({ name, createLimiter, node, sizes, secon
   return rows;
 }
 
-/** Min–max of each figure of `measureBatching`'s rows, per server, active webhooks, decisions in flight and mode. */
+/**
+ * Min–max of each figure of `measureBatching`'s rows, per server, active webhooks, decisions in flight and mode.
+ * @param {Awaited<ReturnType<typeof measureBatching>>} rows
+ */
 export function batchingRanges(rows) {
+  /** @type {Map<string, typeof rows>} */
   const groups = new Map();
   for (const row of rows) {
     const id = `${row.server}|${row.activeWebhooks}|${row.inFlight}|${row.mode}`;
-    if (!groups.has(id)) groups.set(id, []);
-    groups.get(id).push(row);
+    const group = groups.get(id);
+    if (group === undefined) groups.set(id, [row]);
+    else group.push(row);
   }
-  const figures = [
+  const figures = /** @type {const} */ ([
     'decisionsPerSecond',
     'p50Ms',
     'p99Ms',
@@ -186,26 +223,34 @@ export function batchingRanges(rows) {
     'commandsPerDecision',
     'redisCpuUsPerDecision',
     'nodeCpuUsPerDecision',
-  ];
-  return [...groups.values()].map((group) => ({
-    server: group[0].server,
-    activeWebhooks: group[0].activeWebhooks,
-    inFlight: group[0].inFlight,
-    mode: group[0].mode,
-    rounds: group.length,
-    ...Object.fromEntries(
-      figures.map((figure) => {
-        const values = group.map((row) => row[figure]);
-        return [figure, [Math.min(...values), Math.max(...values)]];
-      }),
-    ),
-  }));
+  ]);
+  return [...groups.values()].map((group) => {
+    const [{ server, activeWebhooks, inFlight, mode }] = /** @type {[(typeof rows)[number]]} */ (group);
+    return {
+      server,
+      activeWebhooks,
+      inFlight,
+      mode,
+      rounds: group.length,
+      .../** @type {Record<(typeof figures)[number], [number, number]>} */ (
+        Object.fromEntries(
+          figures.map((figure) => {
+            // A null latency (a run without posts) counts as 0, as Math.min and Math.max take it.
+            const values = group.map((row) => Number(row[figure]));
+            return [figure, [Math.min(...values), Math.max(...values)]];
+          }),
+        )
+      ),
+    };
+  });
 }
 
+/** @param {Redis} node */
 async function scriptStats(node) {
   const info = await node.info('commandstats');
   const match = /^cmdstat_evalsha:calls=(\d+),usec=(\d+)/m.exec(info);
   return { calls: Number(match?.[1] ?? 0), usec: Number(match?.[2] ?? 0) };
 }
 
+/** @param {number} x */
 const round3 = (x) => round(x, 3);

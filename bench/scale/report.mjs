@@ -1,15 +1,27 @@
 // The tables `npm run bench:scale` prints, from its results.
 
+/**
+ * @param {string[]} head
+ * @param {unknown[][]} rows
+ */
 const table = (head, rows) =>
   [
     `| ${head.join(' | ')} |`,
     `|${head.map(() => '---').join('|')}|`,
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
+/** @param {unknown} x */
 const n = (x) => (x === null || x === undefined ? '–' : typeof x === 'number' ? x.toLocaleString('en-US') : String(x));
+/**
+ * @param {number | null} small
+ * @param {number | null} large
+ */
 const ratio = (small, large) => (small && large ? (small / large).toFixed(2) : '–');
 
-/** Markdown tables of the growth, the PostgreSQL internals, the Redis limiter and the instances. */
+/**
+ * Markdown tables of the growth, the PostgreSQL internals, the Redis limiter and the instances.
+ * @param {import('./run.mjs').ScaleResults} results
+ */
 export function printReport(results) {
   const out = [
     `Shared machine: ${results.machine.cpus} cores, load ${results.machine.loadAverage.join(' ')} at start; ${results.seconds} s per run${results.quick ? ' (--quick)' : ''}.`,
@@ -49,6 +61,8 @@ export function printReport(results) {
         ]),
       ),
     );
+    /** @typedef {(typeof results.growth)[number]} Row */
+    /** @type {Record<string, Row[]>} */
     const groups = {};
     for (const r of results.growth) {
       const name = `${r.store} ${r.dimension}`;
@@ -60,7 +74,9 @@ export function printReport(results) {
       table(
         ['store, world', 'in-process time per post', 'node:http time per post', 'CPU per post (Node + PostgreSQL)'],
         Object.entries(groups).map(([name, rows]) => {
-          const [first, last] = [rows[0], rows.at(-1)];
+          // Each group holds the row that made it.
+          const [first, last] = /** @type {[Row, Row]} */ ([rows[0], rows.at(-1)]);
+          /** @param {Row} r */
           const cpu = (r) => r.inprocCpuUsPerPost + (r.postgresCpuUsPerPost ?? 0);
           return [
             `${name} ${n(first.size)} → ${n(last.size)}`,
@@ -150,6 +166,7 @@ export function printReport(results) {
     );
   }
   if ((results.redisBatching ?? []).length > 0) {
+    /** @param {[number, number]} range */
     const range = ([low, high]) => (low === high ? n(low) : `${n(low)}–${n(high)}`);
     out.push(
       '',
@@ -214,7 +231,7 @@ export function printReport(results) {
           r.p50Ms,
           r.p99Ms,
           r.checks.exactlyOnce ? 'yes' : 'NO',
-          { true: 'yes', false: 'NO', null: 'too few posts' }[r.checks.sixtyPerMinute],
+          r.checks.sixtyPerMinute === null ? 'too few posts' : r.checks.sixtyPerMinute ? 'yes' : 'NO',
           r.perPost.nodeCpuUs,
           r.perPost.postgresCpuUs,
           r.perPost.redisCpuUs,

@@ -4,7 +4,11 @@
 
 import { CHANNELS, webhookId, webhookSecret } from './world.mjs';
 
-/** Opens `file`, migrates it with the store and seeds it; returns the store. `cacheMiB` sets SQLite's page cache; `groupCommit` the store's option. */
+/**
+ * Opens `file`, migrates it with the store and seeds it; returns the store. `cacheMiB` sets SQLite's page cache; `groupCommit` the store's option.
+ * @param {{ file: string; webhooks: number; messages: number; cacheMiB?: number | undefined; groupCommit?: boolean; prefix?: string }} world
+ * @param {(secret: string) => string} hashSecret
+ */
 export async function openSqliteWorld(
   { file, webhooks, messages, cacheMiB, groupCommit = false, prefix = 'channel_webhooks_' },
   hashSecret,

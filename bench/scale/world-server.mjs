@@ -4,31 +4,57 @@
 // parent over IPC: { run: 'inproc', seconds, concurrency } runs posts through the handler in this
 // process; { run: 'cpu' } returns this process's CPU time so far.
 
+/**
+ * @typedef {{ store: 'memory'; webhooks: number; keyShare: number }} MemoryWorld
+ * @typedef {{ store: 'sqlite'; webhooks: number; keyShare: number; file: string; messages: number; cacheMiB: number | undefined; groupCommit: boolean }} SqliteWorld
+ * @typedef {{ store: 'postgres'; webhooks: number; keyShare: number; databaseUrl: string; prefix: string; poolSize?: number }} PostgresWorld
+ * @typedef {MemoryWorld | SqliteWorld | PostgresWorld} World
+ * @typedef {{ run: 'inproc'; seconds: number; concurrency: number } | { run: 'cpu' }} Command
+ */
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { createMemoryRateLimiter, createMemoryStore, createWebhookHandler } from 'channel-webhooks';
 import { createNodeListener } from 'channel-webhooks/node';
+import { fromEnvironment, portOf, tellParent } from '../child.mjs';
 import { drive } from './drive.mjs';
 import { SMALL } from '../payloads.mjs';
 import { fillMemoryStore, webhookPath } from './world.mjs';
 
-const world = JSON.parse(process.env.WORLD);
+const world = /** @type {World} */ (fromEnvironment('WORLD'));
 // The limit is far above what a run sends to one webhook: these runs measure the store, and every
 // post should be stored. The limiter still holds one entry per webhook that posted.
 const rateLimiter = createMemoryRateLimiter({ limit: 1_000_000 });
+/** @type {import('pg').Pool | undefined} */
 let pool;
+/** @type {import('channel-webhooks').WebhookStore} */
 let store;
+/** @type {number | null} */
 let heapPerWebhook = null;
 
+/**
+ * The bundled hashSecret of the core (bench/scale/run.mjs bundles it), by its URL in CORE_INTERNALS.
+ * @returns {Promise<Pick<typeof import('../../src/secret/secret.js'), 'hashSecret'>>}
+ */
+const coreInternals = () => {
+  const url = process.env.CORE_INTERNALS;
+  if (url === undefined)
+    throw new Error('CORE_INTERNALS names the bundle of the core the memory and SQLite worlds use');
+  return import(url);
+};
+
 if (world.store === 'memory') {
-  const { hashSecret } = await import(process.env.CORE_INTERNALS);
-  globalThis.gc();
+  const { hashSecret } = await coreInternals();
+  const { gc } = globalThis;
+  if (gc === undefined) throw new Error('a memory world runs with node --expose-gc');
+  gc();
   const before = process.memoryUsage().heapUsed;
-  store = createMemoryStore();
-  fillMemoryStore(store, world.webhooks, hashSecret);
-  globalThis.gc();
+  const memory = createMemoryStore();
+  fillMemoryStore(memory, world.webhooks, hashSecret);
+  store = memory;
+  gc();
   heapPerWebhook = Math.round((process.memoryUsage().heapUsed - before) / world.webhooks);
 } else if (world.store === 'sqlite') {
-  const { hashSecret } = await import(process.env.CORE_INTERNALS);
+  const { hashSecret } = await coreInternals();
   const { openSqliteWorld } = await import('./sqlite-world.mjs');
   ({ store } = await openSqliteWorld(world, hashSecret));
 } else {
@@ -58,14 +84,15 @@ const post = async () =>
 
 const server = createServer(createNodeListener(handle));
 server.keepAliveTimeout = 60_000;
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+server.listen(0, '127.0.0.1');
+await once(server, 'listening');
 
-process.on('message', async (command) => {
+process.on('message', async (/** @type {Command} */ command) => {
   if (command.run === 'inproc') {
-    process.send({ result: await drive(post, command) });
+    tellParent({ result: await drive(post, command) });
   } else if (command.run === 'cpu') {
     const cpu = process.cpuUsage();
-    process.send({ result: { cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage().rss } });
+    tellParent({ result: { cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage().rss } });
   }
 });
 process.on('disconnect', async () => {
@@ -73,4 +100,4 @@ process.on('disconnect', async () => {
   await pool?.end();
   process.exit(0);
 });
-process.send({ ready: true, port: server.address().port, heapPerWebhook });
+tellParent({ ready: true, port: portOf(server), heapPerWebhook });

@@ -7,24 +7,44 @@
 // A request's URL and a stored id are flat; trees would make a post's cost depend on whether its
 // webhook posted before, which a world of a million webhooks all posting would measure instead.
 
-/** Webhook `i`'s id: `wh_` and its index in hex, zero-padded to 22 characters. */
+/**
+ * @typedef {{ query(text: string, values?: unknown[]): Promise<unknown> }} Queryable
+ */
+
+/**
+ * Webhook `i`'s id: `wh_` and its index in hex, zero-padded to 22 characters.
+ * @param {number} i
+ */
 export const webhookId = (i) => ['wh_', i.toString(16).padStart(22, '0')].join('');
 
-/** Webhook `i`'s secret: `S` and its index in hex, zero-padded to 43 characters. */
+/**
+ * Webhook `i`'s secret: `S` and its index in hex, zero-padded to 43 characters.
+ * @param {number} i
+ */
 export const webhookSecret = (i) => ['S', i.toString(16).padStart(42, '0')].join('');
 
-/** The path a post to webhook `i` goes to. */
+/**
+ * The path a post to webhook `i` goes to.
+ * @param {number} i
+ */
 export const webhookPath = (i) => ['/hooks/channels/', webhookId(i), '/', webhookSecret(i)].join('');
 
 /** Channels the webhooks are spread over (webhook `i` posts to channel `i % CHANNELS`). */
 export const CHANNELS = 100;
+/** @param {number} i */
 export const channelOf = (i) => `ch-${i % CHANNELS}`;
 
 /** The same ids and secrets in SQL, for `generate_series(...) AS i`. */
 const SQL_ID = `'wh_' || lpad(to_hex(i), 22, '0')`;
 const SQL_SECRET_HASH = `encode(sha256(convert_to('S' || lpad(to_hex(i), 42, '0'), 'UTF8')), 'hex')`;
 
-/** Inserts webhooks `from` … `to - 1` (and the channels) into the store's tables, in one statement each. */
+/**
+ * Inserts webhooks `from` … `to - 1` (and the channels) into the store's tables, in one statement each.
+ * @param {Queryable} pool
+ * @param {string} prefix
+ * @param {number} from
+ * @param {number} to
+ */
 export async function seedWebhooks(pool, prefix, from, to) {
   await pool.query(
     `INSERT INTO ${prefix}channels (id, owner_id, archived)
@@ -41,6 +61,7 @@ export async function seedWebhooks(pool, prefix, from, to) {
  * Message `i`'s id in SQL, shaped as the store makes them (a version 7 UUID: its time in ms in the
  * first 48 bits, here `ms`, then random bits, here from md5), so the seeded ids sort by time as the
  * ones posts add do, and the id index of a seeded world is the one a store that lived that long holds.
+ * @param {string} ms
  */
 const sqlMessageId = (ms) =>
   `(SELECT substr(t, 1, 8) || '-' || substr(t, 9, 4) || '-7' || substr(h, 1, 3) || '-8' || substr(h, 4, 3) || '-' || substr(h, 7, 12)
@@ -51,6 +72,11 @@ const sqlMessageId = (ms) =>
  * `webhooks` webhooks and their channels, every `keyEvery`-th with an idempotency key, times one
  * second apart ending now, ids time-ordered as the store's. Sent in slices of `slice` rows so each
  * transaction stays small.
+ * @param {Queryable} pool
+ * @param {string} prefix
+ * @param {number} from
+ * @param {number} to
+ * @param {{ webhooks: number; keyEvery?: number; slice?: number; onSlice?: (done: number) => void }} options
  */
 export async function seedMessages(
   pool,
@@ -77,7 +103,12 @@ export async function seedMessages(
   }
 }
 
-/** Puts the channels and webhooks `0` … `count - 1` into a memory store, hashing with `hashSecret`. */
+/**
+ * Puts the channels and webhooks `0` … `count - 1` into a memory store, hashing with `hashSecret`.
+ * @param {import('channel-webhooks').MemoryStore} store
+ * @param {number} count
+ * @param {(secret: string) => string} hashSecret
+ */
 export function fillMemoryStore(store, count, hashSecret) {
   for (let c = 0; c < CHANNELS; c++) store.putChannel({ id: `ch-${c}`, ownerId: 'u1', archived: false });
   for (let i = 0; i < count; i++) {
@@ -91,6 +122,8 @@ export function fillMemoryStore(store, count, hashSecret) {
       rotatedAt: null,
       revokedAt: null,
       lastPostAt: null,
+      description: null,
+      avatarUrl: null,
     });
   }
 }

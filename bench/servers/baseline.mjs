@@ -8,7 +8,12 @@ export const MAX_BYTES = 65_536;
 
 const messages = new Map();
 
-/** A 400/413 body, or the stored message for a well-formed post. */
+/**
+ * A 400/413 body, or the stored message for a well-formed post.
+ * @param {string} text
+ * @param {string | undefined} webhookId
+ * @returns {{ status: 400; body: { error: string } } | { status: 201; body: { message: object; duplicate: false } }}
+ */
 export function acceptPost(text, webhookId) {
   let value;
   try {
@@ -33,7 +38,10 @@ export function acceptPost(text, webhookId) {
 
 export const TOO_LARGE = { status: 413, body: { error: 'payload too large' } };
 
-/** The webhook id segment of `/hooks/channels/{id}/{secret}`. */
+/**
+ * The webhook id segment of `/hooks/channels/{id}/{secret}`.
+ * @param {string} path
+ */
 export const webhookIdOf = (path) => path.split('/')[3];
 
 export const storedCount = () => messages.size;

@@ -16,17 +16,34 @@ const ROUTE = /^\/hooks\/channels\/(wh_[A-Za-z0-9_-]{22})\/([A-Za-z0-9_-]{43})$/
 const FIELDS = new Set(['text', 'blocks', 'eventId']);
 const decoder = new TextDecoder('utf-8', { fatal: true });
 // Node's one-shot digest where it has one (20.12+), else a Hash object.
+/** @type {(text: string) => Buffer} */
 const sha256 =
   typeof crypto.hash === 'function'
     ? (text) => crypto.hash('sha256', text, 'buffer')
     : (text) => crypto.createHash('sha256').update(text).digest();
 
-// 1 to `max` characters once trimmed.
+/**
+ * 1 to `max` characters once trimmed.
+ * @param {string} text
+ * @param {number} max
+ */
 const trimmedWithin = (text, max) => {
   const length = text.trim().length;
   return length >= 1 && length <= max;
 };
 
+/**
+ * @typedef {{ status: number; headers: Record<string, string>; body: object }} FloorAnswer
+ * @typedef {Readonly<Record<string, string | string[] | undefined>>} FloorHeaders
+ * @typedef {(max: number) => Uint8Array | Promise<Uint8Array>} FloorBodyReader
+ * @typedef {[path: string, webhookId: string, secret: string]} RouteMatch ROUTE's match
+ */
+
+/**
+ * @param {number} status
+ * @param {string} code
+ * @returns {FloorAnswer}
+ */
 const refused = (status, code) => ({
   status,
   headers: { 'content-type': 'application/problem+json' },
@@ -37,10 +54,17 @@ const refused = (status, code) => ({
  * `count` webhooks in one channel, and `post(method, path, headers, read)` where `read(max)` gives
  * the body's bytes (at most `max + 1`), synchronously or as a promise; the answer is
  * `{ status, headers, body }`, or a promise of it once the body had to be waited for.
+ * @param {number} count
  */
 export function createFloor(count) {
+  /**
+   * @typedef {{ id: string; channelId: string; body: string; blocks: []; author: { type: 'webhook'; id: string; name: string }; createdAt: string }} FloorMessage
+   * @type {Map<string, { id: string; name: string; secretHash: Buffer; revokedAt: number | null; times: number[]; keys: Map<string, FloorMessage> }>}
+   */
   const webhooks = new Map();
+  /** @type {string[]} */
   const paths = [];
+  /** @type {{ id: string; archived: boolean; messages: FloorMessage[] }} */
   const channel = { id: 'general', archived: false, messages: [] };
   for (let i = 0; i < count; i++) {
     const id = `wh_${crypto.randomBytes(16).toString('base64url').slice(0, 22)}`;
@@ -56,13 +80,21 @@ export function createFloor(count) {
     paths.push(`/hooks/channels/${id}/${secret}`);
   }
 
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {FloorHeaders} headers
+   * @param {FloorBodyReader} read
+   * @returns {FloorAnswer | Promise<FloorAnswer>}
+   */
   function post(method, path, headers, read) {
     if (method !== 'POST') return refused(405, 'method_not_allowed');
-    const match = ROUTE.exec(path);
+    const match = /** @type {RouteMatch | null} */ (ROUTE.exec(path));
     const webhook = match === null ? undefined : webhooks.get(match[1]);
     if (
       webhook === undefined ||
-      !crypto.timingSafeEqual(sha256(match[2]), webhook.secretHash) ||
+      // A webhook was found, so the path matched.
+      !crypto.timingSafeEqual(sha256(/** @type {RouteMatch} */ (match)[2]), webhook.secretHash) ||
       webhook.revokedAt !== null
     ) {
       return refused(404, 'not_found');
@@ -72,20 +104,29 @@ export function createFloor(count) {
       return refused(415, 'unsupported_media_type');
     const now = Date.now();
     const { times } = webhook;
-    while (times.length > 0 && times[0] <= now - WINDOW_MS) times.shift();
+    while (times.length > 0 && /** @type {number} */ (times[0]) <= now - WINDOW_MS) times.shift();
     if (times.length >= LIMIT) return refused(429, 'rate_limited');
     times.push(now);
+    const oldest = /** @type {number} */ (times[0]);
     const rateHeaders = {
       'ratelimit-policy': `"default";q=${LIMIT};w=${WINDOW_MS / 1000}`,
-      ratelimit: `"default";r=${LIMIT - times.length};t=${Math.ceil((times[0] + WINDOW_MS - now) / 1000)}`,
+      ratelimit: `"default";r=${LIMIT - times.length};t=${Math.ceil((oldest + WINDOW_MS - now) / 1000)}`,
     };
     if (Number(headers['content-length']) > MAX_BYTES) return refused(413, 'payload_too_large');
     const bytes = read(MAX_BYTES);
-    return typeof bytes.then === 'function'
+    return bytes instanceof Promise
       ? bytes.then((body) => afterBody(webhook, headers, body, now, rateHeaders))
       : afterBody(webhook, headers, bytes, now, rateHeaders);
   }
 
+  /**
+   * @param {NonNullable<ReturnType<typeof webhooks.get>>} webhook
+   * @param {FloorHeaders} headers
+   * @param {Uint8Array} bytes
+   * @param {number} now
+   * @param {Record<string, string>} rateHeaders
+   * @returns {FloorAnswer}
+   */
   function afterBody(webhook, headers, bytes, now, rateHeaders) {
     if (bytes.length > MAX_BYTES) return refused(413, 'payload_too_large');
     let value;
@@ -99,7 +140,8 @@ export function createFloor(count) {
     const { text, eventId } = value;
     if (value.blocks !== undefined || typeof text !== 'string') return refused(400, 'invalid_payload');
     if (!trimmedWithin(text, 10_000)) return refused(400, 'invalid_payload');
-    const header = headers['idempotency-key'];
+    // Node joins a repeated header into one string.
+    const header = /** @type {string | undefined} */ (headers['idempotency-key']);
     if (eventId !== undefined && (typeof eventId !== 'string' || !trimmedWithin(eventId, 200)))
       return refused(400, 'invalid_payload');
     if (header !== undefined && !trimmedWithin(header, 200)) return refused(400, 'invalid_payload');
@@ -114,6 +156,7 @@ export function createFloor(count) {
         headers: { 'content-type': 'application/json', ...rateHeaders },
         body: { message: earlier, duplicate: true },
       };
+    /** @type {FloorMessage} */
     const message = {
       id: crypto.randomUUID(),
       channelId: channel.id,

@@ -5,12 +5,14 @@
 // it last did, and exits when the parent disconnects.
 
 import { createServer } from 'node:http';
+import { portOf, tellParent } from '../child.mjs';
 
-const [kind, file, webhooks, history] = process.argv.slice(2);
+const [kind, file = '', webhooks, history] = process.argv.slice(2);
 const { createMemoryRateLimiter, createMemoryStore, createWebhookHandler, createWebhookManager } = await import(
   'channel-webhooks'
 );
 const { createNodeListener } = await import('channel-webhooks/node');
+/** @type {import('channel-webhooks').MemoryStore | import('channel-webhooks/sqlite').SqliteStore} */
 let store;
 if (kind === 'memory') store = createMemoryStore();
 else {
@@ -22,6 +24,7 @@ else {
 }
 store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
 const manager = createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
+/** @type {string[]} */
 const paths = [];
 for (let i = 0; i < Number(webhooks); i++) {
   const { url } = await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` });
@@ -34,13 +37,13 @@ const handle = createWebhookHandler({
   onError: () => {},
 });
 const server = createServer(createNodeListener(handle));
-server.listen(0, '127.0.0.1', () => process.send({ type: 'ready', port: server.address().port, paths }));
+server.listen(0, '127.0.0.1', () => tellParent({ type: 'ready', port: portOf(server), paths }));
 let mark = process.cpuUsage();
-process.on('message', (message) => {
+process.on('message', (/** @type {{ type?: string }} */ message) => {
   if (message?.type !== 'cpu') return;
   const used = process.cpuUsage(mark);
   mark = process.cpuUsage();
-  process.send({ type: 'cpu', micros: used.user + used.system });
+  tellParent({ type: 'cpu', micros: used.user + used.system });
 });
 process.on('disconnect', () => {
   server.closeAllConnections();

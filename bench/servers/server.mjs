@@ -2,17 +2,28 @@
 // free loopback port and tells the parent (over IPC) its port and the webhook paths to post to;
 // it exits when the parent disconnects.
 
+/**
+ * @import { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http'
+ * @import { FloorAnswer } from './floor.mjs'
+ */
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { BASELINE, importEntry } from '../build.mjs';
+import { portOf, tellParent } from '../child.mjs';
 import { MAX_BYTES, TOO_LARGE, acceptPost, webhookIdOf } from './baseline.mjs';
 import { createFloor } from './floor.mjs';
 import { readCapped } from './read-capped.mjs';
 
 const [variant, webhookCount = '5000'] = process.argv.slice(2);
+if (variant === undefined) throw new Error('node server.mjs <variant> <webhooks>');
 const count = Number(webhookCount);
 
+/**
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {Record<string, string>} headers
+ * @param {unknown} body
+ */
 const json = (res, status, headers, body) => {
   const payload = JSON.stringify(body);
   res.writeHead(status, {
@@ -23,42 +34,59 @@ const json = (res, status, headers, body) => {
   res.end(payload);
 };
 
-// The floor's answer, its headers object being its own: one writeHead, one end.
+/**
+ * The floor's answer, its headers object being its own: one writeHead, one end.
+ * @param {ServerResponse} res
+ * @param {FloorAnswer} answer
+ */
 const writeFloor = (res, { status, headers, body }) => {
   const payload = JSON.stringify(body);
-  headers['content-length'] = Buffer.byteLength(payload);
+  /** @type {OutgoingHttpHeaders} */ (headers)['content-length'] = Buffer.byteLength(payload);
   res.writeHead(status, headers);
   res.end(payload);
 };
 
-// Answers one request with the floor through `write`: once the body was read, or at once when the
-// floor refused the post before reading it (then the body is let go, so the connection is reused).
+/**
+ * Answers one request with the floor through `write`: once the body was read, or at once when the
+ * floor refused the post before reading it (then the body is let go, so the connection is reused).
+ * A server's requests always have a method and a URL.
+ * @param {ReturnType<typeof createFloor>} floor
+ * @param {IncomingMessage} req
+ * @param {(answer: FloorAnswer) => void} write
+ */
 const answerWithFloor = (floor, req, write) => {
-  const answer = floor.post(req.method, req.url, req.headers, (max) => readCapped(req, max));
-  if (typeof answer.then === 'function') answer.then(write);
+  const answer = floor.post(/** @type {string} */ (req.method), /** @type {string} */ (req.url), req.headers, (max) =>
+    readCapped(req, max),
+  );
+  if (answer instanceof Promise) answer.then(write);
   else {
     req.resume();
     write(answer);
   }
 };
 
-// A node:http listener (or Express route) answering every request with the floor.
+/**
+ * A node:http listener (or Express route) answering every request with the floor.
+ * @param {ReturnType<typeof createFloor>} floor
+ * @returns {(req: IncomingMessage, res: ServerResponse) => void}
+ */
 const floorListener = (floor) => (req, res) => answerWithFloor(floor, req, (answer) => writeFloor(res, answer));
 
 // A variant named `…@baseline` loads the library from the built package at BENCH_BASELINE (a
 // directory holding its package.json and dist/), so that two builds meet in one run.
-const [variantName, build] = variant.split('@');
-const library = (entry) => {
-  if (build !== 'baseline') return import(entry === '.' ? 'channel-webhooks' : `channel-webhooks/${entry}`);
-  const base = process.env.BENCH_BASELINE;
-  if (base === undefined) throw new Error(`${variant} needs BENCH_BASELINE, the root of a built package`);
-  return import(pathToFileURL(join(base, 'dist', `${entry === '.' ? 'index' : entry}.js`)).href);
-};
+const [variantName = '', build] = variant.split('@');
+if (build === 'baseline' && BASELINE === null)
+  throw new Error(`${variant} needs BENCH_BASELINE, the root of a built package`);
+/**
+ * @template {keyof import('../build.mjs').Entries} Entry
+ * @param {Entry} entry
+ */
+const library = (entry) => importEntry(build === 'baseline' ? BASELINE : null, entry);
 
 // The library's side: a memory store with `count` webhooks made by the manager, and the handler
 // with its defaults (in-memory limiter, 60 per 60 s, system clock).
 async function core() {
-  const { createMemoryStore, createWebhookHandler, createWebhookManager } = await library('.');
+  const { createMemoryStore, createWebhookHandler, createWebhookManager } = await library('index');
   const store = createMemoryStore();
   await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
   const manager = createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
@@ -70,18 +98,21 @@ async function core() {
   return { handle: createWebhookHandler({ store }), paths };
 }
 
-// Paths of the same shape and length for the hand-written routes, which do not check them.
+/** Paths of the same shape and length for the hand-written routes, which do not check them. */
 function fakePaths() {
   const id = () => randomBytes(32).toString('base64url');
   return Array.from({ length: count }, () => `/hooks/channels/wh_${id().slice(0, 22)}/${id().slice(0, 43)}`);
 }
 
+/** @type {Record<string, () => Promise<{ server: Server; paths: string[] }>>} */
 const variants = {
   async 'node-bare'() {
     const server = createServer((req, res) => {
       readCapped(req, MAX_BYTES).then((bytes) => {
         const { status, body } =
-          bytes.length > MAX_BYTES ? TOO_LARGE : acceptPost(bytes.toString('utf8'), webhookIdOf(req.url));
+          bytes.length > MAX_BYTES
+            ? TOO_LARGE
+            : acceptPost(bytes.toString('utf8'), webhookIdOf(/** @type {string} */ (req.url)));
         json(res, status, {}, body);
       });
     });
@@ -191,7 +222,11 @@ const variants = {
       done(null, text),
     );
     app.post('/hooks/channels/:id/:secret', async (request, reply) => {
-      const { status, body } = acceptPost(request.body, request.params.id);
+      // The parser above hands the body over as text.
+      const { status, body } = acceptPost(
+        /** @type {string} */ (request.body),
+        /** @type {{ id: string }} */ (request.params).id,
+      );
       return reply.code(status).send(body);
     });
     await app.ready();
@@ -204,7 +239,9 @@ const variants = {
     const { default: Fastify } = await import('fastify');
     const floor = createFloor(count);
     const app = Fastify();
+    /** @param {string} text */
     const asIs = (text) => text;
+    /** @type {import('fastify').onRequestHookHandler} */
     const onRequest = (request, reply) =>
       answerWithFloor(floor, request.raw, ({ status, headers, body }) =>
         reply.code(status).headers(headers).serializer(asIs).send(JSON.stringify(body)),
@@ -240,6 +277,10 @@ const variants = {
     const { Hono } = await import('hono');
     const floor = createFloor(count);
     const app = new Hono();
+    /**
+     * @param {import('hono').Context} c
+     * @param {string} name
+     */
     const header = (c, name) => c.req.header(name) ?? undefined;
     app.post('/hooks/channels/:id/:secret', async (c) => {
       const headers = {
@@ -272,9 +313,11 @@ const variants = {
   },
 };
 
+/** @param {import('hono').Hono} app */
 async function honoServer(app) {
   const { createAdaptorServer } = await import('@hono/node-server');
-  return createAdaptorServer({ fetch: app.fetch });
+  // An http.Server: no HTTP/2 options are given.
+  return /** @type {Server} */ (createAdaptorServer({ fetch: app.fetch }));
 }
 
 const make = variants[variantName];
@@ -284,13 +327,13 @@ if (make === undefined) {
 }
 const { server, paths } = await make();
 server.listen(0, '127.0.0.1', () => {
-  process.send({ type: 'ready', port: server.address().port, paths });
+  tellParent({ type: 'ready', port: portOf(server), paths });
 });
 let cpuMark = process.cpuUsage();
-process.on('message', (message) => {
+process.on('message', (/** @type {{ type?: string }} */ message) => {
   if (message?.type !== 'cpu') return;
   const used = process.cpuUsage(cpuMark);
   cpuMark = process.cpuUsage();
-  process.send({ type: 'cpu', user: used.user, system: used.system });
+  tellParent({ type: 'cpu', user: used.user, system: used.system });
 });
 process.on('disconnect', () => process.exit(0));
