@@ -1,4 +1,4 @@
-// `node bench/instrumentation.mjs` (after `npx tsup --silent`): in-process posts per second of the
+// `node bench/instrumentation.mjs` (after `npm run build`): in-process posts per second of the
 // handler bare, wrapped by instrumentHandler with no OpenTelemetry SDK registered (the API's no-op),
 // and wrapped with an SDK (metrics collected by a reader, spans batched to a discarding exporter).
 // Alternating rounds, medians; prints the ratios to bare, or sends them to `npm run bench` when it
