@@ -3,16 +3,17 @@ import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.
 import type {
   Channel,
   FeedPage,
+  ImmediateStoreMethods,
   InsertMessageInput,
   InsertMessageResult,
+  MaybeAsync,
   Message,
   PostRecord,
   RateLimitDecision,
   RateLimiter,
-  ReadFeedOptions,
+  StoreMethods,
   WebhookProfileChange,
   WebhookRecord,
-  WebhookStore,
 } from '../../../src/ports.js';
 import { isThenable, type MaybePromise } from '../../../src/waiting/maybe-promise.js';
 import type { CallShard } from './object-calls.js';
@@ -20,14 +21,9 @@ import { parseFeedCursor, type Operation, type Route } from './object-state.js';
 import { channelShard, keyShard, newShardedWebhookId } from './shard.js';
 
 /** The store over the webhook objects, wherever it runs: in the worker, or in one of the objects. */
-export interface ShardedStore extends WebhookStore {
+export interface ShardedStore extends MaybeAsync<StoreMethods>, ImmediateStoreMethods {
   putChannel(channel: Channel): MaybePromise<void>;
   listMessages(channelId: string): MaybePromise<Message[]>;
-  newWebhookId(channelId: string): string;
-  recordPosts(records: readonly PostRecord[]): MaybePromise<void>;
-  listPosts(webhookId: string, limit: number): MaybePromise<PostRecord[]>;
-  readFeed(options: ReadFeedOptions): MaybePromise<FeedPage>;
-  watchFeed(listener: () => void): () => void;
 }
 
 /**

@@ -9,14 +9,12 @@ import { FEED_POLL_MS, resolveDenoKvOptions, type DenoKvConnectionOptions } from
 import { createPostHistory } from './post-history.js';
 import { ChannelWebhookError } from '../../../src/errors.js';
 import type {
+  Async,
   Channel,
-  FeedPage,
-  InsertMessageInput,
+  ImmediateStoreMethods,
   InsertMessageResult,
   Message,
-  PostRecord,
-  ReadFeedOptions,
-  WebhookProfileChange,
+  StoreMethods,
   WebhookRecord,
   WebhookStore,
 } from '../../../src/ports.js';
@@ -51,7 +49,7 @@ export interface DenoKvStoreOptions extends DenoKvConnectionOptions {
  * await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
  * ```
  */
-export interface DenoKvStore extends WebhookStore {
+export interface DenoKvStore extends Async<StoreMethods>, Pick<ImmediateStoreMethods, 'watchFeed'> {
   /**
    * Writes the key layout's version into a KV that has none, and fails with `store_failed` for a KV
    * written by a newer release. Every other method does it first anyway; call it at start-up to
@@ -62,18 +60,6 @@ export interface DenoKvStore extends WebhookStore {
   putChannel(channel: Channel): Promise<void>;
   /** The channel's messages, oldest first. */
   listMessages(channelId: string): Promise<Message[]>;
-  getChannel(channelId: string): Promise<Channel | null>;
-  insertWebhook(webhook: WebhookRecord): Promise<void>;
-  getWebhook(webhookId: string): Promise<WebhookRecord | null>;
-  listWebhooks(channelId: string): Promise<WebhookRecord[]>;
-  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
-  revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
-  insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
-  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): Promise<WebhookRecord | null>;
-  recordPosts(records: readonly PostRecord[]): Promise<void>;
-  listPosts(webhookId: string, limit: number): Promise<PostRecord[]>;
-  readFeed(options: ReadFeedOptions): Promise<FeedPage>;
-  watchFeed(listener: () => void): () => void;
 }
 
 /** What the idempotency key of a stored message holds; its versionstamp is the message's. */

@@ -17,6 +17,7 @@ import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedState
 import { createFeedListener } from './feed-listener.js';
 import { createGroupCommit } from './group-commit.js';
 import type {
+  Async,
   Channel,
   FeedPage,
   InsertMessageInput,
@@ -24,7 +25,7 @@ import type {
   Message,
   PostRecord,
   ReadFeedOptions,
-  WebhookProfileChange,
+  StoreMethods,
   WebhookRecord,
   WebhookStore,
 } from '../../../src/ports.js';
@@ -39,23 +40,13 @@ import type {
  * const messages = await store.listMessages('general');
  * ```
  */
-export interface PostgresStore extends WebhookStore {
+export interface PostgresStore extends Async<Omit<StoreMethods, 'readFeed'>> {
   /** Creates the tables and indexes if they do not exist yet (safe to run on every start, from any number of instances). */
   migrate(): Promise<void>;
   /** Creates or replaces a channel in the store's channels table. */
   putChannel(channel: Channel): Promise<void>;
   /** The channel's messages, oldest first. */
   listMessages(channelId: string): Promise<Message[]>;
-  getChannel(channelId: string): Promise<Channel | null>;
-  insertWebhook(webhook: WebhookRecord): Promise<void>;
-  getWebhook(webhookId: string, presentedSecretHash?: string): Promise<WebhookRecord | null>;
-  listWebhooks(channelId: string): Promise<WebhookRecord[]>;
-  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
-  revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
-  insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
-  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): Promise<WebhookRecord | null>;
-  recordPosts(records: readonly PostRecord[]): Promise<void>;
-  listPosts(webhookId: string, limit: number): Promise<PostRecord[]>;
   /**
    * The feed, present when the store has a listening connection (`listen`, or a node-postgres
    * `Pool` as `pool`). Reads return

@@ -5,10 +5,13 @@ import { isFolded, mergeFolded, minuteOf } from '../../../src/history/post-recor
 import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
 import type { MemoryStore } from '../../../src/memory/memory-store.js';
 import type {
+  Async,
   InsertMessageInput,
   InsertMessageResult,
   Message,
   PostRecord,
+  StoreMethods,
+  Sync,
   WebhookRecord,
 } from '../../../src/ports.js';
 import { createSqliteFeed } from './sqlite-feed.js';
@@ -46,18 +49,13 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
  * const result = await store.insertMessage({ message, idempotencyKey: null, secretHash, postedAt: Date.now() });
  * ```
  */
-export interface SqliteGroupCommitStore extends Omit<SqliteStore, 'insertMessage' | 'recordPosts'> {
-  /** The guarded insert (see `WebhookStore.insertMessage`), in the next transaction of the database's writer. */
-  insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
-  /** The post history's batch (see `WebhookStore.recordPosts`), in the next transaction of the database's writer. */
-  recordPosts(records: readonly PostRecord[]): Promise<void>;
-  /** Not offered: the manager makes a random id (see `WebhookStore.newWebhookId`). */
-  newWebhookId?(channelId: string): string;
-}
+export interface SqliteGroupCommitStore
+  extends Omit<SqliteStore, 'insertMessage' | 'recordPosts'>,
+    Async<Pick<StoreMethods, 'insertMessage' | 'recordPosts'>> {}
 
 /**
- * The SQLite store: the memory store's synchronous methods (the port's, `putChannel` and
- * `listMessages`), and its migration.
+ * The SQLite store: every method of the port answering at once, the reference stores' `putChannel`
+ * and `listMessages`, the memory store's `pruneMessages`, and its migration.
  *
  * @example
  * ```ts
@@ -66,7 +64,7 @@ export interface SqliteGroupCommitStore extends Omit<SqliteStore, 'insertMessage
  * const messages = store.listMessages('general');
  * ```
  */
-export interface SqliteStore extends MemoryStore {
+export interface SqliteStore extends Sync<StoreMethods>, Pick<MemoryStore, 'putChannel' | 'listMessages'> {
   /** Creates or upgrades the tables (safe to run on every start, from any number of processes). */
   migrate(): void;
   /**
