@@ -5,6 +5,7 @@ const shared: Options = {
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
+    'store-kit': 'src/store-kit/index.ts',
     openapi: 'src/openapi/index.ts',
     express: 'adapters/frameworks/express/index.ts',
     koa: 'adapters/frameworks/koa/index.ts',

@@ -25,4 +25,4 @@ export {
   type RateLimiter,
   type RateLimiterMethods,
 } from './ports/rate-limiter.js';
-export { CLOCK_METHODS, type Clock } from './ports/clock.js';
+export { CLOCK_METHODS, type Clock } from './ports/clock-port.js';

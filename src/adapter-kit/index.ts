@@ -2,7 +2,7 @@
  * The adapter kit: what a framework adapter needs of the core, and nothing else. Its public half,
  * `createWebhookAdapter` and its types, is exported from `channel-webhooks`, and
  * `createManagementAdapter` from `channel-webhooks/manage`; the rest serves this package's own
- * adapters (`adapters/frameworks/*`). Stores check their options with the rules of `src/arguments/`.
+ * adapters (`adapters/frameworks/*`). Stores have a kit of their own, `src/store-kit/`.
  *
  * @module
  */

@@ -49,5 +49,13 @@ export const HANDLE: ArgumentRule = fn(
  * The time a rate limiter's `hit` is given. Every limiter of this library refuses one that is not
  * a finite number of epoch ms (a clock returning `NaN`, say) with code `invalid_argument`, rather
  * than count a request at a time no window comparison can place.
+ *
+ * @example
+ * ```ts
+ * hit(key, now) {
+ *   checkArgument('MyRateLimiter.hit', 'now', now, HIT_TIME);
+ *   // …
+ * }
+ * ```
  */
 export const HIT_TIME: ArgumentRule = required(EPOCH_MS);

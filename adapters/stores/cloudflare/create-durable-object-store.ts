@@ -1,14 +1,19 @@
-import { checkOptions, integer, port, POSITIVE_MS, required, type OptionsShape } from '../../../src/arguments/index.js';
-import type {
-  Async,
-  Channel,
-  FeedPage,
-  ImmediateStoreMethods,
-  Message,
-  RateLimiterMethods,
-  ReadFeedOptions,
-  StoreMethods,
-} from '../../../src/ports.js';
+import {
+  checkOptions,
+  integer,
+  port,
+  POSITIVE_MS,
+  required,
+  type Async,
+  type Channel,
+  type FeedPage,
+  type ImmediateStoreMethods,
+  type Message,
+  type OptionsShape,
+  type RateLimiterMethods,
+  type ReadFeedOptions,
+  type StoreMethods,
+} from '../../../src/store-kit/index.js';
 import { createRemoteCall } from './object-calls.js';
 import { createShardedRateLimiter, createShardedStore } from './sharded-store.js';
 import type { DurableObjectNamespaceLike } from './storage-types.js';

@@ -1,4 +1,4 @@
-import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
+import { ChannelWebhookError, isChannelWebhookError } from '../../../src/store-kit/index.js';
 import type { Operation } from './object-state.js';
 import type { DurableObjectNamespaceLike } from './storage-types.js';
 

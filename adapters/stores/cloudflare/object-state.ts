@@ -1,19 +1,21 @@
 import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
-import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
-import type {
-  Channel,
-  FeedPage,
-  InsertMessageInput,
-  InsertMessageResult,
-  Message,
-  PostRecord,
-  RateLimitDecision,
-  ReadFeedOptions,
-  WebhookProfileChange,
-  WebhookRecord,
-} from '../../../src/ports.js';
-import { isFolded, minuteOf } from '../../../src/history/post-record.js';
-import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
+import {
+  ChannelWebhookError,
+  isChannelWebhookError,
+  isFolded,
+  minuteOf,
+  POST_HISTORY_LIMIT,
+  type Channel,
+  type FeedPage,
+  type InsertMessageInput,
+  type InsertMessageResult,
+  type Message,
+  type PostRecord,
+  type RateLimitDecision,
+  type ReadFeedOptions,
+  type WebhookProfileChange,
+  type WebhookRecord,
+} from '../../../src/store-kit/index.js';
 import { objectFailure } from './object-calls.js';
 import { OBJECT_SCHEMA_VERSION, objectMigrationsAfter } from './object-schema.js';
 import type { DurableObjectStorageLike } from './storage-types.js';

@@ -1,21 +1,23 @@
-import { ChannelWebhookError } from '../../../src/errors.js';
-import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
-import type {
-  Channel,
-  FeedPage,
-  ImmediateStoreMethods,
-  InsertMessageInput,
-  InsertMessageResult,
-  MaybeAsync,
-  Message,
-  PostRecord,
-  RateLimitDecision,
-  RateLimiter,
-  StoreMethods,
-  WebhookProfileChange,
-  WebhookRecord,
-} from '../../../src/ports.js';
-import { isThenable, type MaybePromise } from '../../../src/waiting/maybe-promise.js';
+import {
+  ChannelWebhookError,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
+  isThenable,
+  type Channel,
+  type FeedPage,
+  type ImmediateStoreMethods,
+  type InsertMessageInput,
+  type InsertMessageResult,
+  type MaybeAsync,
+  type MaybePromise,
+  type Message,
+  type PostRecord,
+  type RateLimitDecision,
+  type RateLimiter,
+  type StoreMethods,
+  type WebhookProfileChange,
+  type WebhookRecord,
+} from '../../../src/store-kit/index.js';
 import type { CallShard } from './object-calls.js';
 import { parseFeedCursor, type Operation, type Route } from './object-state.js';
 import { channelShard, keyShard, newShardedWebhookId } from './shard.js';

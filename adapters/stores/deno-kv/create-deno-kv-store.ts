@@ -1,4 +1,15 @@
-import { copyWebhookRecord } from '../../../src/lifecycle/copy-webhook-record.js';
+import {
+  ChannelWebhookError,
+  copyWebhookRecord,
+  type Async,
+  type Channel,
+  type ImmediateStoreMethods,
+  type InsertMessageResult,
+  type Message,
+  type StoreMethods,
+  type WebhookRecord,
+  type WebhookStore,
+} from '../../../src/store-kit/index.js';
 import type { DenoKvEntry } from './deno-kv.js';
 import { readFeedPage, watchFeedHead } from './feed.js';
 import { getAll, readFrames, setFrames, toFrames } from './frames.js';
@@ -7,17 +18,6 @@ import { createKvRunner, type KvParty, LOST_RACE } from './kv-runner.js';
 import { layoutVersion } from './layout-version.js';
 import { FEED_POLL_MS, resolveDenoKvOptions, type DenoKvConnectionOptions } from './options.js';
 import { createPostHistory } from './post-history.js';
-import { ChannelWebhookError } from '../../../src/errors.js';
-import type {
-  Async,
-  Channel,
-  ImmediateStoreMethods,
-  InsertMessageResult,
-  Message,
-  StoreMethods,
-  WebhookRecord,
-  WebhookStore,
-} from '../../../src/ports.js';
 
 /**
  * Options of {@link createDenoKvStore}: the shared ones (see {@link DenoKvConnectionOptions}) and

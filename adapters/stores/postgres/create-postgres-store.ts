@@ -10,25 +10,25 @@ import {
 } from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
-import { ChannelWebhookError } from '../../../src/errors.js';
-import { mergeFolded } from '../../../src/history/post-record.js';
-import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
+import {
+  ChannelWebhookError,
+  mergeFolded,
+  POST_HISTORY_LIMIT,
+  type Async,
+  type Channel,
+  type FeedPage,
+  type InsertMessageInput,
+  type InsertMessageResult,
+  type Message,
+  type PostRecord,
+  type ReadFeedOptions,
+  type StoreMethods,
+  type WebhookRecord,
+  type WebhookStore,
+} from '../../../src/store-kit/index.js';
 import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
 import { createFeedListener } from './feed-listener.js';
 import { createGroupCommit } from './group-commit.js';
-import type {
-  Async,
-  Channel,
-  FeedPage,
-  InsertMessageInput,
-  InsertMessageResult,
-  Message,
-  PostRecord,
-  ReadFeedOptions,
-  StoreMethods,
-  WebhookRecord,
-  WebhookStore,
-} from '../../../src/ports.js';
 
 /**
  * The PostgreSQL store, with the extra methods of the reference stores and its migration.

@@ -4,11 +4,11 @@ import {
   fn,
   integer,
   MILLISECONDS,
-  type OptionsShape,
   port,
   required,
   rule,
-} from '../../../src/arguments/index.js';
+  type OptionsShape,
+} from '../../../src/store-kit/index.js';
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 
 /**

@@ -1,4 +1,4 @@
-import { checkOptions } from '../../../src/arguments/index.js';
+import { checkOptions } from '../../../src/store-kit/index.js';
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
 
 /**

@@ -1,9 +1,19 @@
 import { resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
 import { sqliteWriterOf } from './sqlite-writer.js';
-import { BOOLEAN, checkArgument, HIT_TIME, integer, POSITIVE_MS } from '../../../src/arguments/index.js';
-import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
-import type { Async, RateLimitDecision, RateLimiterMethods, Sync } from '../../../src/ports.js';
+import {
+  BOOLEAN,
+  checkArgument,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
+  HIT_TIME,
+  integer,
+  POSITIVE_MS,
+  type Async,
+  type RateLimitDecision,
+  type RateLimiterMethods,
+  type Sync,
+} from '../../../src/store-kit/index.js';
 
 /**
  * Options of {@link createSqliteRateLimiter}: the connection's (see {@link SqliteConnectionOptions})

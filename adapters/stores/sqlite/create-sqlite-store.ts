@@ -1,22 +1,24 @@
 import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
 import { migrate, resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
-import { isFolded, mergeFolded, minuteOf } from '../../../src/history/post-record.js';
-import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
-import type { MemoryStore } from '../../../src/memory/memory-store.js';
-import type {
-  Async,
-  InsertMessageInput,
-  InsertMessageResult,
-  Message,
-  PostRecord,
-  StoreMethods,
-  Sync,
-  WebhookRecord,
-} from '../../../src/ports.js';
+import {
+  BOOLEAN,
+  isFolded,
+  mergeFolded,
+  minuteOf,
+  POST_HISTORY_LIMIT,
+  type Async,
+  type Channel,
+  type InsertMessageInput,
+  type InsertMessageResult,
+  type Message,
+  type PostRecord,
+  type StoreMethods,
+  type Sync,
+  type WebhookRecord,
+} from '../../../src/store-kit/index.js';
 import { createSqliteFeed } from './sqlite-feed.js';
 import { sqliteWriterOf } from './sqlite-writer.js';
-import { BOOLEAN } from '../../../src/arguments/index.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -55,7 +57,7 @@ export interface SqliteGroupCommitStore
 
 /**
  * The SQLite store: every method of the port answering at once, the reference stores' `putChannel`
- * and `listMessages`, the memory store's `pruneMessages`, and its migration.
+ * and `listMessages`, `pruneMessages` as the memory store has it, and its migration.
  *
  * @example
  * ```ts
@@ -64,7 +66,11 @@ export interface SqliteGroupCommitStore
  * const messages = store.listMessages('general');
  * ```
  */
-export interface SqliteStore extends Sync<StoreMethods>, Pick<MemoryStore, 'putChannel' | 'listMessages'> {
+export interface SqliteStore extends Sync<StoreMethods> {
+  /** Creates or replaces a channel in the store's channels table. */
+  putChannel(channel: Channel): void;
+  /** The channel's messages, oldest first. */
+  listMessages(channelId: string): Message[];
   /** Creates or upgrades the tables (safe to run on every start, from any number of processes). */
   migrate(): void;
   /**
