@@ -1,4 +1,4 @@
-import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
+import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/index.js';
 import { MESSAGE_FIELDS, POST_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
 import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
 import {

@@ -9,7 +9,7 @@ import {
   rule,
   type OptionsShape,
 } from '../../../src/store-kit/index.js';
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
 
 /**
  * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.

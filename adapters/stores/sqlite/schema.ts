@@ -1,4 +1,4 @@
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
 import { checkOptions } from '../../../src/store-kit/index.js';
 
 /**
