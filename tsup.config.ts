@@ -19,7 +19,7 @@ const shared: Options = {
     render: 'src/render/index.ts',
     otel: 'src/instrumentation/index.ts',
     send: 'src/send/index.ts',
-    cloudflare: 'adapters/stores/cloudflare/index.ts',
+    cloudflare: 'adapters/frameworks/cloudflare/index.ts',
     manage: 'src/manage/index.ts',
     // The command: its hashbang line is kept, and tsup makes the file executable.
     cli: 'bin/channel-webhooks.ts',

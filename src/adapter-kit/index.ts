@@ -17,6 +17,8 @@ export type { HeaderValue, RawBody, WebhookResponse } from '../http/http-types.j
 // An adapter that passes a request on answers a path that is no webhook URL with this 404.
 export { FIXED_PROBLEMS, answer } from '../http/problem.js';
 export { redactWebhookUrl } from '../http/redact.js';
+// A router that answers a URL no webhook can have without asking its store (the Durable Object's).
+export { isWellFormedCredential } from '../secret/secret.js';
 export { createConsoleErrorLog } from '../reporting/console-error-log.js';
 export { systemClock } from '../clock.js';
 export { settleWithin } from '../waiting/deadline.js';

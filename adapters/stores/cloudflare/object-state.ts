@@ -1,7 +1,6 @@
 import { createSqliteStatements, MESSAGE_COLUMNS, toMessage, type SqliteRow } from '../sql/index.js';
 import {
   ChannelWebhookError,
-  isChannelWebhookError,
   isFolded,
   minuteOf,
   POST_HISTORY_LIMIT,
@@ -16,7 +15,6 @@ import {
   type WebhookProfileChange,
   type WebhookRecord,
 } from '../../../src/store-kit/index.js';
-import { objectFailure } from './object-calls.js';
 import { OBJECT_SCHEMA_VERSION, objectMigrationsAfter } from './object-schema.js';
 import type { DurableObjectStorageLike } from './storage-types.js';
 
@@ -325,18 +323,4 @@ function invalidCursor(cursor: string): ChannelWebhookError {
     'invalid_cursor',
     `Durable Object store: readFeed: ${JSON.stringify(cursor)} is not a cursor this store gave out`,
   );
-}
-
-/** Runs one operation, turning a failure of the database into `code` with the reason. */
-export function runOperation(
-  state: ObjectState,
-  operation: Operation,
-  args: readonly unknown[],
-  code: 'store_failed' | 'rate_limiter_failed',
-): unknown {
-  try {
-    return (state[operation] as (...args: readonly unknown[]) => unknown)(...args);
-  } catch (error) {
-    throw isChannelWebhookError(error) ? error : objectFailure(code, operation, error);
-  }
 }
