@@ -149,9 +149,10 @@ describe.skipIf(!existsSync(RUNTIME_BINARIES.miniflare))(title('docs/cloudflare-
   beforeAll(async () => {
     const page = readFileSync(join(root, 'docs', 'cloudflare-workers.md'), 'utf8');
     const toml = /^```toml\n([\s\S]*?)^```$/m.exec(page)![1]!;
-    const worker = /^<!-- not run: [^\n]*cloudflare-workers-example\.runtime\.test\.ts[^\n]* -->\n```js\n([\s\S]*?)^```$/m.exec(
-      page,
-    )![1]!;
+    const worker =
+      /^<!-- not run: [^\n]*cloudflare-workers-example\.runtime\.test\.ts[^\n]* -->\n```js\n([\s\S]*?)^```$/m.exec(
+        page,
+      )![1]!;
     mkdirSync(join(app, 'docs-worker'));
     writeFileSync(join(app, 'docs-worker', 'wrangler.toml'), toml);
     writeFileSync(join(app, 'docs-worker', 'worker.js'), worker);
