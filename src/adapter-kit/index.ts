@@ -2,7 +2,7 @@
  * The adapter kit: what a framework adapter needs of the core, and nothing else. Its public half,
  * `createWebhookAdapter` and its types, is exported from `channel-webhooks`, and
  * `createManagementAdapter` from `channel-webhooks/manage`; the rest serves this package's own
- * adapters (`adapters/frameworks/*`). Stores check their options with the rules of `src/arguments/`.
+ * adapters (`adapters/frameworks/*`). Stores have a kit of their own, `src/store-kit/`.
  *
  * @module
  */
@@ -17,6 +17,8 @@ export type { HeaderValue, RawBody, WebhookResponse } from '../http/http-types.j
 // An adapter that passes a request on answers a path that is no webhook URL with this 404.
 export { FIXED_PROBLEMS, answer } from '../http/problem.js';
 export { redactWebhookUrl } from '../http/redact.js';
+// A router that answers a URL no webhook can have without asking its store (the Durable Object's).
+export { isWellFormedCredential } from '../secret/secret.js';
 export { createConsoleErrorLog } from '../reporting/console-error-log.js';
 export { systemClock } from '../clock.js';
 export { settleWithin } from '../waiting/deadline.js';

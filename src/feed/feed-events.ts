@@ -1,7 +1,7 @@
 import { checkOptions, fn, integer, port, required, rule } from '../arguments/index.js';
 import { systemClock } from '../clock.js';
 import { isChannelWebhookError } from '../errors.js';
-import type { FeedEntry, WebhookStore } from '../ports.js';
+import { FEED_METHODS, type FeedEntry, type WebhookStore } from '../ports.js';
 import { createConsoleErrorLog } from '../reporting/console-error-log.js';
 import { followFeed } from './follow-feed.js';
 
@@ -69,7 +69,7 @@ export const FEED_EVENTS_OPTIONS = {
   store: required(
     port(
       'a WebhookStore with the feed',
-      ['readFeed', 'watchFeed'],
+      FEED_METHODS,
       'Pass createMemoryStore(), createSqliteStore() or createPostgresStore() with a pool.',
     ),
   ),

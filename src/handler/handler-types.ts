@@ -1,6 +1,6 @@
 import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import type { WebhookPath } from '../http/route.js';
-import type { Clock, MaybePromise, Message, RateLimiter, WebhookStore } from '../ports.js';
+import type { Clock, MaybePromise, Message, PostHistoryStore, PostStore, RateLimiter } from '../ports.js';
 
 /**
  * Where a failure reported to `onError` happened.
@@ -36,8 +36,11 @@ export interface ErrorContext {
  * ```
  */
 export interface WebhookHandlerOptions {
-  /** Where webhooks and messages live. */
-  store: WebhookStore;
+  /**
+   * Where webhooks and messages live: any `WebhookStore`, of which the handler calls what posts need
+   * (a {@link PostStore}) and, when the store has a history, `recordPosts`.
+   */
+  store: PostStore & Partial<PostHistoryStore>;
   /** Counts requests per webhook. Default: a new in-memory limiter (60 per 60 s) on `clock`. */
   rateLimiter?: RateLimiter;
   /** Time source. Default: {@link systemClock}. */

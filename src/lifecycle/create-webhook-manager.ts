@@ -5,7 +5,15 @@ import { systemClock } from '../clock.js';
 import { createConsoleErrorLog } from '../reporting/console-error-log.js';
 import { ChannelWebhookError } from '../errors.js';
 import { POST_HISTORY_LIMIT } from '../limits.js';
-import type { Channel, Clock, PostRecord, WebhookProfileChange, WebhookRecord, WebhookStore } from '../ports.js';
+import type {
+  Channel,
+  Clock,
+  LifecycleStore,
+  PostHistoryStore,
+  PostRecord,
+  WebhookProfileChange,
+  WebhookRecord,
+} from '../ports.js';
 import { generateSecret, generateWebhookId, hashSecret, isWellFormedWebhookId } from '../secret/secret.js';
 import { cleanWebhookName } from './webhook-name.js';
 import { cleanProfileChange } from './webhook-profile.js';
@@ -139,7 +147,11 @@ export interface WebhookWithUrl {
  * ```
  */
 export interface WebhookManagerOptions {
-  store: WebhookStore;
+  /**
+   * Where channels and webhooks live: any `WebhookStore`, of which the manager calls what the
+   * lifecycle needs (a {@link LifecycleStore}) and, when the store has a history, `listPosts`.
+   */
+  store: LifecycleStore & Partial<PostHistoryStore>;
   /** Origin (and optional mount path) the webhook URLs start with, e.g. `https://chat.example.com/api`. */
   baseUrl: string;
   /** Time source. Default {@link systemClock}. */
