@@ -2,6 +2,7 @@
 // alertdialog whose focus starts on Cancel, the answer that changes nothing.
 import { h } from './build-dom.js';
 import { type Dialog, openDialog } from './dialog-shell.js';
+import type { PartName } from './part-names.js';
 
 export interface ConfirmOptions {
   title: string;
@@ -15,7 +16,7 @@ export interface ConfirmOptions {
   describe: (failure: unknown) => string;
   onClosed: () => void;
   /** The dialog's extra part name. */
-  part: string;
+  part: PartName;
   /** How the confirm button looks: `danger` for what cannot be undone. */
   tone: 'primary' | 'danger';
 }
@@ -27,15 +28,15 @@ export function openConfirmDialog(root: ShadowRoot, options: ConfirmOptions): Di
     (dialog) => {
       const message = h('p', { class: 'confirm-message' }, options.message);
       dialog.describedBy(message);
-      const failure = h('p', { part: 'error', class: 'form-error', attrs: { role: 'alert' } });
+      const failure = h('p', { part: ['error'], class: 'form-error', attrs: { role: 'alert' } });
       const cancel = h(
         'button',
-        { part: 'button', class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
+        { part: ['button'], class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
         options.cancel,
       );
       const confirm = h(
         'button',
-        { part: `button ${options.tone}`, class: `button ${options.tone}`, attrs: { type: 'button' } },
+        { part: ['button', options.tone], class: `button ${options.tone}`, attrs: { type: 'button' } },
         options.confirm,
       );
       confirm.addEventListener('click', async () => {

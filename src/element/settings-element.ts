@@ -71,21 +71,21 @@ export class ChannelWebhooksSettings extends Base {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
     this.#root.adoptedStyleSheets = [styleSheet()];
-    this.#title = h('h2', { part: 'title', class: 'title', attrs: { id: 'title', tabindex: '-1' } });
+    this.#title = h('h2', { part: ['title'], class: 'title', attrs: { id: 'title', tabindex: '-1' } });
     this.#newButton = h('button', {
-      part: 'button primary new',
+      part: ['button', 'primary', 'new'],
       class: 'button primary',
       attrs: { type: 'button', 'data-focus': 'new' },
       on: { click: () => this.#openCreate('new') },
     });
-    this.#alert = h('div', { part: 'alert', class: 'alert', attrs: { role: 'alert' } });
+    this.#alert = h('div', { part: ['alert'], class: 'alert', attrs: { role: 'alert' } });
     this.#status = h('p', { class: 'visually-hidden', attrs: { role: 'status' } });
-    this.#content = h('div', { part: 'content', class: 'content' });
+    this.#content = h('div', { part: ['content'], class: 'content' });
     this.#root.append(
       h(
         'section',
-        { part: 'base', class: 'base', attrs: { 'aria-labelledby': 'title' } },
-        h('div', { part: 'header', class: 'header' }, this.#title, this.#newButton),
+        { part: ['base'], class: 'base', attrs: { 'aria-labelledby': 'title' } },
+        h('div', { part: ['header'], class: 'header' }, this.#title, this.#newButton),
         this.#alert,
         this.#content,
         this.#status,
@@ -245,7 +245,7 @@ export class ChannelWebhooksSettings extends Base {
             h(
               'button',
               {
-                part: 'button',
+                part: ['button'],
                 class: 'button',
                 attrs: { type: 'button', 'data-focus': 'retry' },
                 on: { click: retry },
@@ -467,7 +467,7 @@ export class ChannelWebhooksSettings extends Base {
           );
           const close = h(
             'button',
-            { part: 'button', class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
+            { part: ['button'], class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
             strings.close,
           );
           dialog.body.append(intro, list, h('div', { class: 'dialog-actions' }, close));
