@@ -202,7 +202,7 @@ export class ChannelWebhooksSettings extends Base {
   }
 
   #client(): ManagementClient {
-    return createManagementClient(this.api, this.fetch);
+    return createManagementClient(this.api, this.fetch, document.baseURI);
   }
 
   #render(): void {
