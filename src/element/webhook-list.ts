@@ -1,7 +1,9 @@
 // The channel's webhooks as a list, or the empty state that says what a webhook is. Every button
-// carries a `data-focus` key, so that focus can come back to it after a dialog or a reload.
+// carries a `data-focus` key (focus-keys.ts), so that focus can come back to it after a dialog or a
+// reload.
 import { h } from './build-dom.js';
 import type { SettingsWebhook } from './element-types.js';
+import { actionKey } from './focus-keys.js';
 import type { SettingsStrings } from './settings-strings.js';
 import type { TimeFormat } from './time-format.js';
 
@@ -38,7 +40,7 @@ function renderWebhook(webhook: SettingsWebhook, { strings, format, onAction }: 
       {
         part: extra === undefined ? ['button'] : ['button', extra],
         class: extra === undefined ? 'button' : `button ${extra}`,
-        attrs: { type: 'button', 'data-focus': `${kind}:${webhook.id}`, 'aria-describedby': nameId },
+        attrs: { type: 'button', 'data-focus': actionKey(kind, webhook.id), 'aria-describedby': nameId },
         on: { click: () => onAction(kind, webhook) },
       },
       label,
