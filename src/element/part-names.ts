@@ -1,5 +1,6 @@
-// Every name the element's markup gives to `part`, for an app's `::part()` rules. They are part of
-// the element's public surface, so the markup may give no other: `h()` takes these only.
+// Every name the element's markup gives to `part`, for an app's `::part()` rules: part of the
+// element's public surface, so the markup may give no other (`h()` takes these only), and the
+// class comment and the guide list exactly these (test/element/element-reference.test.ts).
 
 export const PART_NAMES = [
   'base',

@@ -36,9 +36,86 @@ const PROPERTIES = ['api', 'channelId', 'channelName', 'strings', 'locale', 'fet
  * revoke, and read each one's recent posts with every refusal explained.
  *
  * Attributes: `api` (where the management API is mounted, e.g. `/api/manage`), `channel-id`, and
- * `channel-name` (shown in its texts; default `#` and the id). Events, bubbling and composed:
- * `webhook-created`, `webhook-rotated`, `webhook-revoked`, whose `detail` is
- * {@link WebhookEventDetail} (never the URL).
+ * `channel-name` (shown in its texts; default `#` and the id).
+ *
+ * Its events bubble and are composed (they leave its shadow root); each one's `detail` is a
+ * {@link WebhookEventDetail}, which never holds the URL:
+ *
+ * - `webhook-created`: a webhook was created
+ * - `webhook-rotated`: a webhook's URL was rotated
+ * - `webhook-revoked`: a webhook was revoked
+ *
+ * Its parts, for an app's `::part()` rules:
+ *
+ * - `base`: the whole screen: the header, the alert and the content
+ * - `header`: the title and the New webhook button
+ * - `title`: the heading
+ * - `alert`: why the list could not be loaded, with Retry
+ * - `content`: the list, the empty state or the loading text
+ * - `list`: the list of webhooks
+ * - `item`: a webhook in the list
+ * - `item-active`: an active webhook's item
+ * - `item-revoked`: a revoked webhook's item
+ * - `avatar`: a webhook's image, or its initial
+ * - `name`: a webhook's name
+ * - `status`: a webhook's state
+ * - `status-active`: the state of an active webhook
+ * - `status-revoked`: the state of a revoked webhook
+ * - `description`: a webhook's description
+ * - `meta`: a webhook's dates
+ * - `actions`: a webhook's buttons
+ * - `button`: every button
+ * - `primary`: the main button of the screen or of a dialog
+ * - `danger`: a button that revokes
+ * - `close`: a dialog's close button in its title bar
+ * - `new`: the header's New webhook button
+ * - `empty`: the empty state, before the first webhook
+ * - `example`: the empty state's example request
+ * - `dialog`: every dialog
+ * - `create-dialog`: the form of a new webhook
+ * - `url-dialog`: the dialog that shows a URL, once
+ * - `rotate-dialog`: the confirmation of a rotation
+ * - `revoke-dialog`: the confirmation of a revocation
+ * - `history-dialog`: a webhook's recent posts
+ * - `dialog-title`: a dialog's title
+ * - `warning`: the warning that the URL is shown once
+ * - `notice`: after a rotation, that the old URL answers 404
+ * - `url`: the field that holds the URL
+ * - `curl`: the ready curl line
+ * - `test-result`: the answer to a test message
+ * - `field-error`: a field the server refused, at that field
+ * - `error`: a dialog's failure
+ * - `history`: the list of recent posts
+ * - `post`: a recent post
+ * - `post-accepted`: a post answered 200 or 201
+ * - `post-refused`: a refused post
+ * - `hint`: what a refused post should send instead
+ *
+ * Its custom properties, set on it or on an element above it (one set applies in light and dark
+ * alike; their defaults follow `prefers-color-scheme`):
+ *
+ * - `--cw-text`: text
+ * - `--cw-muted`: secondary text
+ * - `--cw-surface`: the background of cards and dialogs
+ * - `--cw-surface-raised`: the background of buttons and code
+ * - `--cw-border`: borders
+ * - `--cw-accent`: the primary buttons
+ * - `--cw-on-accent`: text on the primary buttons
+ * - `--cw-link`: links
+ * - `--cw-focus`: the focus ring
+ * - `--cw-danger`: revoke, refusals
+ * - `--cw-danger-fill`: a confirmation's revoke button, a refused post's status
+ * - `--cw-on-danger`: text on those
+ * - `--cw-success`: active webhooks, accepted posts
+ * - `--cw-success-surface`: their background
+ * - `--cw-warning-surface`: the background of the "shown once" warning
+ * - `--cw-warning-text`: its text
+ * - `--cw-warning-border`: its border
+ * - `--cw-font`: the typeface
+ * - `--cw-font-mono`: the typeface of code and the URL
+ * - `--cw-font-size`: the size of text
+ * - `--cw-radius`: corners
+ * - `--cw-backdrop`: the backdrop behind a dialog
  *
  * @example
  * ```ts
