@@ -18,6 +18,7 @@ export type { HeaderValue, RawBody, WebhookResponse } from '../http/http-types.j
 export { FIXED_PROBLEMS, answer } from '../http/problem.js';
 export { redactWebhookUrl } from '../http/redact.js';
 export { createConsoleErrorLog } from '../reporting/console-error-log.js';
+export type { ErrorContext } from '../reporting/error-context.js';
 export { systemClock } from '../clock.js';
 export { settleWithin } from '../waiting/deadline.js';
 export { isThenable, type MaybePromise } from '../waiting/maybe-promise.js';
