@@ -24,9 +24,9 @@ export function toFetchResponse(response: WebhookResponse): Response {
 
 /**
  * The binding of Web standards, for the Fetch adapter and the management API's `fetch`: a
- * `Request` read as {@link fetchRequestParts} reads it, answered with a `Response`.
+ * `Request` read as {@link fetchRequestParts} reads it, answered with a `Response`. A function, not
+ * a constant: a call at the top of a module would keep it in every bundle that imports the kit.
  */
-export const FETCH_BINDING: WebhookAdapterBinding<Request, undefined, Response> = {
-  ...fetchRequestParts((request: Request) => request),
-  write: (_, response) => toFetchResponse(response),
-};
+export function fetchBinding(): WebhookAdapterBinding<Request, undefined, Response> {
+  return { ...fetchRequestParts((request: Request) => request), write: (_, response) => toFetchResponse(response) };
+}

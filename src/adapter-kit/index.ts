@@ -10,7 +10,7 @@ export { createWebhookAdapter, DEFAULT_BODY_TIMEOUT_MS } from './create-webhook-
 export { createManagementAdapter } from './create-management-adapter.js';
 export { readFetchBody } from './read-fetch-body.js';
 export { fetchRequestParts, type FetchRequestParts } from './fetch-request-parts.js';
-export { FETCH_BINDING, toFetchResponse } from './fetch-binding.js';
+export { fetchBinding, toFetchResponse } from './fetch-binding.js';
 export type { ManagementApi } from '../manage/management-types.js';
 export type { BodyLimits, WebhookAdapter, WebhookAdapterBinding, WebhookAdapterOptions } from './adapter-types.js';
 export { bodyCutShort, bodyTimedOut } from './body-errors.js';

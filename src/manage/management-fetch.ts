@@ -1,6 +1,6 @@
 import { DEFAULT_BODY_TIMEOUT_MS } from '../adapter-kit/create-webhook-adapter.js';
 import { managementAdapter } from '../adapter-kit/create-management-adapter.js';
-import { FETCH_BINDING, toFetchResponse } from '../adapter-kit/fetch-binding.js';
+import { fetchBinding, toFetchResponse } from '../adapter-kit/fetch-binding.js';
 import { managementProblem } from './management-problems.js';
 import type { ManagementApi } from './management-types.js';
 
@@ -10,6 +10,6 @@ import type { ManagementApi } from './management-types.js';
  * path outside the API's `basePath` is a 404 problem.
  */
 export function createManagementFetch(serve: ManagementApi<Request>['serve']): (request: Request) => Promise<Response> {
-  const adapter = managementAdapter({ serve }, FETCH_BINDING, DEFAULT_BODY_TIMEOUT_MS);
+  const adapter = managementAdapter({ serve }, fetchBinding(), DEFAULT_BODY_TIMEOUT_MS);
   return async (request) => adapter(request, undefined) ?? toFetchResponse(managementProblem('not_found'));
 }

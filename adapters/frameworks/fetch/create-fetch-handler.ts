@@ -1,9 +1,9 @@
 import { fn } from '../../../src/arguments/index.js';
 import {
-  FETCH_BINDING,
   FIXED_PROBLEMS,
   answer,
   createWebhookAdapter,
+  fetchBinding,
   isThenable,
   toFetchResponse,
   type WebhookAdapterOptions,
@@ -59,7 +59,7 @@ export function createFetchHandler(
     {
       name: 'createFetchHandler',
       options: { fallback: fn('a function from a Request to a Response') },
-      ...FETCH_BINDING,
+      ...fetchBinding(),
     },
     options,
   );
