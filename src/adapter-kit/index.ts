@@ -9,6 +9,8 @@
 export { createWebhookAdapter, DEFAULT_BODY_TIMEOUT_MS } from './create-webhook-adapter.js';
 export { createManagementAdapter } from './create-management-adapter.js';
 export { readFetchBody } from './read-fetch-body.js';
+export { fetchRequestParts, type FetchRequestParts } from './fetch-request-parts.js';
+export { fetchBinding, toFetchResponse } from './fetch-binding.js';
 export type { ManagementApi } from '../manage/management-types.js';
 export type { BodyLimits, WebhookAdapter, WebhookAdapterBinding, WebhookAdapterOptions } from './adapter-types.js';
 export { bodyCutShort, bodyTimedOut } from './body-errors.js';
@@ -20,6 +22,7 @@ export { redactWebhookUrl } from '../http/redact.js';
 // A router that answers a URL no webhook can have without asking its store (the Durable Object's).
 export { isWellFormedCredential } from '../secret/secret.js';
 export { createConsoleErrorLog } from '../reporting/console-error-log.js';
+export type { ErrorContext } from '../reporting/error-context.js';
 export { systemClock } from '../clock.js';
 export { settleWithin } from '../waiting/deadline.js';
 export { isThenable, type MaybePromise } from '../waiting/maybe-promise.js';
