@@ -4,7 +4,7 @@
 import type { WebhookResponse } from '../http/http-types.js';
 import { createPostRecorder } from '../history/create-post-recorder.js';
 import { postRecordOf } from '../history/post-record.js';
-import type { Clock, WebhookStore } from '../ports.js';
+import type { Clock, PostHistoryStore } from '../ports.js';
 import type { Deadline } from '../waiting/deadline.js';
 import { isThenable, type MaybePromise } from '../waiting/maybe-promise.js';
 import type { ErrorContext } from './handler-types.js';
@@ -23,7 +23,7 @@ export type RecordAnswer = (
 ) => MaybePromise<WebhookResponse>;
 
 export interface AnswerHistoryOptions {
-  store: WebhookStore;
+  store: Partial<PostHistoryStore>;
   /** The handler's deadline for the store. */
   deadline: Deadline;
   clock: Clock;
