@@ -1,5 +1,11 @@
 import { createFetchHandler } from '../fetch/index.js';
-import { answer, createConsoleErrorLog, FIXED_PROBLEMS, systemClock } from '../../../src/adapter-kit/index.js';
+import {
+  answer,
+  createConsoleErrorLog,
+  FIXED_PROBLEMS,
+  systemClock,
+  toFetchResponse,
+} from '../../../src/adapter-kit/index.js';
 import { ChannelWebhookError, createWebhookHandler, type ErrorContext, type Message } from '../../../src/index.js';
 import {
   answerOperation,
@@ -13,7 +19,6 @@ import {
   type DurableObjectStorageLike,
   type ObjectState,
 } from '../../stores/cloudflare/index.js';
-import { problemResponse } from './problem-response.js';
 
 /**
  * What the runtime passes a Durable Object's constructor as `ctx`, as the webhook object uses it.
@@ -102,7 +107,7 @@ export class ChannelWebhooksObject {
     } catch (error) {
       this.onError(error, { stage: 'store' });
       return Promise.resolve(
-        isOperation ? operationFailed(error) : problemResponse(answer(FIXED_PROBLEMS.storeFailed)),
+        isOperation ? operationFailed(error) : toFetchResponse(answer(FIXED_PROBLEMS.storeFailed)),
       );
     }
     if (isOperation) return answerOperation(state, request);

@@ -5,11 +5,11 @@ import {
   isWellFormedCredential,
   settleWithin,
   systemClock,
+  toFetchResponse,
 } from '../../../src/adapter-kit/index.js';
 import { ChannelWebhookError, matchWebhookPath, type ErrorContext } from '../../../src/index.js';
 import { checkOptions, fn, MILLISECONDS, port, required } from '../../../src/store-kit/index.js';
 import { forwardToObject, type DurableObjectNamespaceLike } from '../../stores/cloudflare/index.js';
-import { problemResponse } from './problem-response.js';
 
 /**
  * Options of {@link createDurableObjectFetchHandler}.
@@ -75,7 +75,7 @@ export function createDurableObjectFetchHandler(
   options: DurableObjectFetchHandlerOptions,
 ): (request: Request) => Promise<Response> {
   checkOptions('createDurableObjectFetchHandler', options, OPTIONS);
-  const { namespace, fallback = () => problemResponse(answer(FIXED_PROBLEMS.noWebhookHere)) } = options;
+  const { namespace, fallback = () => toFetchResponse(answer(FIXED_PROBLEMS.noWebhookHere)) } = options;
   const timeoutMs = options.timeoutMs ?? 20_000;
   const onError = options.onError ?? createConsoleErrorLog(systemClock, 'createDurableObjectFetchHandler');
   const expired = () =>
@@ -86,8 +86,8 @@ export function createDurableObjectFetchHandler(
     if (path === null) return fallback(request);
     // The handler's first two answers, given here for requests no object could answer otherwise:
     // anyone may send them, and a call would make the object its id names.
-    if (request.method !== 'POST') return problemResponse(answer(FIXED_PROBLEMS.methodNotAllowed));
-    if (!isWellFormedCredential(path.webhookId, path.secret)) return problemResponse(answer(FIXED_PROBLEMS.notFound));
+    if (request.method !== 'POST') return toFetchResponse(answer(FIXED_PROBLEMS.methodNotAllowed));
+    if (!isWellFormedCredential(path.webhookId, path.secret)) return toFetchResponse(answer(FIXED_PROBLEMS.notFound));
     try {
       return await settleWithin(forwardToObject(namespace, path.webhookId, request), timeoutMs, expired);
     } catch (error) {
@@ -96,7 +96,7 @@ export function createDurableObjectFetchHandler(
       } catch {
         // A failing error hook must not turn the answer into a crash.
       }
-      return problemResponse(answer(FIXED_PROBLEMS.storeFailed));
+      return toFetchResponse(answer(FIXED_PROBLEMS.storeFailed));
     }
   };
 }
