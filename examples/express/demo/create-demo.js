@@ -8,7 +8,6 @@ import { createExpressManagementMiddleware, serveFeedEvents } from 'channel-webh
 import { createManagementApi } from 'channel-webhooks/manage';
 import { toHtml } from 'channel-webhooks/render';
 import { escapeForLog } from '../../shared/log-message.js';
-import { emojiByName } from './emoji.js';
 
 const PUBLIC = fileURLToPath(new URL('./public/', import.meta.url));
 // The element as an app serves it: the package's built file, one module with no imports.
@@ -83,8 +82,6 @@ export function createDemo({ store, manager, handle, actor, channelId, render = 
   return { router };
 }
 
-const renderOptions = { emoji: emojiByName };
-
 /**
  * What the page needs of a message. It is rendered here, so the page never parses message text.
  * A message that fails to render gets `html: null` (the page shows a placeholder) instead of
@@ -93,7 +90,7 @@ const renderOptions = { emoji: emojiByName };
 function toEvent(message, render) {
   let html = null;
   try {
-    html = String(render(message, renderOptions));
+    html = String(render(message));
   } catch (error) {
     console.error(`demo: message ${message.id} could not be rendered: ${escapeForLog(error?.message ?? error)}`);
   }
