@@ -9,6 +9,7 @@ const shared: Options = {
   entry: {
     index: 'src/index.ts',
     testing: 'src/testing/index.ts',
+    'store-kit': 'src/store-kit/index.ts',
     openapi: 'src/openapi/index.ts',
     express: 'adapters/frameworks/express/index.ts',
     koa: 'adapters/frameworks/koa/index.ts',
@@ -22,7 +23,7 @@ const shared: Options = {
     render: 'src/render/index.ts',
     otel: 'src/instrumentation/index.ts',
     send: 'src/send/index.ts',
-    cloudflare: 'adapters/stores/cloudflare/index.ts',
+    cloudflare: 'adapters/frameworks/cloudflare/index.ts',
     manage: 'src/manage/index.ts',
     // The command: its hashbang line is kept, and tsup makes the file executable.
     cli: 'bin/channel-webhooks.ts',

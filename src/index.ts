@@ -1,11 +1,6 @@
 export { createWebhookHandler } from './handler/create-webhook-handler.js';
-export type {
-  ErrorContext,
-  ErrorStage,
-  FastPath,
-  WebhookHandler,
-  WebhookHandlerOptions,
-} from './handler/handler-types.js';
+export type { FastPath, WebhookHandler, WebhookHandlerOptions } from './handler/handler-types.js';
+export type { ErrorContext, ErrorStage } from './reporting/error-context.js';
 export { createWebhookAdapter } from './adapter-kit/index.js';
 export type { BodyLimits, WebhookAdapter, WebhookAdapterBinding, WebhookAdapterOptions } from './adapter-kit/index.js';
 export { createWebhookManager } from './lifecycle/create-webhook-manager.js';
@@ -40,18 +35,30 @@ export { validatePayload } from './validation/check-payload.js';
 export type { PayloadCheck, ValidatePayloadOptions } from './validation/check-payload.js';
 export type * from './validation/payload-types.js';
 export type {
+  Async,
   Channel,
   Clock,
   FeedEntry,
   FeedPage,
+  FeedStore,
+  ImmediateStoreMethods,
   InsertMessageInput,
   InsertMessageResult,
+  LifecycleStore,
+  MaybeAsync,
   MaybePromise,
   Message,
+  PostHistoryStore,
   PostRecord,
+  PostStore,
   RateLimitDecision,
   RateLimiter,
+  RateLimiterMethods,
   ReadFeedOptions,
+  StoreMethodName,
+  StoreMethods,
+  StorePort,
+  Sync,
   WebhookAuthor,
   WebhookProfileChange,
   WebhookRecord,

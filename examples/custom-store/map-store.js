@@ -1,6 +1,8 @@
 // A WebhookStore written from scratch over plain Maps: the skeleton to copy when you write a store
 // for your own database. Each method says what the contract asks of it; replace the Map work with
-// your queries and keep those promises. Check your store with the conformance suite:
+// your queries and keep those promises. What the library's own stores use besides (option rules,
+// deadlines, the history's folding of 429s, feed cursors) is in channel-webhooks/store-kit. Check
+// your store with the conformance suite:
 //
 //   import { describe, it } from 'vitest';
 //   import { runStoreConformance } from 'channel-webhooks/testing';

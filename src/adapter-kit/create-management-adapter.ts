@@ -43,9 +43,19 @@ export function createManagementAdapter<Req, Res = undefined, Out = void>(
   const factory = binding.name ?? 'createManagementAdapter';
   checkArgument(factory, 'api', api, MANAGEMENT_API);
   checkOptions(factory, options, { bodyTimeoutMs: MILLISECONDS, ...binding.options }, 'options', true);
-  const timeoutMs = options?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  const { url, method, headers, readBody, write } = binding;
+  return managementAdapter(api, binding, options?.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
+}
 
+/**
+ * The adapter of checked arguments: {@link createManagementAdapter}'s, and, on the Fetch binding,
+ * the management API's own `fetch`.
+ */
+export function managementAdapter<Req, Res, Out>(
+  api: Pick<ManagementApi<Req>, 'serve'>,
+  binding: WebhookAdapterBinding<Req, Res, Out>,
+  timeoutMs: number,
+): WebhookAdapter<Req, Res, Out> {
+  const { url, method, headers, readBody, write } = binding;
   return (req, res) => {
     const answer = api.serve(
       {

@@ -4,6 +4,11 @@ import { describeValue } from './describe-value.js';
 /**
  * What one argument or option of a factory must be. Build one with the functions of this module;
  * {@link checkOptions} and {@link checkArgument} apply it.
+ *
+ * @example
+ * ```ts
+ * const RETENTION_DAYS: ArgumentRule = rule('a whole number of days', Number.isSafeInteger);
+ * ```
  */
 export interface ArgumentRule {
   /** What the value must be, as the message says it: `'a WebhookStore'`, `'true or false'`. */
@@ -20,6 +25,12 @@ const got = (value: unknown): string => `got ${describeValue(value)}`;
 
 /**
  * A rule met by the values `test` accepts.
+ *
+ * @example
+ * ```ts
+ * const TABLE = rule('a table name', (value) => typeof value === 'string' && /^[a-z_]+$/.test(value));
+ * checkOptions('createMyStore', options, { table: TABLE });
+ * ```
  */
 export function rule(expected: string, test: (value: unknown) => boolean, hint?: string): ArgumentRule {
   return { expected, problem: (value) => (test(value) ? undefined : got(value)), hint };
@@ -27,6 +38,11 @@ export function rule(expected: string, test: (value: unknown) => boolean, hint?:
 
 /**
  * `rule`, but a value must be given.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createMyStore', options, { client: required(port('a client', ['query'])) });
+ * ```
  */
 export function required(optional: ArgumentRule): ArgumentRule {
   return { ...optional, required: true };
@@ -35,6 +51,11 @@ export function required(optional: ArgumentRule): ArgumentRule {
 /**
  * A port, checked by its shape: an object with each of `methods`. A port's type
  * cannot be tested across packages and realms, and its shape is what the factory will call.
+ *
+ * @example
+ * ```ts
+ * const CLIENT = port('a node-postgres Pool', ['query'], 'Pass new pg.Pool({ connectionString }).');
+ * ```
  */
 export function port(expected: string, methods: readonly string[], hint?: string): ArgumentRule {
   return {
@@ -50,6 +71,11 @@ export function port(expected: string, methods: readonly string[], hint?: string
 
 /**
  * One of a few exact values.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createMyStore', options, { durability: oneOf('fast', 'safe') });
+ * ```
  */
 export function oneOf(...values: readonly (string | boolean)[]): ArgumentRule {
   const said = values.map((value) => (typeof value === 'string' ? `'${value}'` : String(value)));
@@ -60,6 +86,11 @@ export function oneOf(...values: readonly (string | boolean)[]): ArgumentRule {
 
 /**
  * A function.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createMyStore', options, { onError: fn() });
+ * ```
  */
 export function fn(expected = 'a function', hint?: string): ArgumentRule {
   return rule(expected, (value) => typeof value === 'function', hint);
@@ -67,6 +98,11 @@ export function fn(expected = 'a function', hint?: string): ArgumentRule {
 
 /**
  * A whole number from `min` to `max`.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createMyStore', options, { batchSize: integer(1, 1_000) });
+ * ```
  */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): ArgumentRule {
   const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
@@ -76,12 +112,25 @@ export function integer(min: number, max = Number.MAX_SAFE_INTEGER): ArgumentRul
   );
 }
 
-/** `true` or `false`. */
+/**
+ * `true` or `false`.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createMyStore', options, { migrate: BOOLEAN });
+ * ```
+ */
 export const BOOLEAN: ArgumentRule = oneOf(true, false);
 
 /**
  * A delay in milliseconds that ends up as a timer: above 0 and at most `MAX_TIMEOUT_MS` (a longer
  * one would fire at once).
+ *
+ * @example
+ * ```ts
+ * checkOptions('createMyStore', options, { timeoutMs: MILLISECONDS });
+ * setTimeout(giveUp, options.timeoutMs ?? 5_000);
+ * ```
  */
 export const MILLISECONDS: ArgumentRule = rule(
   `a number of ms above 0 and at most ${MAX_TIMEOUT_MS}`,
@@ -91,11 +140,21 @@ export const MILLISECONDS: ArgumentRule = rule(
 /**
  * A point in time in milliseconds since the Unix epoch, as clocks give it: any finite number. A
  * time that is not one would make every comparison with it false.
+ *
+ * @example
+ * ```ts
+ * checkArgument('MyStore.pruneMessages', 'before', before, EPOCH_MS);
+ * ```
  */
 export const EPOCH_MS: ArgumentRule = rule('a finite number of epoch ms', Number.isFinite);
 
 /**
  * A span of time in milliseconds that is only compared, never given to a timer: any positive number.
+ *
+ * @example
+ * ```ts
+ * checkOptions('createMyRateLimiter', options, { limit: integer(1), windowMs: POSITIVE_MS });
+ * ```
  */
 export const POSITIVE_MS: ArgumentRule = rule(
   'a positive number of ms',

@@ -5,11 +5,21 @@ import { suggestOptions } from './suggest-option.js';
 
 /**
  * The options a factory takes, each with its rule. The order is the order the messages list them in.
+ *
+ * @example
+ * ```ts
+ * const OPTIONS: OptionsShape = { client: required(port('a client', ['query'])), timeoutMs: MILLISECONDS };
+ * ```
  */
 export type OptionsShape = Readonly<Record<string, ArgumentRule>>;
 
 /**
  * The error of an argument a factory cannot work with: code `invalid_argument`, the factory first.
+ *
+ * @example
+ * ```ts
+ * if (options.tablePrefix === options.archivePrefix) throw invalidArgument('createMyStore', 'the two prefixes must differ');
+ * ```
  */
 export function invalidArgument(factory: string, message: string, cause?: unknown): ChannelWebhookError {
   return new ChannelWebhookError(
@@ -21,6 +31,11 @@ export function invalidArgument(factory: string, message: string, cause?: unknow
 
 /**
  * Throws {@link invalidArgument} unless `value`, the argument `name` of `factory`, meets `rule`.
+ *
+ * @example
+ * ```ts
+ * checkArgument('MyRateLimiter.hit', 'now', now, HIT_TIME);
+ * ```
  */
 export function checkArgument(factory: string, name: string, value: unknown, rule: ArgumentRule): void {
   if (value === undefined && rule.required !== true) return;
@@ -44,6 +59,14 @@ export function checkArgument(factory: string, name: string, value: unknown, rul
  * @param shape - the options and their rules.
  * @param where - how messages name the object: `'options'`, or `'options.channels'` for a nested one.
  * @param optional - whether leaving the whole object out is allowed (every option then takes its default).
+ *
+ * @example
+ * ```ts
+ * export function createMyStore(options: MyStoreOptions): WebhookStore {
+ *   checkOptions('createMyStore', options, { client: required(port('a client', ['query'])), timeoutMs: MILLISECONDS });
+ *   // …
+ * }
+ * ```
  */
 export function checkOptions(
   factory: string,

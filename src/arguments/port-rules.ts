@@ -1,28 +1,21 @@
+import { CLOCK_METHODS, LIFECYCLE_STORE_METHODS, POST_STORE_METHODS, RATE_LIMITER_METHODS } from '../ports.js';
 import { type ArgumentRule, EPOCH_MS, fn, port, required } from './argument-rules.js';
 
 /**
- * A store as the handler uses it, on every post.
+ * A store as the handler uses it, on every post: a `PostStore`.
  */
 export const HANDLER_STORE: ArgumentRule = port(
   'a WebhookStore',
-  ['getWebhook', 'insertMessage'],
+  POST_STORE_METHODS,
   'Pass createMemoryStore(), createPostgresStore({ pool }) or a store of your own.',
 );
 
 /**
- * A store as the manager uses it: every method of `WebhookStore` but the message insert.
+ * A store as the manager uses it: a `LifecycleStore`.
  */
 export const MANAGER_STORE: ArgumentRule = port(
   'a WebhookStore',
-  [
-    'getWebhook',
-    'getChannel',
-    'insertWebhook',
-    'listWebhooks',
-    'updateWebhookSecret',
-    'revokeWebhook',
-    'updateWebhookProfile',
-  ],
+  LIFECYCLE_STORE_METHODS,
   'Pass createMemoryStore(), createPostgresStore({ pool }) or a store of your own.',
 );
 
@@ -31,7 +24,7 @@ export const MANAGER_STORE: ArgumentRule = port(
  */
 export const RATE_LIMITER: ArgumentRule = port(
   'a RateLimiter',
-  ['hit'],
+  RATE_LIMITER_METHODS,
   'Pass createMemoryRateLimiter(), createRedisRateLimiter({ client }) or a limiter of your own.',
 );
 
@@ -40,7 +33,7 @@ export const RATE_LIMITER: ArgumentRule = port(
  */
 export const CLOCK: ArgumentRule = port(
   'a Clock',
-  ['now'],
+  CLOCK_METHODS,
   'Pass systemClock, createFakeClock() or { now: () => epochMs }.',
 );
 
@@ -56,5 +49,13 @@ export const HANDLE: ArgumentRule = fn(
  * The time a rate limiter's `hit` is given. Every limiter of this library refuses one that is not
  * a finite number of epoch ms (a clock returning `NaN`, say) with code `invalid_argument`, rather
  * than count a request at a time no window comparison can place.
+ *
+ * @example
+ * ```ts
+ * hit(key, now) {
+ *   checkArgument('MyRateLimiter.hit', 'now', now, HIT_TIME);
+ *   // …
+ * }
+ * ```
  */
 export const HIT_TIME: ArgumentRule = required(EPOCH_MS);

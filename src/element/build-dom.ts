@@ -1,13 +1,14 @@
 // The element's one way to make DOM: elements and text nodes, never HTML parsed from strings, so a
 // webhook's name, description or a refusal's message can never become markup.
+import type { PartName } from './part-names.js';
 
 type Child = Node | string | null | undefined | false;
 
 interface Props {
   /** Space-separated class names. */
   class?: string;
-  /** Space-separated part names, for `::part()`. */
-  part?: string;
+  /** Part names, for `::part()`. */
+  part?: readonly PartName[];
   /** Other attributes; `false` and `null` leave one out, `true` sets it empty. */
   attrs?: Record<string, string | boolean | null | undefined>;
   /** Event listeners. */
@@ -22,7 +23,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 ): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (props.class !== undefined) node.className = props.class;
-  if (props.part !== undefined) node.setAttribute('part', props.part);
+  if (props.part !== undefined) node.setAttribute('part', props.part.join(' '));
   for (const [name, value] of Object.entries(props.attrs ?? {})) {
     if (value === true) node.setAttribute(name, '');
     else if (typeof value === 'string') node.setAttribute(name, value);

@@ -1,23 +1,13 @@
 // A confirmation before a change that cannot be taken back (a rotation, a revocation): an
 // alertdialog whose focus starts on Cancel, the answer that changes nothing.
 import { h } from './build-dom.js';
+import type { Confirmation } from './confirmations.js';
 import { type Dialog, openDialog } from './dialog-shell.js';
 
-export interface ConfirmOptions {
-  title: string;
-  message: string;
-  confirm: string;
-  /** The confirm button's text while the change runs. */
-  working: string;
-  cancel: string;
-  /** Makes the change; a failure stays in the dialog, put into words by `describe`. */
-  run: () => Promise<void>;
+export interface ConfirmOptions extends Confirmation {
+  /** Puts a failure of `run` into words; it stays in the dialog. */
   describe: (failure: unknown) => string;
   onClosed: () => void;
-  /** The dialog's extra part name. */
-  part: string;
-  /** How the confirm button looks: `danger` for what cannot be undone. */
-  tone: 'primary' | 'danger';
 }
 
 export function openConfirmDialog(root: ShadowRoot, options: ConfirmOptions): Dialog {
@@ -27,15 +17,15 @@ export function openConfirmDialog(root: ShadowRoot, options: ConfirmOptions): Di
     (dialog) => {
       const message = h('p', { class: 'confirm-message' }, options.message);
       dialog.describedBy(message);
-      const failure = h('p', { part: 'error', class: 'form-error', attrs: { role: 'alert' } });
+      const failure = h('p', { part: ['error'], class: 'form-error', attrs: { role: 'alert' } });
       const cancel = h(
         'button',
-        { part: 'button', class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
+        { part: ['button'], class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
         options.cancel,
       );
       const confirm = h(
         'button',
-        { part: `button ${options.tone}`, class: `button ${options.tone}`, attrs: { type: 'button' } },
+        { part: ['button', options.tone], class: `button ${options.tone}`, attrs: { type: 'button' } },
         options.confirm,
       );
       confirm.addEventListener('click', async () => {

@@ -35,7 +35,7 @@ export function openCreateDialog(root: ShadowRoot, options: CreateDialogOptions)
     optional: boolean,
   ) => {
     const id = `field-${name}`;
-    const error = h('p', { part: 'field-error', class: 'field-error', attrs: { id: `${id}-error` } });
+    const error = h('p', { part: ['field-error'], class: 'field-error', attrs: { id: `${id}-error` } });
     control.id = id;
     control.name = name;
     control.setAttribute('aria-describedby', `${id}-help ${id}-error`);
@@ -80,10 +80,10 @@ export function openCreateDialog(root: ShadowRoot, options: CreateDialogOptions)
       true,
     ),
   };
-  const formError = h('p', { part: 'error', class: 'form-error', attrs: { role: 'alert' } });
+  const formError = h('p', { part: ['error'], class: 'form-error', attrs: { role: 'alert' } });
   const submit = h(
     'button',
-    { part: 'button primary', class: 'button primary', attrs: { type: 'submit' } },
+    { part: ['button', 'primary'], class: 'button primary', attrs: { type: 'submit' } },
     strings.create,
   );
   let busy = false;
@@ -99,7 +99,7 @@ export function openCreateDialog(root: ShadowRoot, options: CreateDialogOptions)
     (dialog) => {
       const cancel = h(
         'button',
-        { part: 'button', class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
+        { part: ['button'], class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
         strings.cancel,
       );
       const form = h(

@@ -3,6 +3,7 @@
 // dialog pattern adds is done here: a title that names it, the focus placed on open, and the
 // removal of its content once closed (so nothing it showed, a URL least of all, stays in the DOM).
 import { h } from './build-dom.js';
+import type { PartName } from './part-names.js';
 
 let opened = 0;
 
@@ -13,8 +14,8 @@ export interface DialogOptions {
   role?: 'dialog' | 'alertdialog';
   /** A close button in the title bar, labelled with this text; none when absent. */
   closeLabel?: string;
-  /** Extra part names of the <dialog>, after `dialog`. */
-  part?: string;
+  /** An extra part name of the <dialog>, after `dialog`. */
+  part?: PartName;
   /** Called once when the dialog has closed (by a button, Escape or `close()`), before it is removed. */
   onClosed: () => void;
 }
@@ -31,12 +32,12 @@ export interface Dialog {
 /** Opens a modal dialog in `root`: `fill` puts its content in and returns what gets the focus once it shows. */
 export function openDialog(root: ShadowRoot, options: DialogOptions, fill: (dialog: Dialog) => HTMLElement): Dialog {
   const id = `dialog-${++opened}`;
-  const title = h('h2', { part: 'dialog-title', class: 'dialog-title', attrs: { id: `${id}-title` } }, options.title);
+  const title = h('h2', { part: ['dialog-title'], class: 'dialog-title', attrs: { id: `${id}-title` } }, options.title);
   const body = h('div', { class: 'dialog-body' });
   const element = h(
     'dialog',
     {
-      part: `dialog${options.part === undefined ? '' : ` ${options.part}`}`,
+      part: options.part === undefined ? ['dialog'] : ['dialog', options.part],
       class: 'dialog',
       attrs: { 'aria-labelledby': `${id}-title`, role: options.role === 'alertdialog' ? 'alertdialog' : null },
     },
@@ -49,7 +50,7 @@ export function openDialog(root: ShadowRoot, options: DialogOptions, fill: (dial
         : h(
             'button',
             {
-              part: 'button close',
+              part: ['button', 'close'],
               class: 'button icon',
               attrs: { type: 'button', 'aria-label': options.closeLabel },
               on: { click: () => dialog.close() },

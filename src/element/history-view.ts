@@ -11,7 +11,7 @@ export function renderHistory(
   format: TimeFormat,
 ): HTMLElement {
   if (posts.length === 0) return h('p', { class: 'history-empty' }, strings.historyEmpty);
-  return h('ol', { part: 'history', class: 'history' }, ...posts.map((post) => renderPost(post, strings, format)));
+  return h('ol', { part: ['history'], class: 'history' }, ...posts.map((post) => renderPost(post, strings, format)));
 }
 
 function renderPost(post: SettingsPost, strings: SettingsStrings, format: TimeFormat): HTMLElement {
@@ -23,7 +23,7 @@ function renderPost(post: SettingsPost, strings: SettingsStrings, format: TimeFo
   ].filter((detail): detail is string => detail !== null);
   return h(
     'li',
-    { part: `post ${accepted ? 'post-accepted' : 'post-refused'}`, class: `post ${accepted ? 'accepted' : 'refused'}` },
+    { part: ['post', accepted ? 'post-accepted' : 'post-refused'], class: `post ${accepted ? 'accepted' : 'refused'}` },
     h(
       'div',
       { class: 'post-head' },
@@ -63,7 +63,7 @@ function renderHint(hint: string, strings: SettingsStrings): HTMLElement {
   const link = match?.[2];
   return h(
     'p',
-    { part: 'hint', class: 'hint' },
+    { part: ['hint'], class: 'hint' },
     h('strong', {}, strings.sendInstead),
     ' ',
     ...withCode(sentence),

@@ -8,7 +8,8 @@ import type { FieldError, SettingsPost, SettingsWebhook } from './element-types.
  * which), `webhook_gone` (the webhook does not exist, may not be managed, or was revoked meanwhile),
  * `refused` (403: the API answers its own site only), `archived` (the channel is archived),
  * `invalid` (a field of the form, with the problem's errors), `unavailable` (the server keeps no
- * history), `network` (no answer) and `server` (any other answer).
+ * history), `test_unavailable` (the server cannot post a test message: its API was not given the
+ * endpoint), `network` (no answer) and `server` (any other answer).
  */
 export type FailureKind =
   | 'signed_out'
@@ -18,6 +19,7 @@ export type FailureKind =
   | 'archived'
   | 'invalid'
   | 'unavailable'
+  | 'test_unavailable'
   | 'network'
   | 'server';
 
@@ -69,10 +71,10 @@ export interface ManagementClient {
 }
 
 /**
- * The client of the API at `base` (absolute, or relative to the page), through `fetchFn`. Every
- * call sends the page's cookies for the API's own origin and asks for a fresh answer.
+ * The client of the API at `base` (absolute, or relative to `baseUri`, the page's), through
+ * `fetchFn`. Every call sends the page's cookies for the API's own origin and asks for a fresh answer.
  */
-export function createManagementClient(base: string, fetchFn: typeof fetch): ManagementClient {
+export function createManagementClient(base: string, fetchFn: typeof fetch, baseUri: string): ManagementClient {
   const root = base.replace(/\/+$/, '');
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> => {
     const init: RequestInit = {
@@ -87,7 +89,7 @@ export function createManagementClient(base: string, fetchFn: typeof fetch): Man
     }
     let response: Response;
     try {
-      response = await fetchFn(new URL(`${root}${path}`, document.baseURI), init);
+      response = await fetchFn(new URL(`${root}${path}`, baseUri), init);
     } catch {
       throw new ManagementFailure('network', 0, null, 'no answer');
     }
@@ -137,6 +139,7 @@ const KIND_OF_CODE: Record<string, FailureKind> = {
   invalid_description: 'invalid',
   invalid_avatar_url: 'invalid',
   history_unavailable: 'unavailable',
+  test_unavailable: 'test_unavailable',
 };
 
 /** The failure an error answer stands for, from its problem code, else its status. */

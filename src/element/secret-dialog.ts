@@ -23,7 +23,7 @@ export function openSecretDialog(root: ShadowRoot, options: SecretDialogOptions)
   const { strings, webhook, rotated } = options;
   let url: string | null = options.url;
   const input = h('input', {
-    part: 'url',
+    part: ['url'],
     class: 'url',
     attrs: {
       id: 'secret-url',
@@ -37,7 +37,7 @@ export function openSecretDialog(root: ShadowRoot, options: SecretDialogOptions)
   input.value = url;
   const curl = h(
     'pre',
-    { part: 'curl', class: 'curl', attrs: { 'aria-labelledby': 'curl-label', tabindex: '0' } },
+    { part: ['curl'], class: 'curl', attrs: { 'aria-labelledby': 'curl-label', tabindex: '0' } },
     curlLine(url),
   );
 
@@ -46,7 +46,7 @@ export function openSecretDialog(root: ShadowRoot, options: SecretDialogOptions)
   const curlButton = button(strings.copyCurl);
   const curlStatus = status();
   const testButton = button(strings.sendTest);
-  const testResult = h('p', { part: 'test-result', class: 'test-result', attrs: { role: 'status' } });
+  const testResult = h('p', { part: ['test-result'], class: 'test-result', attrs: { role: 'status' } });
   const copied = (target: HTMLButtonElement, label: string, shown: HTMLElement) => () => {
     target.textContent = strings.copied;
     shown.textContent = strings.copied;
@@ -85,7 +85,7 @@ export function openSecretDialog(root: ShadowRoot, options: SecretDialogOptions)
     (dialog) => {
       const warning = h(
         'p',
-        { part: 'warning', class: 'warning', attrs: { id: 'url-warning' } },
+        { part: ['warning'], class: 'warning', attrs: { id: 'url-warning' } },
         strings.urlWarning(options.channelName),
       );
       dialog.element.setAttribute('aria-describedby', 'url-warning');
@@ -93,7 +93,7 @@ export function openSecretDialog(root: ShadowRoot, options: SecretDialogOptions)
       done.addEventListener('click', () => dialog.close());
       dialog.body.append(
         warning,
-        rotated ? h('p', { part: 'notice', class: 'notice' }, strings.urlOldAnswers404) : '',
+        rotated ? h('p', { part: ['notice'], class: 'notice' }, strings.urlOldAnswers404) : '',
         h('label', { class: 'label', attrs: { for: 'secret-url' } }, strings.urlLabel),
         h('div', { class: 'row url-row' }, input, copyButton, copyStatus),
         h('p', { class: 'label', attrs: { id: 'curl-label' } }, strings.curlLabel),
@@ -135,10 +135,14 @@ export function curlLine(url: string): string {
   return `curl -X POST -H 'Content-Type: application/json' \\\n  -d '{"text":"Hello from curl"}' \\\n  ${quoted}`;
 }
 
-function button(label: string, kind = ''): HTMLButtonElement {
+function button(label: string, kind?: 'primary'): HTMLButtonElement {
   return h(
     'button',
-    { part: `button${kind === '' ? '' : ` ${kind}`}`, class: `button ${kind}`.trim(), attrs: { type: 'button' } },
+    {
+      part: kind === undefined ? ['button'] : ['button', kind],
+      class: kind === undefined ? 'button' : `button ${kind}`,
+      attrs: { type: 'button' },
+    },
     label,
   );
 }

@@ -1,9 +1,11 @@
-import { h } from './build-dom.js';
 import { openConfirmDialog } from './confirm-dialog.js';
+import { confirmationOf, type ConfirmedChange } from './confirmations.js';
 import { openCreateDialog } from './create-dialog.js';
-import { type Dialog, openDialog } from './dialog-shell.js';
+import { describeFailure } from './describe-failure.js';
+import { createDialogSlot, type DialogSlot } from './dialog-slot.js';
 import type { SettingsWebhook, WebhookEventDetail } from './element-types.js';
-import { renderHistory } from './history-view.js';
+import { actionKey } from './focus-keys.js';
+import { openHistoryDialog } from './history-dialog.js';
 import {
   createManagementClient,
   type ManagementClient,
@@ -11,10 +13,13 @@ import {
   type TestAnswer,
 } from './management-client.js';
 import { openSecretDialog } from './secret-dialog.js';
+import type { SettingsEventType } from './settings-events.js';
 import { DEFAULT_STRINGS, type SettingsStrings } from './settings-strings.js';
 import { styleSheet } from './settings-styles.js';
+import { createSettingsView, type SettingsView } from './settings-view.js';
 import { createTimeFormat } from './time-format.js';
-import { renderWebhooks, type WebhookAction } from './webhook-list.js';
+import { upgradeProperties } from './upgrade-properties.js';
+import type { WebhookAction } from './webhook-list.js';
 
 // Outside a browser (a server rendering the app's pages imports this module too) there is no
 // HTMLElement: the class is then defined on an empty base and never registered.
@@ -31,9 +36,86 @@ const PROPERTIES = ['api', 'channelId', 'channelName', 'strings', 'locale', 'fet
  * revoke, and read each one's recent posts with every refusal explained.
  *
  * Attributes: `api` (where the management API is mounted, e.g. `/api/manage`), `channel-id`, and
- * `channel-name` (shown in its texts; default `#` and the id). Events, bubbling and composed:
- * `webhook-created`, `webhook-rotated`, `webhook-revoked`, whose `detail` is
- * {@link WebhookEventDetail} (never the URL).
+ * `channel-name` (shown in its texts; default `#` and the id).
+ *
+ * Its events bubble and are composed (they leave its shadow root); each one's `detail` is a
+ * {@link WebhookEventDetail}, which never holds the URL:
+ *
+ * - `webhook-created`: a webhook was created
+ * - `webhook-rotated`: a webhook's URL was rotated
+ * - `webhook-revoked`: a webhook was revoked
+ *
+ * Its parts, for an app's `::part()` rules:
+ *
+ * - `base`: the whole screen: the header, the alert and the content
+ * - `header`: the title and the New webhook button
+ * - `title`: the heading
+ * - `alert`: why the list could not be loaded, with Retry
+ * - `content`: the list, the empty state or the loading text
+ * - `list`: the list of webhooks
+ * - `item`: a webhook in the list
+ * - `item-active`: an active webhook's item
+ * - `item-revoked`: a revoked webhook's item
+ * - `avatar`: a webhook's image, or its initial
+ * - `name`: a webhook's name
+ * - `status`: a webhook's state
+ * - `status-active`: the state of an active webhook
+ * - `status-revoked`: the state of a revoked webhook
+ * - `description`: a webhook's description
+ * - `meta`: a webhook's dates
+ * - `actions`: a webhook's buttons
+ * - `button`: every button
+ * - `primary`: the main button of the screen or of a dialog
+ * - `danger`: a button that revokes
+ * - `close`: a dialog's close button in its title bar
+ * - `new`: the header's New webhook button
+ * - `empty`: the empty state, before the first webhook
+ * - `example`: the empty state's example request
+ * - `dialog`: every dialog
+ * - `create-dialog`: the form of a new webhook
+ * - `url-dialog`: the dialog that shows a URL, once
+ * - `rotate-dialog`: the confirmation of a rotation
+ * - `revoke-dialog`: the confirmation of a revocation
+ * - `history-dialog`: a webhook's recent posts
+ * - `dialog-title`: a dialog's title
+ * - `warning`: the warning that the URL is shown once
+ * - `notice`: after a rotation, that the old URL answers 404
+ * - `url`: the field that holds the URL
+ * - `curl`: the ready curl line
+ * - `test-result`: the answer to a test message
+ * - `field-error`: a field the server refused, at that field
+ * - `error`: a dialog's failure
+ * - `history`: the list of recent posts
+ * - `post`: a recent post
+ * - `post-accepted`: a post answered 200 or 201
+ * - `post-refused`: a refused post
+ * - `hint`: what a refused post should send instead
+ *
+ * Its custom properties, set on it or on an element above it (one set applies in light and dark
+ * alike; their defaults follow `prefers-color-scheme`):
+ *
+ * - `--cw-text`: text
+ * - `--cw-muted`: secondary text
+ * - `--cw-surface`: the background of cards and dialogs
+ * - `--cw-surface-raised`: the background of buttons and code
+ * - `--cw-border`: borders
+ * - `--cw-accent`: the primary buttons
+ * - `--cw-on-accent`: text on the primary buttons
+ * - `--cw-link`: links
+ * - `--cw-focus`: the focus ring
+ * - `--cw-danger`: revoke, refusals
+ * - `--cw-danger-fill`: a confirmation's revoke button, a refused post's status
+ * - `--cw-on-danger`: text on those
+ * - `--cw-success`: active webhooks, accepted posts
+ * - `--cw-success-surface`: their background
+ * - `--cw-warning-surface`: the background of the "shown once" warning
+ * - `--cw-warning-text`: its text
+ * - `--cw-warning-border`: its border
+ * - `--cw-font`: the typeface
+ * - `--cw-font-mono`: the typeface of code and the URL
+ * - `--cw-font-size`: the size of text
+ * - `--cw-radius`: corners
+ * - `--cw-backdrop`: the backdrop behind a dialog
  *
  * @example
  * ```ts
@@ -56,41 +138,21 @@ export class ChannelWebhooksSettings extends Base {
   #webhooks: SettingsWebhook[] | null = null;
   #loadFailure: unknown = null;
   #loads = 0;
-  #dialog: Dialog | null = null;
-  #handingOver = false;
   #connected = false;
-  #shownFailure: unknown = null;
   readonly #root: ShadowRoot;
-  readonly #content: HTMLElement;
-  readonly #alert: HTMLElement;
-  readonly #status: HTMLElement;
-  readonly #title: HTMLElement;
-  readonly #newButton: HTMLButtonElement;
+  readonly #view: SettingsView;
+  readonly #dialogs: DialogSlot;
 
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
     this.#root.adoptedStyleSheets = [styleSheet()];
-    this.#title = h('h2', { part: 'title', class: 'title', attrs: { id: 'title', tabindex: '-1' } });
-    this.#newButton = h('button', {
-      part: 'button primary new',
-      class: 'button primary',
-      attrs: { type: 'button', 'data-focus': 'new' },
-      on: { click: () => this.#openCreate('new') },
+    this.#view = createSettingsView(this.#root, {
+      onNew: (opener) => this.#openCreate(opener),
+      onRetry: () => void this.refresh(),
+      onAction: (action, webhook) => this.#act(action, webhook),
     });
-    this.#alert = h('div', { part: 'alert', class: 'alert', attrs: { role: 'alert' } });
-    this.#status = h('p', { class: 'visually-hidden', attrs: { role: 'status' } });
-    this.#content = h('div', { part: 'content', class: 'content' });
-    this.#root.append(
-      h(
-        'section',
-        { part: 'base', class: 'base', attrs: { 'aria-labelledby': 'title' } },
-        h('div', { part: 'header', class: 'header' }, this.#title, this.#newButton),
-        this.#alert,
-        this.#content,
-        this.#status,
-      ),
-    );
+    this.#dialogs = createDialogSlot((key) => this.#view.focus(key));
   }
 
   /** Where the management API is mounted: absolute, or relative to the page (the `api` attribute). */
@@ -156,7 +218,7 @@ export class ChannelWebhooksSettings extends Base {
   async refresh(): Promise<void> {
     const load = ++this.#loads;
     if (this.api === '' || this.channelId === '') return;
-    this.#content.setAttribute('aria-busy', 'true');
+    this.#view.setBusy(true);
     try {
       const webhooks = await this.#client().list(this.channelId);
       if (load !== this.#loads) return;
@@ -166,13 +228,13 @@ export class ChannelWebhooksSettings extends Base {
       if (load !== this.#loads) return;
       this.#loadFailure = failure;
     }
-    this.#content.removeAttribute('aria-busy');
+    this.#view.setBusy(false);
     this.#render();
   }
 
   /** @internal */
   connectedCallback(): void {
-    for (const name of PROPERTIES) this.#takeOver(name);
+    upgradeProperties(this, PROPERTIES);
     this.#connected = true;
     this.#render();
     if (this.#webhooks === null) void this.refresh();
@@ -181,7 +243,7 @@ export class ChannelWebhooksSettings extends Base {
   /** @internal */
   disconnectedCallback(): void {
     this.#connected = false;
-    this.#dialog?.close();
+    this.#dialogs.close();
   }
 
   /** @internal */
@@ -193,150 +255,49 @@ export class ChannelWebhooksSettings extends Base {
     if (name !== 'channel-name' && this.#connected) void this.refresh();
   }
 
-  /** A property set on the element before it was defined shadows the class's: set it again through the class. */
-  #takeOver(name: (typeof PROPERTIES)[number]): void {
-    if (!Object.hasOwn(this, name)) return;
-    const value = (this as Record<string, unknown>)[name];
-    delete (this as Record<string, unknown>)[name];
-    (this as Record<string, unknown>)[name] = value;
-  }
-
   #client(): ManagementClient {
-    return createManagementClient(this.api, this.fetch);
+    return createManagementClient(this.api, this.fetch, document.baseURI);
   }
 
   #render(): void {
-    const strings = this.#strings;
-    this.#title.textContent = strings.title;
-    this.#newButton.textContent = strings.newWebhook;
-    const focused = (this.#root.activeElement as HTMLElement | null)?.dataset.focus;
-    // The alert is written only when its failure changes, so that it is announced once.
-    if (this.#loadFailure !== this.#shownFailure) {
-      this.#shownFailure = this.#loadFailure;
-      if (this.#loadFailure === null) this.#alert.replaceChildren();
-      else this.#showFailure(this.#loadFailure, () => void this.refresh());
-    }
-    // A reader who may not manage this channel's webhooks has nothing to create until that changes.
-    const kind = this.#loadFailure instanceof ManagementFailure ? this.#loadFailure.kind : null;
-    this.#newButton.hidden = this.#webhooks === null && (kind === 'signed_out' || kind === 'not_allowed');
-    if (this.#webhooks === null) {
-      this.#content.replaceChildren(this.#loadFailure === null ? h('p', { class: 'loading' }, strings.loading) : '');
-    } else {
-      this.#content.replaceChildren(
-        renderWebhooks(this.#webhooks, {
-          strings,
-          format: createTimeFormat(this.#locale),
-          channelName: this.channelName,
-          onAction: (action, webhook) => this.#act(action, webhook),
-          onNew: () => this.#openCreate('new-empty'),
-        }),
-      );
-    }
-    if (focused !== undefined) this.#focus(focused);
-  }
-
-  #showFailure(failure: unknown, retry?: () => void): void {
-    const strings = this.#strings;
-    const text = h('p', { class: 'alert-text' }, this.#describe(failure));
-    const button =
-      retry === undefined
-        ? []
-        : [
-            h(
-              'button',
-              {
-                part: 'button',
-                class: 'button',
-                attrs: { type: 'button', 'data-focus': 'retry' },
-                on: { click: retry },
-              },
-              strings.retry,
-            ),
-          ];
-    this.#alert.replaceChildren(text, ...button);
+    this.#view.render({
+      strings: this.#strings,
+      locale: this.#locale,
+      channelName: this.channelName,
+      webhooks: this.#webhooks,
+      loadFailure: this.#loadFailure,
+    });
   }
 
   /** A failure of an action in a dialog, in words; a webhook gone meanwhile also reloads the list behind it. */
   #explain(failure: unknown): string {
     if (failure instanceof ManagementFailure && failure.kind === 'webhook_gone') void this.refresh();
-    return this.#describe(failure);
+    return describeFailure(failure, this.#strings, this.channelName);
   }
 
-  /** A failure in the reader's words. */
-  #describe(failure: unknown): string {
-    const strings = this.#strings;
-    if (!(failure instanceof ManagementFailure)) return strings.errorServer(0);
-    switch (failure.kind) {
-      case 'signed_out':
-        return strings.errorSignedOut;
-      case 'not_allowed':
-        return strings.errorNotAllowed(this.channelName);
-      case 'webhook_gone':
-        return strings.errorWebhookGone;
-      case 'refused':
-        return strings.errorRefused;
-      case 'archived':
-        return strings.errorArchived(this.channelName);
-      case 'network':
-        return strings.errorNetwork;
-      case 'unavailable':
-        return strings.historyUnavailable;
-      default:
-        return strings.errorServer(failure.status);
-    }
-  }
-
-  /** Moves focus to the control with this key, or to the nearest one that still exists. */
-  #focus(key: string): void {
-    const find = (candidate: string) =>
-      this.#root.querySelector<HTMLElement>(`[data-focus="${CSS.escape(candidate)}"]`);
-    const webhookId = key.includes(':') ? key.slice(key.indexOf(':') + 1) : null;
-    const target =
-      find(key) ?? (webhookId === null ? null : find(`history:${webhookId}`)) ?? find('new') ?? this.#title;
-    target.focus();
-  }
-
-  #announce(text: string): void {
-    this.#status.textContent = '';
-    // A new text node is announced even when it says what the last one said.
-    queueMicrotask(() => (this.#status.textContent = text));
-  }
-
-  #emit(type: 'webhook-created' | 'webhook-rotated' | 'webhook-revoked', webhook: SettingsWebhook): void {
+  /** After a change: the list shows it at once, the app hears of it, and the list is loaded again. */
+  #changed(type: SettingsEventType, webhook: SettingsWebhook, announcement: string): void {
+    const known = this.#webhooks ?? [];
+    this.#webhooks = known.some(({ id }) => id === webhook.id)
+      ? known.map((other) => (other.id === webhook.id ? webhook : other))
+      : [...known, webhook];
+    this.#render();
     const detail: WebhookEventDetail = { webhook };
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-  }
-
-  /** Opens a dialog; when it closes, focus goes back to the control with key `opener`. */
-  #open(opener: string, open: (onClosed: () => void) => Dialog): void {
-    this.#dialog?.close();
-    const dialog = open(() => {
-      if (this.#dialog === dialog) this.#dialog = null;
-      if (!this.#handingOver) this.#focus(opener);
-    });
-    this.#dialog = dialog;
-  }
-
-  /** Closes the open dialog for another that follows it (a confirmation for the URL it made): focus stays for that one. */
-  #handOver(): void {
-    this.#handingOver = true;
-    try {
-      this.#dialog?.close();
-    } finally {
-      this.#handingOver = false;
-    }
+    this.#view.announce(announcement);
+    void this.refresh();
   }
 
   #openCreate(opener: string): void {
-    this.#open(opener, (onClosed) =>
+    this.#dialogs.open(opener, (onClosed) =>
       openCreateDialog(this.#root, {
         strings: this.#strings,
         channelName: this.channelName,
         describe: (failure) => this.#explain(failure),
         submit: async (input) => {
           const created = await this.#client().create(this.channelId, input);
-          this.#handOver();
-          this.#afterChange('webhook-created', created.webhook, this.#strings.announceCreated(created.webhook.name));
+          this.#dialogs.handOver();
+          this.#changed('webhook-created', created.webhook, this.#strings.announceCreated(created.webhook.name));
           this.#showUrl(opener, created.webhook, created.url, false);
         },
         onClosed,
@@ -345,77 +306,29 @@ export class ChannelWebhooksSettings extends Base {
   }
 
   #act(action: WebhookAction, webhook: SettingsWebhook): void {
-    const opener = `${action}:${webhook.id}`;
+    const opener = actionKey(action, webhook.id);
     if (action === 'history') this.#openHistory(opener, webhook);
-    else if (action === 'rotate') this.#confirmRotate(opener, webhook);
-    else this.#confirmRevoke(opener, webhook);
+    else this.#confirm(opener, action, webhook);
   }
 
-  #confirmRotate(opener: string, webhook: SettingsWebhook): void {
-    const strings = this.#strings;
-    this.#open(opener, (onClosed) =>
-      openConfirmDialog(this.#root, {
-        title: strings.rotateTitle(webhook.name),
-        message: strings.rotateConfirm(webhook.name),
-        confirm: strings.rotateYes,
-        working: strings.rotating,
-        cancel: strings.cancel,
-        part: 'rotate-dialog',
-        tone: 'primary',
-        describe: (failure) => this.#explain(failure),
-        run: async () => {
-          const rotated = await this.#client().rotate(webhook.id);
-          this.#handOver();
-          this.#afterChange('webhook-rotated', rotated.webhook, strings.announceRotated(rotated.webhook.name));
-          this.#showUrl(opener, rotated.webhook, rotated.url, true);
-        },
-        onClosed,
-      }),
+  #confirm(opener: string, change: ConfirmedChange, webhook: SettingsWebhook): void {
+    const confirmation = confirmationOf(change, webhook, {
+      strings: this.#strings,
+      client: () => this.#client(),
+      after: {
+        handOver: () => this.#dialogs.handOver(),
+        changed: (type, changed, announcement) => this.#changed(type, changed, announcement),
+        showUrl: (changed, url, rotated) => this.#showUrl(opener, changed, url, rotated),
+        close: () => this.#dialogs.close(),
+      },
+    });
+    this.#dialogs.open(opener, (onClosed) =>
+      openConfirmDialog(this.#root, { ...confirmation, describe: (failure) => this.#explain(failure), onClosed }),
     );
-  }
-
-  #confirmRevoke(opener: string, webhook: SettingsWebhook): void {
-    const strings = this.#strings;
-    this.#open(opener, (onClosed) =>
-      openConfirmDialog(this.#root, {
-        title: strings.revokeTitle(webhook.name),
-        message: strings.revokeConfirm(webhook.name),
-        confirm: strings.revokeYes,
-        working: strings.revoking,
-        cancel: strings.cancel,
-        part: 'revoke-dialog',
-        tone: 'danger',
-        describe: (failure) => this.#explain(failure),
-        run: async () => {
-          const revoked = await this.#client().revoke(webhook.id);
-          this.#afterChange('webhook-revoked', revoked, strings.announceRevoked(revoked.name));
-          this.#dialog?.close();
-        },
-        onClosed,
-      }),
-    );
-  }
-
-  /** After a change: the list shows it at once, the app hears of it, and the list is loaded again. */
-  #afterChange(
-    type: 'webhook-created' | 'webhook-rotated' | 'webhook-revoked',
-    webhook: SettingsWebhook,
-    announcement: string,
-  ): void {
-    const others = (this.#webhooks ?? []).filter((known) => known.id !== webhook.id);
-    const index = (this.#webhooks ?? []).findIndex((known) => known.id === webhook.id);
-    this.#webhooks =
-      index === -1
-        ? [...others, webhook]
-        : (this.#webhooks ?? []).map((known) => (known.id === webhook.id ? webhook : known));
-    this.#render();
-    this.#emit(type, webhook);
-    this.#announce(announcement);
-    void this.refresh();
   }
 
   #showUrl(opener: string, webhook: SettingsWebhook, url: string, rotated: boolean): void {
-    this.#open(opener, (onClosed) =>
+    this.#dialogs.open(opener, (onClosed) =>
       openSecretDialog(this.#root, {
         strings: this.#strings,
         webhook,
@@ -436,51 +349,27 @@ export class ChannelWebhooksSettings extends Base {
    * which answers POST only, never a CORS preflight.
    */
   async #sendTest(webhookId: string, url: string, text: string): Promise<TestAnswer> {
-    const answer = await this.#postTest(webhookId, url, text);
+    let answer: TestAnswer;
+    try {
+      answer = await this.#client().test(webhookId, url, text);
+    } catch (failure) {
+      throw new Error(this.#explain(failure));
+    }
     // A test message that arrived is the webhook's last post: the list behind the dialog shows it.
     if (answer.status === 201) void this.refresh();
     return answer;
   }
 
-  async #postTest(webhookId: string, url: string, text: string): Promise<TestAnswer> {
-    try {
-      return await this.#client().test(webhookId, url, text);
-    } catch (failure) {
-      const unavailable = failure instanceof ManagementFailure && failure.code === 'test_unavailable';
-      throw new Error(unavailable ? this.#strings.testUnavailable : this.#explain(failure));
-    }
-  }
-
   #openHistory(opener: string, webhook: SettingsWebhook): void {
-    const strings = this.#strings;
-    this.#open(opener, (onClosed) =>
-      openDialog(
-        this.#root,
-        { title: strings.historyTitle(webhook.name), closeLabel: strings.close, part: 'history-dialog', onClosed },
-        (dialog) => {
-          const intro = h('p', { class: 'history-intro' }, strings.historyIntro);
-          dialog.describedBy(intro);
-          const list = h(
-            'div',
-            { class: 'history-content', attrs: { 'aria-busy': 'true' } },
-            h('p', {}, strings.historyLoading),
-          );
-          const close = h(
-            'button',
-            { part: 'button', class: 'button', attrs: { type: 'button' }, on: { click: () => dialog.close() } },
-            strings.close,
-          );
-          dialog.body.append(intro, list, h('div', { class: 'dialog-actions' }, close));
-          this.#client()
-            .posts(webhook.id)
-            .then(
-              (posts) => list.replaceChildren(renderHistory(posts, strings, createTimeFormat(this.#locale))),
-              (failure) => list.replaceChildren(h('p', { class: 'form-error' }, this.#explain(failure))),
-            )
-            .finally(() => list.removeAttribute('aria-busy'));
-          return close;
-        },
-      ),
+    this.#dialogs.open(opener, (onClosed) =>
+      openHistoryDialog(this.#root, {
+        strings: this.#strings,
+        webhook,
+        format: () => createTimeFormat(this.#locale),
+        posts: () => this.#client().posts(webhook.id),
+        describe: (failure) => this.#explain(failure),
+        onClosed,
+      }),
     );
   }
 }

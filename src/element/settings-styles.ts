@@ -3,7 +3,8 @@
 // Themable through the `--cw-*` custom properties (each read once, into a private `--_*` one) and
 // the `::part()` names the markup gives.
 
-const CSS = /* css */ `
+/** The stylesheet's text: it reads every `--cw-*` custom property the element takes. */
+export const SETTINGS_CSS = /* css */ `
 :host {
   --_font: var(--cw-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
   --_mono: var(--cw-font-mono, ui-monospace, SFMono-Regular, Menlo, Consolas, monospace);
@@ -215,7 +216,7 @@ let sheet: CSSStyleSheet | undefined;
 export function styleSheet(): CSSStyleSheet {
   if (sheet === undefined) {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(CSS);
+    sheet.replaceSync(SETTINGS_CSS);
   }
   return sheet;
 }

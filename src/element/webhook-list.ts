@@ -1,7 +1,9 @@
 // The channel's webhooks as a list, or the empty state that says what a webhook is. Every button
-// carries a `data-focus` key, so that focus can come back to it after a dialog or a reload.
+// carries a `data-focus` key (focus-keys.ts), so that focus can come back to it after a dialog or a
+// reload.
 import { h } from './build-dom.js';
 import type { SettingsWebhook } from './element-types.js';
+import { actionKey } from './focus-keys.js';
 import type { SettingsStrings } from './settings-strings.js';
 import type { TimeFormat } from './time-format.js';
 
@@ -24,7 +26,7 @@ export function renderWebhooks(webhooks: readonly SettingsWebhook[], options: Li
   ];
   return h(
     'ul',
-    { part: 'list', class: 'list', attrs: { 'aria-labelledby': 'title' } },
+    { part: ['list'], class: 'list', attrs: { 'aria-labelledby': 'title' } },
     ...sorted.map((webhook) => renderWebhook(webhook, options)),
   );
 }
@@ -32,13 +34,13 @@ export function renderWebhooks(webhooks: readonly SettingsWebhook[], options: Li
 function renderWebhook(webhook: SettingsWebhook, { strings, format, onAction }: ListOptions): HTMLElement {
   const active = webhook.status === 'active';
   const nameId = `name-${webhook.id}`;
-  const action = (kind: WebhookAction, label: string, extra = '') =>
+  const action = (kind: WebhookAction, label: string, extra?: 'danger') =>
     h(
       'button',
       {
-        part: `button${extra === '' ? '' : ` ${extra}`}`,
-        class: `button ${extra}`.trim(),
-        attrs: { type: 'button', 'data-focus': `${kind}:${webhook.id}`, 'aria-describedby': nameId },
+        part: extra === undefined ? ['button'] : ['button', extra],
+        class: extra === undefined ? 'button' : `button ${extra}`,
+        attrs: { type: 'button', 'data-focus': actionKey(kind, webhook.id), 'aria-describedby': nameId },
         on: { click: () => onAction(kind, webhook) },
       },
       label,
@@ -54,7 +56,7 @@ function renderWebhook(webhook: SettingsWebhook, { strings, format, onAction }: 
   return h(
     'li',
     {
-      part: `item ${active ? 'item-active' : 'item-revoked'}`,
+      part: ['item', active ? 'item-active' : 'item-revoked'],
       class: `item ${active ? 'active' : 'revoked'}`,
       attrs: { 'data-id': webhook.id },
     },
@@ -65,21 +67,24 @@ function renderWebhook(webhook: SettingsWebhook, { strings, format, onAction }: 
       h(
         'div',
         { class: 'item-head' },
-        h('h3', { part: 'name', class: 'name', attrs: { id: nameId } }, webhook.name),
+        h('h3', { part: ['name'], class: 'name', attrs: { id: nameId } }, webhook.name),
         h(
           'span',
-          { part: `status status-${active ? 'active' : 'revoked'}`, class: `status ${active ? 'active' : 'revoked'}` },
+          {
+            part: ['status', active ? 'status-active' : 'status-revoked'],
+            class: `status ${active ? 'active' : 'revoked'}`,
+          },
           active ? strings.active : strings.revoked,
         ),
       ),
       webhook.description === null || webhook.description === undefined
         ? null
-        : h('p', { part: 'description', class: 'description' }, webhook.description),
-      h('p', { part: 'meta', class: 'meta' }, ...dates),
+        : h('p', { part: ['description'], class: 'description' }, webhook.description),
+      h('p', { part: ['meta'], class: 'meta' }, ...dates),
     ),
     h(
       'div',
-      { part: 'actions', class: 'actions' },
+      { part: ['actions'], class: 'actions' },
       action('history', strings.history),
       active ? action('rotate', strings.rotate) : null,
       active ? action('revoke', strings.revoke, 'danger') : null,
@@ -94,7 +99,7 @@ function avatar(webhook: SettingsWebhook): HTMLElement {
   for (const char of webhook.id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   const box = h(
     'span',
-    { part: 'avatar', class: `avatar tone-${hash % 6}`, attrs: { 'aria-hidden': 'true' } },
+    { part: ['avatar'], class: `avatar tone-${hash % 6}`, attrs: { 'aria-hidden': 'true' } },
     initial,
   );
   if (typeof webhook.avatarUrl === 'string' && webhook.avatarUrl.startsWith('https://')) {
@@ -109,15 +114,15 @@ function avatar(webhook: SettingsWebhook): HTMLElement {
 function renderEmpty({ strings, channelName, onNew }: ListOptions): HTMLElement {
   return h(
     'div',
-    { part: 'empty', class: 'empty' },
+    { part: ['empty'], class: 'empty' },
     h('h3', { class: 'empty-title' }, strings.emptyTitle),
     h('p', {}, strings.emptyWhat(channelName)),
     h('p', {}, strings.emptyHow),
-    h('pre', { part: 'example', class: 'example' }, strings.emptyExample),
+    h('pre', { part: ['example'], class: 'example' }, strings.emptyExample),
     h(
       'button',
       {
-        part: 'button primary',
+        part: ['button', 'primary'],
         class: 'button primary',
         attrs: { type: 'button', 'data-focus': 'new-empty' },
         on: { click: onNew },

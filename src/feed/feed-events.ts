@@ -1,8 +1,9 @@
 import { checkOptions, fn, integer, port, required, rule } from '../arguments/index.js';
 import { systemClock } from '../clock.js';
 import { isChannelWebhookError } from '../errors.js';
-import type { FeedEntry, WebhookStore } from '../ports.js';
+import { FEED_METHODS, type FeedEntry, type WebhookStore } from '../ports.js';
 import { createConsoleErrorLog } from '../reporting/console-error-log.js';
+import type { ErrorContext } from '../reporting/error-context.js';
 import { followFeed } from './follow-feed.js';
 
 /**
@@ -39,9 +40,10 @@ export interface FeedEventsOptions {
   signal?: AbortSignal;
   /**
    * Called when the store fails and the stream ends because of it (the client then reconnects
-   * and resumes). Default: one line on `console.error`, at most one every 10 s.
+   * and resumes), with the stage `feed` and the stream's `channelId`, if it has one. Default: one
+   * line on `console.error`, at most one every 10 s.
    */
-  onError?: (error: unknown) => void;
+  onError?: (error: unknown, context: ErrorContext<'feed'>) => void;
 }
 
 /**
@@ -69,7 +71,7 @@ export const FEED_EVENTS_OPTIONS = {
   store: required(
     port(
       'a WebhookStore with the feed',
-      ['readFeed', 'watchFeed'],
+      FEED_METHODS,
       'Pass createMemoryStore(), createSqliteStore() or createPostgresStore() with a pool.',
     ),
   ),
@@ -148,7 +150,7 @@ export async function* feedEventStream(
         after = undefined;
         continue;
       }
-      onError(error);
+      onError(error, channelId === undefined ? { stage: 'feed' } : { stage: 'feed', channelId });
       return;
     } finally {
       signal.removeEventListener('abort', stop);
@@ -181,12 +183,10 @@ async function orSilence<T>(next: Promise<T>, ms: number, signal: AbortSignal): 
   }
 }
 
-let errorLog: ((error: unknown) => void) | undefined;
+let errorLog: ((error: unknown, context: ErrorContext<'feed'>) => void) | undefined;
 
-function defaultErrorLog(): (error: unknown) => void {
-  if (errorLog === undefined) {
-    const log = createConsoleErrorLog(systemClock, 'feed events');
-    errorLog = (error) => log(error, { stage: 'feed' });
-  }
+// One log for every stream of the process, so that a failing store writes one line, not one a stream.
+function defaultErrorLog(): (error: unknown, context: ErrorContext<'feed'>) => void {
+  errorLog ??= createConsoleErrorLog(systemClock, 'feed events');
   return errorLog;
 }

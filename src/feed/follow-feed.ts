@@ -1,6 +1,13 @@
 import { checkOptions, integer, rule } from '../arguments/index.js';
 import { ChannelWebhookError } from '../errors.js';
-import type { FeedEntry, FeedPage, MaybePromise, ReadFeedOptions, WebhookStore } from '../ports.js';
+import {
+  FEED_METHODS,
+  type FeedEntry,
+  type FeedPage,
+  type FeedStore,
+  type MaybePromise,
+  type ReadFeedOptions,
+} from '../ports.js';
 
 /**
  * Options of {@link followFeed}.
@@ -20,9 +27,6 @@ export interface FollowFeedOptions {
   /** Entries read at a time while catching up. Default 100. */
   pageSize?: number;
 }
-
-/** A store that offers the feed: both optional methods present. */
-export type FeedStore = WebhookStore & Required<Pick<WebhookStore, 'readFeed' | 'watchFeed'>>;
 
 // While the store holds entries back (a write that began earlier is still open), it is read again
 // after this long, doubling up to the ceiling; any change it announces meanwhile reads at once.
@@ -62,11 +66,11 @@ const OPTIONS = {
  * ```
  */
 export function followFeed(
-  store: WebhookStore,
+  store: Partial<FeedStore>,
   options: FollowFeedOptions = {},
 ): AsyncGenerator<FeedEntry, void, undefined> {
   checkOptions('followFeed', options, OPTIONS, 'options', true);
-  if (typeof store?.readFeed !== 'function' || typeof store.watchFeed !== 'function') {
+  if (!FEED_METHODS.every((method) => typeof store?.[method] === 'function')) {
     throw new ChannelWebhookError(
       'feed_unavailable',
       'followFeed: the store has no feed (readFeed and watchFeed): the memory, SQLite and PostgreSQL stores have one, a store of your own needs both methods',

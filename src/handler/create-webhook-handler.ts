@@ -1,10 +1,10 @@
+import { createAnswerHistory } from './answer-history.js';
 import { checkHandlerOptions } from './check-handler-options.js';
 import type { ErrorContext, FastPath, WebhookHandler, WebhookHandlerOptions } from './handler-types.js';
 import { bodyBytes, declaredLength, decodeBody, readFailed, type BodyOutcome } from './read-body.js';
 import { isFetchRequest, withLowerCaseHeaders } from './plain-request.js';
+import { createStepChain } from './step-chain.js';
 import { systemClock } from '../clock.js';
-import { createPostRecorder } from '../history/create-post-recorder.js';
-import { postRecordOf } from '../history/post-record.js';
 import { createConsoleErrorLog } from '../reporting/console-error-log.js';
 import { createDeadline } from '../waiting/deadline.js';
 import { ChannelWebhookError } from '../errors.js';
@@ -57,9 +57,6 @@ interface Post {
   key: string | null;
 }
 
-/** A step that goes on from a port's answer, or from its failure. */
-type Step<C, T> = (context: C, value: T) => MaybePromise<WebhookResponse>;
-
 /**
  * Creates the webhook endpoint: a function from a normalized request to its answer, applying the
  * contract's checks in the settled order — 405, 404, 415, rate count (429), 413, 400, 409, 200
@@ -109,14 +106,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     'rate_limiter_timeout',
     'the rate limiter did not answer in time',
   );
-  const recorder =
-    store.recordPosts === undefined
-      ? null
-      : createPostRecorder({
-          recordPosts: (records) => store.recordPosts!(records),
-          deadline: fromStore,
-          report: (error) => report(error, { stage: 'history' }),
-        });
+  const recorded = createAnswerHistory({ store, deadline: fromStore, clock, report });
+  // A defect anywhere below is answered 500 and reported, never thrown: the first steps run inside
+  // `guarded`, and every step after a wait through `after`, so no promise of the handler rejects.
+  const { after, guarded } = createStepChain(crashed);
 
   // 1. Method, whatever the URL.
   function checkMethod(request: WebhookRequest, matched: WebhookPath | null): MaybePromise<WebhookResponse> {
@@ -154,7 +147,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       bodyBytes: null,
       key: null,
     };
-    return recorder === null ? checkMediaType(post) : recorded(post, checkMediaType(post));
+    // The post proved its secret: its answer, whatever it is, goes to the webhook's history.
+    return recorded === null ? checkMediaType(post) : recorded(post, checkMediaType(post));
   }
 
   // 3. Media type.
@@ -197,7 +191,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   function bodyArrived(post: Post, raw: RawBody): MaybePromise<WebhookResponse> {
-    if (recorder !== null) post.bodyBytes = bodyBytes(raw);
+    if (recorded !== null) post.bodyBytes = bodyBytes(raw);
     return checkBody(post, decodeBody(raw));
   }
 
@@ -295,22 +289,6 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   }
 
-  // The post proved its secret: its answer, whatever it is, goes to the webhook's history once it is
-  // known, and goes out unchanged.
-  function recorded(post: Post, response: MaybePromise<WebhookResponse>): MaybePromise<WebhookResponse> {
-    if (!isThenable(response)) return keep(post, response);
-    return Promise.resolve(response).then((settled) => keep(post, settled));
-  }
-
-  function keep(post: Post, response: WebhookResponse): WebhookResponse {
-    try {
-      recorder!.record(postRecordOf(post.webhook.id, clock.now(), response, post.key, post.bodyBytes));
-    } catch (error) {
-      report(error, { stage: 'history', webhookId: post.webhook.id });
-    }
-    return response;
-  }
-
   function report(error: unknown, context: ErrorContext): void {
     try {
       onError(error, context);
@@ -319,43 +297,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
   }
 
-  // A defect anywhere above is answered 500 and reported, never thrown: the first steps run inside
-  // `guarded`, and every step after a wait through `after`, so no promise of the handler's rejects.
   function crashed(error: unknown): WebhookResponse {
     report(error, { stage: 'handler' });
     return answer(FIXED.internalError);
-  }
-
-  /**
-   * Calls a port, then goes on with `next` when it answers or with `failed` when it throws or
-   * rejects: at once when the answer is a value, so that in-process ports make no promise, and
-   * once it settles when it is a thenable.
-   */
-  function after<C, T>(
-    context: C,
-    call: (context: C) => MaybePromise<T>,
-    next: Step<C, T>,
-    failed: Step<C, unknown>,
-  ): MaybePromise<WebhookResponse> {
-    let value: MaybePromise<T>;
-    try {
-      value = call(context);
-    } catch (error) {
-      return failed(context, error);
-    }
-    if (!isThenable(value)) return next(context, value);
-    return Promise.resolve(value).then(
-      (settled) => guarded(next, context, settled),
-      (error: unknown) => guarded(failed, context, error),
-    );
-  }
-
-  function guarded<C, T>(step: Step<C, T>, context: C, value: T): MaybePromise<WebhookResponse> {
-    try {
-      return step(context, value);
-    } catch (error) {
-      return crashed(error);
-    }
   }
 
   // The public function takes requests written by hand: header names in any case, and a Fetch

@@ -1,30 +1,10 @@
 import type { WebhookRequest, WebhookResponse } from '../http/http-types.js';
 import type { WebhookPath } from '../http/route.js';
-import type { Clock, MaybePromise, Message, RateLimiter, WebhookStore } from '../ports.js';
+import type { Clock, MaybePromise, Message, PostHistoryStore, PostStore, RateLimiter } from '../ports.js';
+import type { ErrorContext } from '../reporting/error-context.js';
 
-/**
- * Where a failure reported to `onError` happened.
- *
- * @example
- * ```ts
- * onError: (error, { stage }) => metrics.increment(`webhook_errors.${stage}`),
- * ```
- */
-export type ErrorStage = 'store' | 'rate_limiter' | 'on_message' | 'body' | 'handler' | 'history';
-
-/**
- * What `onError` learns about a failure besides the error. It never contains a secret.
- *
- * @example
- * ```ts
- * onError: (error, context) => log.error({ err: error, ...context }, 'webhook post failed'),
- * ```
- */
-export interface ErrorContext {
-  stage: ErrorStage;
-  /** The webhook the request was for, when known. */
-  webhookId?: string;
-}
+// Re-exported: the handler and the Durable Object import the shape from here.
+export type { ErrorContext, ErrorStage } from '../reporting/error-context.js';
 
 /**
  * Options of {@link createWebhookHandler}.
@@ -36,8 +16,11 @@ export interface ErrorContext {
  * ```
  */
 export interface WebhookHandlerOptions {
-  /** Where webhooks and messages live. */
-  store: WebhookStore;
+  /**
+   * Where webhooks and messages live: any `WebhookStore`, of which the handler calls what posts need
+   * (a {@link PostStore}) and, when the store has a history, `recordPosts`.
+   */
+  store: PostStore & Partial<PostHistoryStore>;
   /** Counts requests per webhook. Default: a new in-memory limiter (60 per 60 s) on `clock`. */
   rateLimiter?: RateLimiter;
   /** Time source. Default: {@link systemClock}. */
@@ -50,10 +33,12 @@ export interface WebhookHandlerOptions {
   onMessage?: (message: Message) => void | Promise<void>;
   /**
    * Called for failures the sender only sees as a status: store and limiter errors and time-outs,
-   * `onMessage` failures; and for those the sender never sees: a history write that failed, timed
-   * out or was dropped (stage `history`). The error never contains the secret. Default: one line per failure on
-   * `console.error` (stage, webhook id, error), at most one per stage every 10 s with a count of
-   * the others; a hook given here replaces it.
+   * `onMessage` failures, bodies cut off or too slow, a failure inside the library; and for those
+   * the sender never sees: a history write that failed, timed out or was dropped (stage
+   * `history`). The context ({@link ErrorContext}) gives the stage and the webhook id; the error
+   * never contains the secret. Default: one line per failure on `console.error` (stage, webhook
+   * id, error), at most one per stage every 10 s with a count of the others; a hook given here
+   * replaces it.
    */
   onError?: (error: unknown, context: ErrorContext) => void;
   /**

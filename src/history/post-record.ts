@@ -5,13 +5,25 @@ import type { PostRecord } from '../ports.js';
 /** Most error entries of a 400 a record keeps: enough to say what went wrong, few enough to stay small. */
 export const MAX_RECORDED_ERRORS = 5;
 
-/** The minute a folded record stands for: every 415, and every 429, of a webhook in it is one record. */
+/**
+ * The minute a folded record stands for: every 415, and every 429, of a webhook in it is one record.
+ *
+ * @example
+ * ```ts
+ * const minute = minuteOf(record.at); // the key of the record this 429 is added to
+ * ```
+ */
 export const minuteOf = (at: number): number => Math.floor(at / 60_000);
 
 /**
  * Whether a record of this status is folded into its webhook's record of the same status and
  * minute: 429, and 415, which comes before the rate count, so whoever holds the URL can send
  * either at line rate without either taking a place of its own in the history.
+ *
+ * @example
+ * ```ts
+ * if (isFolded(record.status) && addToItsMinute(record)) continue;
+ * ```
  */
 export const isFolded = (status: number): boolean => status === 429 || status === 415;
 
@@ -50,6 +62,14 @@ export function postRecordOf(
  * one, in the place of the first, its `count` the sum and its `at` the earliest; the others as they
  * are, in order. What a store's `recordPosts` is given may hold several such records; a store adds
  * each merged one to its own record of that status and minute.
+ *
+ * @example
+ * ```ts
+ * for (const record of mergeFolded(records)) {
+ *   if (isFolded(record.status) && (await addToMinute(record.webhookId, record.status, minuteOf(record.at), record.count))) continue;
+ *   await insert(record);
+ * }
+ * ```
  */
 export function mergeFolded(records: readonly PostRecord[]): PostRecord[] {
   const merged: PostRecord[] = [];

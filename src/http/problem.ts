@@ -1,29 +1,8 @@
 import type { WebhookResponse } from './http-types.js';
 import { MAX_BODY_BYTES } from '../limits.js';
-import type { RateLimitDecision } from '../ports.js';
+import type { FieldError, RateLimitDecision } from '../ports.js';
 
-/**
- * One offending field of a 400: a JSON Pointer into the body, or a header name; and, when the field
- * is a Slack construct the endpoint does not take, a `hint` saying what to send instead.
- *
- * @example
- * ```ts
- * for (const { pointer, header, message, hint } of (res.body as ProblemBody).errors ?? []) {
- *   console.warn(pointer ?? header, message, hint ?? '');
- * }
- * ```
- */
-export interface FieldError {
-  pointer?: string;
-  header?: string;
-  message: string;
-  /**
-   * What to send instead of a Slack construct this endpoint does not take (section `fields`, an
-   * `image` block, `attachments`, …), ending with a link to the section of the differences guide
-   * that shows it. Absent for any other refusal.
-   */
-  hint?: string;
-}
+export type { FieldError };
 
 /**
  * An RFC 9457 problem body, with the library's stable `code`; `errors` lists the offending fields

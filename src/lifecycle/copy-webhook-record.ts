@@ -4,6 +4,13 @@ import type { WebhookRecord } from '../ports.js';
  * A copy of a webhook record with exactly the port's fields, in one fixed key order: what a store
  * keeps never shares an object with its caller, and every record shares one hidden class (reads of
  * records stay monomorphic however many there are).
+ *
+ * @example
+ * ```ts
+ * insertWebhook(webhook) {
+ *   webhooks.set(webhook.id, copyWebhookRecord(webhook));
+ * }
+ * ```
  */
 export function copyWebhookRecord(webhook: WebhookRecord): WebhookRecord {
   return {

@@ -3,9 +3,18 @@ import { checkArgument, checkOptions, type OptionsShape } from '../arguments/che
 import { CLOCK, MANAGER_STORE } from '../arguments/port-rules.js';
 import { systemClock } from '../clock.js';
 import { createConsoleErrorLog } from '../reporting/console-error-log.js';
+import type { ErrorContext } from '../reporting/error-context.js';
 import { ChannelWebhookError } from '../errors.js';
 import { POST_HISTORY_LIMIT } from '../limits.js';
-import type { Channel, Clock, PostRecord, WebhookProfileChange, WebhookRecord, WebhookStore } from '../ports.js';
+import type {
+  Channel,
+  Clock,
+  LifecycleStore,
+  PostHistoryStore,
+  PostRecord,
+  WebhookProfileChange,
+  WebhookRecord,
+} from '../ports.js';
 import { generateSecret, generateWebhookId, hashSecret, isWellFormedWebhookId } from '../secret/secret.js';
 import { cleanWebhookName } from './webhook-name.js';
 import { cleanProfileChange } from './webhook-profile.js';
@@ -101,16 +110,19 @@ export interface AuditEvent {
 }
 
 /**
- * What the manager's `onError` learns besides the error: an `onAudit` hook failed for this event.
- * The change itself was made and stays made.
+ * What the manager's `onError` learns besides the error: the shape every `onError` gets
+ * ({@link ErrorContext}), for an `onAudit` hook that failed on this event, with its webhook and
+ * channel. The change itself was made and stays made.
  *
  * @example
  * ```ts
- * onError: (error, { stage, event }) => log.error({ err: error, stage, webhookId: event.webhookId }, 'audit write failed'),
+ * onError: (error, { stage, webhookId, event }) => log.error({ err: error, stage, webhookId, type: event.type }, 'audit write failed'),
  * ```
  */
-export interface ManagerErrorContext {
-  stage: 'on_audit';
+export interface ManagerErrorContext extends ErrorContext<'on_audit'> {
+  webhookId: string;
+  channelId: string;
+  /** The audit event the hook failed on. */
   event: AuditEvent;
 }
 
@@ -139,7 +151,11 @@ export interface WebhookWithUrl {
  * ```
  */
 export interface WebhookManagerOptions {
-  store: WebhookStore;
+  /**
+   * Where channels and webhooks live: any `WebhookStore`, of which the manager calls what the
+   * lifecycle needs (a {@link LifecycleStore}) and, when the store has a history, `listPosts`.
+   */
+  store: LifecycleStore & Partial<PostHistoryStore>;
   /** Origin (and optional mount path) the webhook URLs start with, e.g. `https://chat.example.com/api`. */
   baseUrl: string;
   /** Time source. Default {@link systemClock}. */
@@ -234,10 +250,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
   checkOptions('createWebhookManager', options, OPTIONS);
   const { store, onAudit } = options;
   const clock = options.clock ?? systemClock;
-  const log = createConsoleErrorLog(clock, 'createWebhookManager');
-  const onError =
-    options.onError ??
-    ((error: unknown, { stage, event }: ManagerErrorContext) => log(error, { stage, webhookId: event.webhookId }));
+  const onError = options.onError ?? createConsoleErrorLog(clock, 'createWebhookManager');
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const urlOf = (webhookId: string, secret: string) => `${baseUrl}/hooks/channels/${webhookId}/${secret}`;
 
@@ -264,7 +277,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       await onAudit(event);
     } catch (error) {
       try {
-        onError(error, { stage: 'on_audit', event });
+        onError(error, { stage: 'on_audit', webhookId: event.webhookId, channelId: event.channelId, event });
       } catch {
         // A failing error hook must not turn a change that was made into a rejection.
       }

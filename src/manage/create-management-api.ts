@@ -104,8 +104,7 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
   const { manager, authenticate, handle } = options;
   const basePath = options.basePath ?? '';
   const trusted = new Set(options.trustedOrigins ?? []);
-  const log = createConsoleErrorLog(systemClock, 'createManagementApi');
-  const onError = options.onError ?? ((error: unknown, { stage }: ManagementErrorContext) => log(error, { stage }));
+  const onError = options.onError ?? createConsoleErrorLog(systemClock, 'createManagementApi');
 
   const report = (error: unknown, context: ManagementErrorContext): void => {
     try {

@@ -1,6 +1,7 @@
 import type { BodyReader, HeaderValue, WebhookResponse } from '../http/http-types.js';
 import type { WebhookHandler } from '../handler/handler-types.js';
 import type { Actor, WebhookManager } from '../lifecycle/create-webhook-manager.js';
+import type { ErrorContext } from '../reporting/error-context.js';
 
 /**
  * Options of {@link createManagementApi}. `Req` is the request as the stack the API is mounted on
@@ -57,18 +58,15 @@ export interface ManagementApiOptions<Req = Request> {
 }
 
 /**
- * What `onError` learns besides the error: where it happened and on which route.
+ * What the management API's `onError` learns besides the error: the shape every `onError` gets
+ * ({@link ErrorContext}), with the stage and, when one matched, the route.
  *
  * @example
  * ```ts
  * onError: (error, { stage, route }) => log.error({ err: error, stage, route }, 'management API failure'),
  * ```
  */
-export interface ManagementErrorContext {
-  stage: 'authenticate' | 'manager' | 'body' | 'handler';
-  /** The route, as `'POST /webhooks/{webhookId}/rotate'`, when one matched. */
-  route?: string;
-}
+export type ManagementErrorContext = ErrorContext<'authenticate' | 'manager' | 'body' | 'handler'>;
 
 /**
  * A request to the management API as an adapter hands it over (see `createManagementAdapter`).

@@ -2,7 +2,7 @@ import { integer, POSITIVE_MS } from '../arguments/argument-rules.js';
 import { checkArgument, checkOptions, type OptionsShape } from '../arguments/check-options.js';
 import { HIT_TIME } from '../arguments/port-rules.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../limits.js';
-import type { RateLimitDecision, RateLimiter } from '../ports.js';
+import type { RateLimitDecision, RateLimiter, RateLimiterMethods, Sync } from '../ports.js';
 import { TimeRings } from './time-rings.js';
 
 /**
@@ -22,7 +22,8 @@ export interface MemoryRateLimiterOptions {
 }
 
 /**
- * The in-memory limiter, with a count of the keys it tracks.
+ * The in-memory limiter, with a count of the keys it tracks. Its decisions answer at once: it works
+ * in this process and never waits.
  *
  * @example
  * ```ts
@@ -30,11 +31,9 @@ export interface MemoryRateLimiterOptions {
  * console.log(rateLimiter.size, 'webhooks currently tracked');
  * ```
  */
-export interface MemoryRateLimiter extends RateLimiter {
+export interface MemoryRateLimiter extends Sync<RateLimiterMethods> {
   /** Number of keys with state held right now (idle keys are dropped once their window passed). */
   readonly size: number;
-  /** Decides synchronously: the limiter works in this process and never waits. */
-  hit(key: string, now: number): RateLimitDecision;
 }
 
 // Keys examined for idleness per hit while a sweep is under way: bounds the work of any one hit.

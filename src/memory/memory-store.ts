@@ -15,12 +15,12 @@ import type {
   Channel,
   FeedEntry,
   FeedPage,
-  InsertMessageInput,
-  InsertMessageResult,
+  ImmediateStoreMethods,
   Message,
   PostRecord,
   ReadFeedOptions,
-  WebhookProfileChange,
+  StoreMethods,
+  Sync,
   WebhookRecord,
   WebhookStore,
 } from '../ports.js';
@@ -36,21 +36,11 @@ import type {
  * const messages = store.listMessages('deploys');
  * ```
  */
-export interface MemoryStore extends WebhookStore {
+export interface MemoryStore extends Sync<StoreMethods>, Pick<ImmediateStoreMethods, 'watchFeed'> {
   /** Creates or replaces a channel (the host app's channels live elsewhere; this seeds them). */
   putChannel(channel: Channel): void;
   /** The channel's messages, oldest first. */
   listMessages(channelId: string): Message[];
-  getChannel(channelId: string): Channel | null;
-  insertWebhook(webhook: WebhookRecord): void;
-  getWebhook(webhookId: string): WebhookRecord | null;
-  listWebhooks(channelId: string): WebhookRecord[];
-  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): WebhookRecord | null;
-  revokeWebhook(webhookId: string, revokedAt: number): WebhookRecord | null;
-  insertMessage(input: InsertMessageInput): InsertMessageResult;
-  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): WebhookRecord | null;
-  recordPosts(records: readonly PostRecord[]): void;
-  listPosts(webhookId: string, limit: number): PostRecord[];
   /**
    * The feed (see `WebhookStore.readFeed`). A cursor is the store's epoch, drawn at its first read of the feed,
    * and the message's number: a cursor of another store object, or of this one's process before a

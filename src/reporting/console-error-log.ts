@@ -1,6 +1,13 @@
 import type { Clock } from '../ports.js';
 
-/** Where a failure happened and to which webhook: what a line says besides the error. */
+/**
+ * Where a failure happened and to which webhook: what a line says besides the error.
+ *
+ * @example
+ * ```ts
+ * const context: FailureContext = { stage: 'feed' };
+ * ```
+ */
 export interface FailureContext {
   stage: string;
   webhookId?: string;
@@ -20,6 +27,12 @@ const MAX_MESSAGE = 300;
  *
  * @param clock - the factory's clock.
  * @param source - the factory, for the line (`createWebhookHandler`).
+ *
+ * @example
+ * ```ts
+ * const onError = options.onError ?? createConsoleErrorLog(systemClock, 'createMyStore');
+ * listener.on('error', (error) => onError(error, { stage: 'feed' }));
+ * ```
  */
 export function createConsoleErrorLog(clock: Clock, source: string): (error: unknown, context: FailureContext) => void {
   const quiet = new Map<string, { until: number; suppressed: number }>();

@@ -13,6 +13,11 @@ export type Deadline = <T>(answer: MaybePromise<T>) => MaybePromise<T>;
  * request's timers when the request ends (Cloudflare's workerd does) never leaves another request
  * without its deadline, and nothing stays armed between requests. The timer does not keep a Node
  * process alive. A result arriving after the deadline is dropped.
+ *
+ * @example
+ * ```ts
+ * const rows = await settleWithin(client.query(sql), 5_000, () => new ChannelWebhookError('store_timeout', 'My store: the query took over 5 s'));
+ * ```
  */
 export function settleWithin<T>(work: PromiseLike<T>, ms: number, timeoutError: () => unknown): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -31,7 +36,14 @@ export function settleWithin<T>(work: PromiseLike<T>, ms: number, timeoutError: 
   });
 }
 
-/** The longest delay `setTimeout` honours; a longer one fires at once (and Node warns). */
+/**
+ * The longest delay `setTimeout` honours; a longer one fires at once (and Node warns).
+ *
+ * @example
+ * ```ts
+ * checkOptions('createMyStore', options, { busyTimeoutMs: integer(0, MAX_TIMEOUT_MS) });
+ * ```
+ */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**

@@ -13,7 +13,15 @@
  */
 export type MaybePromise<T> = T | Promise<T>;
 
-/** Whether `value` is a thenable: the only kind of answer that is waited for. */
+/**
+ * Whether `value` is a thenable: the only kind of answer that is waited for.
+ *
+ * @example
+ * ```ts
+ * const answer = inner.getWebhook(webhookId);
+ * return isThenable(answer) ? Promise.resolve(answer).then(copy) : copy(answer);
+ * ```
+ */
 export function isThenable<T>(value: MaybePromise<T> | PromiseLike<T>): value is PromiseLike<T> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

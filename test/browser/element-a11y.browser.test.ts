@@ -1,13 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PART_NAMES } from '../../src/element/part-names.js';
 import { send } from '../support/http.js';
 import { chromiumMissing, launchChromium } from './chromium.js';
 import { openSettings, seriousViolations } from './element-page.js';
 import { type ElementApp, startElementApp } from './element-server.js';
 
 // axe-core in every state of the element, at desktop and phone width, light and dark, with a
-// screenshot of each in .tmp/screenshots (git-ignored) for a person to look at.
+// screenshot of each in .tmp/screenshots (git-ignored) for a person to look at. Across the states,
+// the markup gives every part name the element lists, and no other.
 const missing = chromiumMissing();
 const SCREENSHOTS = new URL('../../.tmp/screenshots/', import.meta.url);
 
@@ -34,11 +36,18 @@ describe.skipIf(missing !== null)(
           const app = await startElementApp({ store: 'memory' });
           const { context, page } = await openSettings(browser, app, { viewport: layout.viewport, colorScheme });
           const found: string[] = [];
+          const parts = new Set<string>();
           let shots = 0;
           const state = async (name: string) => {
             // Past the opening animation, whatever the reader's motion setting.
             await page.waitForTimeout(250);
             for (const violation of await seriousViolations(page)) found.push(`${name}: ${violation}`);
+            const shown = await page
+              .locator('channel-webhooks-settings')
+              .evaluate((element) =>
+                Array.from(element.shadowRoot?.querySelectorAll('[part]') ?? [], (node) => node.getAttribute('part')),
+              );
+            for (const names of shown) for (const part of names?.split(' ') ?? []) parts.add(part);
             await page.screenshot({
               path: new URL(
                 `${layout.name}-${colorScheme}-${String(++shots).padStart(2, '0')}-${name}.png`,
@@ -51,6 +60,7 @@ describe.skipIf(missing !== null)(
             await walkThroughEveryState(page, app, state);
             expect(found).toEqual([]);
             expect(shots).toBe(11);
+            expect([...parts].sort()).toEqual([...PART_NAMES].sort());
           } finally {
             await context.close();
             await app.close();

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, feedEventStream } from '../../src/index.js';
+import { createMemoryStore, feedEventStream, type ErrorContext } from '../../src/index.js';
 import { insertInput, makeMessage, makeWebhook } from '../../src/testing/fixtures.js';
 
 describe('feedEventStream', () => {
@@ -22,5 +22,25 @@ describe('feedEventStream', () => {
     expect(getEventListeners(gone.signal, 'abort')).toHaveLength(1);
     gone.abort();
     await stream.return();
+  });
+
+  // Rule: a store failure that ends the stream reaches onError with the shape every onError gets:
+  // the stage `feed`, and the stream's channel when it has one.
+  it.each([
+    ['of one channel', { channelId: 'general' }, { stage: 'feed', channelId: 'general' }],
+    ['of every channel', {}, { stage: 'feed' }],
+  ])('tells onError of the store failure that ended a stream %s', async (_, only, context) => {
+    const store = createMemoryStore();
+    const failing = { ...store, readFeed: () => Promise.reject(new Error('database down')) };
+    const heard: Array<[unknown, ErrorContext]> = [];
+    const options = {
+      store: failing,
+      ...only,
+      onError: (error: unknown, c: ErrorContext) => void heard.push([error, c]),
+    };
+    const chunks: string[] = [];
+    for await (const chunk of feedEventStream(options, undefined, new AbortController().signal)) chunks.push(chunk);
+    expect(chunks).toEqual([': connected\n\n']);
+    expect(heard).toEqual([[expect.objectContaining({ message: 'database down' }), context]]);
   });
 });

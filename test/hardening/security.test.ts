@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWebhookHandler } from '../../src/handler/create-webhook-handler.js';
 import type { WebhookRequest, WebhookResponse } from '../../src/http/http-types.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
-import type { WebhookStore } from '../../src/ports.js';
+import type { PostStore } from '../../src/ports.js';
 import { delay } from './support.js';
 import { CHANNEL_ID, setup, deepText, OWNER, type World } from '../support/setup.js';
 
@@ -123,13 +123,13 @@ describe('secrets are stored hashed and never leak', () => {
     const world = await setup({
       storeTimeoutMs: 30,
       wrapStore: (store) => {
-        const spy = <K extends keyof WebhookStore>(name: K) =>
+        const spy = <K extends keyof PostStore>(name: K) =>
           (async (...args: unknown[]) => {
             seenByStore.push(args);
             if (failing === 'hang' && name === 'insertMessage') return new Promise(() => {});
             if (failing === name) throw new Error(`store ${name} failed`, { cause: { args } });
-            return (store[name] as (...a: unknown[]) => Promise<unknown>)(...args);
-          }) as WebhookStore[K];
+            return (store[name] as (...a: unknown[]) => unknown)(...args);
+          }) as PostStore[K];
         return { ...store, getWebhook: spy('getWebhook'), insertMessage: spy('insertMessage') };
       },
       onMessage: () => Promise.reject(new Error('fan-out failed')),

@@ -242,11 +242,21 @@ describe('audit events', () => {
     expect(reported).toEqual([
       [
         expect.objectContaining({ message: 'audit table gone' }),
-        { stage: 'on_audit', event: expect.objectContaining({ type: 'webhook.created', webhookId: webhook.id }) },
+        {
+          stage: 'on_audit',
+          webhookId: webhook.id,
+          channelId: 'ops',
+          event: expect.objectContaining({ type: 'webhook.created', webhookId: webhook.id }),
+        },
       ],
       [
         expect.objectContaining({ message: 'audit table gone' }),
-        { stage: 'on_audit', event: expect.objectContaining({ type: 'webhook.revoked', webhookId: webhook.id }) },
+        {
+          stage: 'on_audit',
+          webhookId: webhook.id,
+          channelId: 'ops',
+          event: expect.objectContaining({ type: 'webhook.revoked', webhookId: webhook.id }),
+        },
       ],
     ]);
   });

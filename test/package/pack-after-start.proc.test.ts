@@ -52,6 +52,6 @@ describe('npm pack after npm start', () => {
       expect.arrayContaining(['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts']),
     );
     expect(named.filter((file) => !shipped.has(file))).toEqual([]);
-    expect(shipped).toContain('dist/types/ports.d.cts');
+    expect(shipped).toContain('dist/types/records.d.cts');
   }, 720_000);
 });

@@ -175,7 +175,7 @@ createWebhookHandler({});
       encoding: 'utf8',
     }).filter((file) => /\.d\.c?ts$/.test(file));
     expect(files.filter((file) => /-[A-Za-z0-9_-]{8}\.d\.c?ts$/.test(file))).toEqual([]);
-    expect(files).toContain(join('types', 'ports.d.cts'));
+    expect(files).toContain(join('types', 'records.d.cts'));
   });
 
   // Once for both module systems: each entry's ES declarations are one line that re-exports its

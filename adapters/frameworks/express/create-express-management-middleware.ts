@@ -1,8 +1,12 @@
-import { createManagementAdapter, isThenable, type ManagementApi } from '../../../src/adapter-kit/index.js';
-import { nodeRequestParts, type NodeAdapterOptions } from '../node/node-request-parts.js';
+import { createManagementAdapter, type ManagementApi } from '../../../src/adapter-kit/index.js';
+import type { NodeAdapterOptions } from '../node/node-request-parts.js';
 import type { ParserLeftovers } from '../node/read-node-body.js';
-import { writeNodeResponse } from '../node/write-node-response.js';
-import type { ExpressLikeRequest, ExpressMiddleware } from './create-express-middleware.js';
+import {
+  expressBinding,
+  expressMiddlewareAround,
+  type ExpressLikeRequest,
+  type ExpressMiddleware,
+} from './express-binding.js';
 
 /**
  * Creates an Express (4 or 5) middleware that serves the management API (see `createManagementApi`
@@ -27,25 +31,8 @@ export function createExpressManagementMiddleware(
   api: ManagementApi<ExpressLikeRequest>,
   options?: NodeAdapterOptions,
 ): ExpressMiddleware {
-  const serve = createManagementAdapter(
-    api,
-    {
-      name: 'createExpressManagementMiddleware',
-      ...nodeRequestParts((req: ExpressLikeRequest) => req, parsedLeftovers),
-      write: writeNodeResponse,
-    },
-    options,
-  );
-  return (req, res, next) => {
-    let answered: ReturnType<typeof serve>;
-    try {
-      answered = serve(req, res);
-    } catch (error) {
-      return next(error);
-    }
-    if (answered === null) return next();
-    if (isThenable(answered)) answered.then(undefined, next);
-  };
+  const binding = expressBinding('createExpressManagementMiddleware', parsedLeftovers);
+  return expressMiddlewareAround(createManagementAdapter(api, binding, options));
 }
 
 // The management API takes JSON values, not bytes: an object `express.json()` parsed is its JSON text.

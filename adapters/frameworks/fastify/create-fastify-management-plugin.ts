@@ -1,7 +1,7 @@
-import type { FastifyPluginCallback, FastifyRequest, onRequestHookHandler, RouteHandlerMethod } from 'fastify';
-import { createManagementAdapter, isThenable, type ManagementApi } from '../../../src/adapter-kit/index.js';
-import { nodeRequestParts, type NodeAdapterOptions } from '../node/node-request-parts.js';
-import { sendReply } from './create-fastify-plugin.js';
+import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
+import { createManagementAdapter, type ManagementApi } from '../../../src/adapter-kit/index.js';
+import type { NodeAdapterOptions } from '../node/node-request-parts.js';
+import { fastifyBinding, fastifyPluginAround } from './fastify-binding.js';
 
 /**
  * Creates a Fastify (4 or 5) plugin that serves the management API (see `createManagementApi` for
@@ -27,30 +27,11 @@ export function createFastifyManagementPlugin(
   api: ManagementApi<FastifyRequest>,
   options?: NodeAdapterOptions,
 ): FastifyPluginCallback {
-  const serve = createManagementAdapter(
-    api,
-    {
-      name: 'createFastifyManagementPlugin',
-      // No parser has run: the route answers before Fastify reads anything.
-      ...nodeRequestParts((request: FastifyRequest) => request.raw),
-      url: relativeUrl,
-      write: sendReply,
-    },
-    options,
-  );
-  const onRequest: onRequestHookHandler = (request, reply) => {
-    const served = serve(request, reply);
-    if (served === null) return void reply.callNotFound();
-    if (isThenable(served)) served.then(undefined, (error: unknown) => reply.send(error));
-  };
-  return (instance, _pluginOptions, done) => {
-    instance.all('/*', { onRequest }, NEVER_REACHED);
-    done();
-  };
+  const binding = { ...fastifyBinding('createFastifyManagementPlugin'), url: relativeUrl };
+  const serve = createManagementAdapter(api, binding, options);
+  // `void`: the reply `callNotFound` returns is a thenable of its own.
+  return fastifyPluginAround(serve, '/*', (_request, reply) => void reply.callNotFound());
 }
-
-// The route's onRequest hook answers every request, so that Fastify never parses a management body.
-const NEVER_REACHED: RouteHandlerMethod = (_request, reply) => reply.send();
 
 // The URL after the `register` prefix: the route is `{prefix}/*`.
 function relativeUrl(request: FastifyRequest): string {

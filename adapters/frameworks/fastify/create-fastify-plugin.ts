@@ -1,19 +1,8 @@
-import type {
-  FastifyPluginCallback,
-  FastifyReply,
-  FastifyRequest,
-  onRequestHookHandler,
-  RouteHandlerMethod,
-} from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import { BOOLEAN } from '../../../src/arguments/index.js';
-import {
-  createWebhookAdapter,
-  isThenable,
-  type WebhookHandler,
-  type WebhookResponse,
-} from '../../../src/adapter-kit/index.js';
-import { nodeRequestParts, type NodeAdapterOptions } from '../node/node-request-parts.js';
-import { nodeHeaders } from '../node/write-node-response.js';
+import { createWebhookAdapter, type WebhookHandler } from '../../../src/adapter-kit/index.js';
+import type { NodeAdapterOptions } from '../node/node-request-parts.js';
+import { fastifyBinding, fastifyPluginAround, sendReply } from './fastify-binding.js';
 import { createRedactingRequestSerializer } from './redact-request-log.js';
 
 /**
@@ -63,51 +52,16 @@ export interface FastifyAdapterOptions extends NodeAdapterOptions {
  * ```
  */
 export function createFastifyPlugin(handle: WebhookHandler, options?: FastifyAdapterOptions): FastifyPluginCallback {
-  const serve = createWebhookAdapter(
-    handle,
-    {
-      name: 'createFastifyPlugin',
-      options: { redactLogs: BOOLEAN },
-      // No parser has run: the route answers before Fastify reads anything.
-      ...nodeRequestParts((request: FastifyRequest) => request.raw),
-      write: sendReply,
-    },
-    options,
-  );
-  const redactLogs = options?.redactLogs ?? true;
+  const binding = { ...fastifyBinding('createFastifyPlugin'), options: { redactLogs: BOOLEAN } };
+  const serve = createWebhookAdapter(handle, binding, options);
   // A router set to ignore case can route here a URL that is no webhook URL to the kit: the
   // handler answers it as it answers any such URL (405, or 404).
   const answerUnmatched = (request: FastifyRequest, reply: FastifyReply) =>
     handle({ method: request.raw.method ?? 'GET', url: request.raw.url ?? '', headers: {} }).then((response) =>
       sendReply(reply, response, request),
     );
-  const onRequest: onRequestHookHandler = (request, reply) => {
-    const served = serve(request, reply);
-    const answered = served === null ? answerUnmatched(request, reply) : served;
-    if (isThenable(answered)) answered.then(undefined, (error: unknown) => reply.send(error));
-  };
-  return (instance, _pluginOptions, done) => {
-    const routeOptions = redactLogs
-      ? { onRequest, logSerializers: { req: createRedactingRequestSerializer(instance.log) } }
-      : { onRequest };
-    instance.all('/hooks/channels/:webhookId/:secret', routeOptions, NEVER_REACHED);
-    done();
-  };
+  const redactLogs = options?.redactLogs ?? true;
+  const routeOptions = (instance: FastifyInstance) =>
+    redactLogs ? { logSerializers: { req: createRedactingRequestSerializer(instance.log) } } : {};
+  return fastifyPluginAround(serve, '/hooks/channels/:webhookId/:secret', answerUnmatched, routeOptions);
 }
-
-// The route's onRequest hook answers every request, so that Fastify never parses a webhook body.
-const NEVER_REACHED: RouteHandlerMethod = (_request, reply) => reply.send();
-
-/** Sends a core answer as a Fastify reply: the `write` of a binding on Fastify. */
-export function sendReply(reply: FastifyReply, response: WebhookResponse, request: FastifyRequest): void {
-  // The body goes out as the core's JSON text. Given a serializer, Fastify sends a string as that
-  // serializer returns it, and neither adds a charset to the content type nor runs the app's
-  // `preSerialization` hooks; the text needs no copy into a Buffer first.
-  reply
-    .code(response.status)
-    .headers(nodeHeaders(response, request.raw))
-    .serializer(AS_IS)
-    .send(JSON.stringify(response.body));
-}
-
-const AS_IS = (text: string): string => text;

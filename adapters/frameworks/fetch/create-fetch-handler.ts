@@ -3,12 +3,12 @@ import {
   FIXED_PROBLEMS,
   answer,
   createWebhookAdapter,
+  fetchBinding,
   isThenable,
+  toFetchResponse,
   type WebhookAdapterOptions,
   type WebhookHandler,
-  type WebhookResponse,
 } from '../../../src/adapter-kit/index.js';
-import { fetchRequestParts } from './fetch-request-parts.js';
 
 /**
  * Options of {@link createFetchHandler}.
@@ -59,8 +59,7 @@ export function createFetchHandler(
     {
       name: 'createFetchHandler',
       options: { fallback: fn('a function from a Request to a Response') },
-      ...fetchRequestParts((request: Request) => request),
-      write: toResponse,
+      ...fetchBinding(),
     },
     options,
   );
@@ -77,14 +76,5 @@ export function createFetchHandler(
 }
 
 function answerNoWebhookHere(): Response {
-  return toResponse(undefined, answer(FIXED_PROBLEMS.noWebhookHere));
-}
-
-function toResponse(_: undefined, response: WebhookResponse): Response {
-  const { headers } = response;
-  return new Response(JSON.stringify(response.body), {
-    status: response.status,
-    // The answer's headers are its own: used as they are when they name the content type.
-    headers: headers['content-type'] === undefined ? { 'content-type': 'application/json', ...headers } : headers,
-  });
+  return toFetchResponse(answer(FIXED_PROBLEMS.noWebhookHere));
 }

@@ -1,6 +1,6 @@
-import { createManagementAdapter, isThenable, type ManagementApi } from '../../../src/adapter-kit/index.js';
-import { nodeRequestParts, type NodeAdapterOptions } from '../node/node-request-parts.js';
-import { writeKoaResponse, type KoaLikeContext, type KoaMiddleware } from './create-koa-middleware.js';
+import { createManagementAdapter, type ManagementApi } from '../../../src/adapter-kit/index.js';
+import type { NodeAdapterOptions } from '../node/node-request-parts.js';
+import { koaBinding, koaMiddlewareAround, type KoaLikeContext, type KoaMiddleware } from './koa-binding.js';
 
 /**
  * Creates a Koa (2 or 3) middleware that serves the management API (see `createManagementApi` for
@@ -25,22 +25,5 @@ export function createKoaManagementMiddleware(
   api: ManagementApi<KoaLikeContext>,
   options?: NodeAdapterOptions,
 ): KoaMiddleware {
-  const serve = createManagementAdapter(
-    api,
-    {
-      name: 'createKoaManagementMiddleware',
-      ...nodeRequestParts(
-        (ctx: KoaLikeContext) => ctx.req,
-        (ctx) => ctx.request,
-      ),
-      url: (ctx) => ctx.req.url ?? '',
-      write: writeKoaResponse,
-    },
-    options,
-  );
-  return async (ctx, next) => {
-    const answered = serve(ctx, ctx);
-    if (answered === null) return void (await next());
-    if (isThenable(answered)) await answered;
-  };
+  return koaMiddlewareAround(createManagementAdapter(api, koaBinding('createKoaManagementMiddleware'), options));
 }

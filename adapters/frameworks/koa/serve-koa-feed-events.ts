@@ -1,7 +1,7 @@
 import { writeFeedEvents } from '../node/serve-feed-events.js';
 import { checkOptions } from '../../../src/arguments/index.js';
 import { FEED_EVENTS_OPTIONS, type FeedEventsOptions } from '../../../src/feed/feed-events.js';
-import type { KoaLikeContext } from './create-koa-middleware.js';
+import type { KoaLikeContext } from './koa-binding.js';
 
 /**
  * Answers a Koa (2 or 3) request with a store's feed as Server-Sent Events: Koa leaves the response

@@ -1,13 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { fn } from '../../../src/arguments/index.js';
-import { createManagementAdapter, FIXED_PROBLEMS, answer, type ManagementApi } from '../../../src/adapter-kit/index.js';
-import { listenerAround } from './answer-write-failure.js';
-import type { NodeListener, NodeListenerOptions } from './create-node-listener.js';
-import { nodeRequestParts } from './node-request-parts.js';
-import { writeNodeResponse } from './write-node-response.js';
-
-const NOT_HERE: NonNullable<NodeListenerOptions['fallback']> = (_req, res) =>
-  writeNodeResponse(res, answer(FIXED_PROBLEMS.noWebhookHere));
+import { createManagementAdapter, type ManagementApi } from '../../../src/adapter-kit/index.js';
+import { listenerAround, type NodeListener, type NodeListenerOptions } from './listener-around.js';
+import { nodeBinding } from './node-binding.js';
 
 /**
  * Creates a request listener for a plain `node:http` (or `https`) server that serves the
@@ -32,15 +26,6 @@ export function createNodeManagementListener(
   api: ManagementApi<IncomingMessage>,
   options: NodeListenerOptions = {},
 ): NodeListener {
-  const serve = createManagementAdapter(
-    api,
-    {
-      name: 'createNodeManagementListener',
-      options: { fallback: fn('a function (req, res) => void'), onError: fn('a function (error) => void') },
-      ...nodeRequestParts((req: IncomingMessage) => req),
-      write: writeNodeResponse,
-    },
-    options,
-  );
-  return listenerAround(serve, 'createNodeManagementListener', options, NOT_HERE);
+  const serve = createManagementAdapter(api, nodeBinding('createNodeManagementListener'), options);
+  return listenerAround(serve, 'createNodeManagementListener', options);
 }

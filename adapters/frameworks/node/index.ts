@@ -1,6 +1,6 @@
 export { createNodeListener } from './create-node-listener.js';
 export { createNodeManagementListener } from './create-node-management-listener.js';
-export type { NodeListener, NodeListenerOptions } from './create-node-listener.js';
+export type { NodeListener, NodeListenerOptions } from './listener-around.js';
 export { nodeRequestParts } from './node-request-parts.js';
 export type { NodeAdapterOptions, NodeRequestParts } from './node-request-parts.js';
 export type { ParserLeftovers } from './read-node-body.js';

@@ -1,14 +1,19 @@
-import { checkOptions, integer, port, POSITIVE_MS, required, type OptionsShape } from '../../../src/arguments/index.js';
-import type {
-  Channel,
-  FeedPage,
-  Message,
-  PostRecord,
-  RateLimitDecision,
-  RateLimiter,
-  ReadFeedOptions,
-  WebhookStore,
-} from '../../../src/ports.js';
+import {
+  checkOptions,
+  integer,
+  port,
+  POSITIVE_MS,
+  required,
+  type Async,
+  type Channel,
+  type FeedPage,
+  type ImmediateStoreMethods,
+  type Message,
+  type OptionsShape,
+  type RateLimiterMethods,
+  type ReadFeedOptions,
+  type StoreMethods,
+} from '../../../src/store-kit/index.js';
 import { createRemoteCall } from './object-calls.js';
 import { createShardedRateLimiter, createShardedStore } from './sharded-store.js';
 import type { DurableObjectNamespaceLike } from './storage-types.js';
@@ -43,15 +48,13 @@ export interface DurableObjectStoreOptions {
  * const messages = await store.listMessages('general');
  * ```
  */
-export interface DurableObjectStore extends WebhookStore {
+export interface DurableObjectStore extends Async<StoreMethods>, Pick<ImmediateStoreMethods, 'watchFeed'> {
   /** Creates or replaces a channel, in the channel's own object. */
   putChannel(channel: Channel): Promise<void>;
   /** The channel's messages, oldest first. */
   listMessages(channelId: string): Promise<Message[]>;
-  /** A new webhook id that names the channel's object (see the port). */
+  /** A new webhook id that names the channel's object (see `ImmediateStoreMethods.newWebhookId`). */
   newWebhookId(channelId: string): string;
-  recordPosts(records: readonly PostRecord[]): Promise<void>;
-  listPosts(webhookId: string, limit: number): Promise<PostRecord[]>;
   /**
    * One channel's feed, in the order its object stored the messages, never held back. Without
    * `channelId` it throws `feed_unavailable`: each channel is its own object, and no order spans
@@ -156,7 +159,4 @@ export function createDurableObjectRateLimiter(options: DurableObjectRateLimiter
  * const { allowed } = await rateLimiter.hit('wh_5kQ2R1rWmH0bV8sYq3XJ9w', Date.now());
  * ```
  */
-export interface DurableObjectRateLimiter extends RateLimiter {
-  /** One decision, by the object the key names. */
-  hit(key: string, now: number): Promise<RateLimitDecision>;
-}
+export interface DurableObjectRateLimiter extends Async<RateLimiterMethods> {}

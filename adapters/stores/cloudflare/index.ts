@@ -1,7 +1,11 @@
-export { ChannelWebhooksObject } from './channel-webhooks-object.js';
-export type { DurableObjectStateLike } from './channel-webhooks-object.js';
-export { createDurableObjectFetchHandler } from './create-durable-object-fetch-handler.js';
-export type { DurableObjectFetchHandlerOptions } from './create-durable-object-fetch-handler.js';
+/**
+ * The Durable Object store: webhooks, messages, idempotency keys, rate windows and post histories
+ * in `ChannelWebhooksObject`s, one object per channel, each in its own SQLite database. Its public
+ * names are exported by `channel-webhooks/cloudflare` (adapters/frameworks/cloudflare/, the host);
+ * the object's side of the calls is the host's too: the object class and the router run these.
+ *
+ * @module
+ */
 export { createDurableObjectRateLimiter, createDurableObjectStore } from './create-durable-object-store.js';
 export type {
   DurableObjectRateLimiter,
@@ -16,3 +20,14 @@ export type {
   DurableObjectStubLike,
   SqlCursorLike,
 } from './storage-types.js';
+// The object's side, for its host.
+export { createObjectState, type ObjectState } from './object-state.js';
+export {
+  answerOperation,
+  callShard,
+  forwardToObject,
+  isOperationCall,
+  operationFailed,
+  SHARD_HEADER,
+} from './object-calls.js';
+export { createObjectPorts } from './sharded-store.js';

@@ -1,11 +1,13 @@
-import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
-import type { Operation } from './object-state.js';
+import { ChannelWebhookError, isChannelWebhookError } from '../../../src/store-kit/index.js';
+import { OPERATIONS, type ObjectState, type Operation } from './object-state.js';
+import { keyShard } from './shard.js';
 import type { DurableObjectNamespaceLike } from './storage-types.js';
 
 // A call to an object is a POST of `{ operation, args }` to this path, answered `{ value }` or
 // `{ error: { code, message } }`. Only the worker's store, limiter and router, and other webhook
 // objects, reach an object: a Durable Object has no address of its own on the internet.
 export const OPERATION_URL = 'https://channel-webhooks.internal/operation';
+const OPERATION_PATH = new URL(OPERATION_URL).pathname;
 // Which shard an object is: sent with every call, since an object learns nothing of its name.
 export const SHARD_HEADER = 'x-channel-webhooks-shard';
 
@@ -42,16 +44,69 @@ export function createRemoteCall(namespace: DurableObjectNamespaceLike): CallSha
   };
 }
 
+/**
+ * Forwards a webhook post, as it is, body streaming, to the object its webhook id names, which
+ * runs the handler there: the router's one call.
+ */
+export function forwardToObject(
+  namespace: DurableObjectNamespaceLike,
+  webhookId: string,
+  request: Request,
+): Promise<Response> {
+  const shard = keyShard(webhookId);
+  const forwarded = new Request(request);
+  forwarded.headers.set(SHARD_HEADER, shard);
+  return objectOf(namespace, shard).fetch(forwarded);
+}
+
+/** The shard an object is called as, or `null` for a request that did not come through this package. */
+export function callShard(request: Request): string | null {
+  return request.headers.get(SHARD_HEADER);
+}
+
+/** Whether a request to an object is an operation (from a store, a limiter or another object), not a post. */
+export function isOperationCall(request: Request): boolean {
+  return request.method === 'POST' && new URL(request.url).pathname === OPERATION_PATH;
+}
+
+/** The object's answer to an operation call: `{ value }`, or the failure as {@link operationFailed} says it. */
+export async function answerOperation(state: ObjectState, request: Request): Promise<Response> {
+  const { operation, args } = (await request.json()) as { operation: Operation; args: unknown[] };
+  if (!OPERATIONS.has(operation))
+    return operationFailed(new ChannelWebhookError('misconfigured', `no operation ${JSON.stringify(operation)}`));
+  try {
+    return Response.json({ value: runOperation(state, operation, args) ?? null });
+  } catch (error) {
+    return operationFailed(error);
+  }
+}
+
+/** A failed call's answer, which the caller's {@link createRemoteCall} throws again as the same error. */
+export function operationFailed(error: unknown): Response {
+  const { code, message } = isChannelWebhookError(error)
+    ? error
+    : {
+        code: 'store_failed',
+        message: `Durable Object store: ${error instanceof Error ? error.message : String(error)}`,
+      };
+  return Response.json({ error: { code, message } }, { status: 500 });
+}
+
+/** Runs one operation of this object, turning a failure of the database into the operation's code with the reason. */
+export function runOperation(state: ObjectState, operation: Operation, args: readonly unknown[]): unknown {
+  try {
+    return (state[operation] as (...args: readonly unknown[]) => unknown)(...args);
+  } catch (error) {
+    throw isChannelWebhookError(error) ? error : objectFailure(failureCode(operation), operation, error);
+  }
+}
+
 /** The error a failed call is reported as: the limiter's for its `hit`, the store's for the rest. */
-export function failureCode(operation: Operation): 'store_failed' | 'rate_limiter_failed' {
+function failureCode(operation: Operation): 'store_failed' | 'rate_limiter_failed' {
   return operation === 'hit' ? 'rate_limiter_failed' : 'store_failed';
 }
 
-export function objectFailure(
-  code: 'store_failed' | 'rate_limiter_failed',
-  operation: string,
-  error: unknown,
-): ChannelWebhookError {
+function objectFailure(code: 'store_failed' | 'rate_limiter_failed', operation: string, error: unknown) {
   const who = code === 'store_failed' ? 'Durable Object store' : 'Durable Object rate limiter';
   return new ChannelWebhookError(
     code,

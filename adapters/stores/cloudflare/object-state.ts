@@ -1,20 +1,20 @@
-import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
-import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
-import type {
-  Channel,
-  FeedPage,
-  InsertMessageInput,
-  InsertMessageResult,
-  Message,
-  PostRecord,
-  RateLimitDecision,
-  ReadFeedOptions,
-  WebhookProfileChange,
-  WebhookRecord,
-} from '../../../src/ports.js';
-import { isFolded, minuteOf } from '../../../src/history/post-record.js';
-import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
-import { objectFailure } from './object-calls.js';
+import { createSqliteStatements, MESSAGE_COLUMNS, toMessage, type SqliteRow } from '../sql/index.js';
+import {
+  ChannelWebhookError,
+  isFolded,
+  minuteOf,
+  POST_HISTORY_LIMIT,
+  type Channel,
+  type FeedPage,
+  type InsertMessageInput,
+  type InsertMessageResult,
+  type Message,
+  type PostRecord,
+  type RateLimitDecision,
+  type ReadFeedOptions,
+  type WebhookProfileChange,
+  type WebhookRecord,
+} from '../../../src/store-kit/index.js';
 import { OBJECT_SCHEMA_VERSION, objectMigrationsAfter } from './object-schema.js';
 import type { DurableObjectStorageLike } from './storage-types.js';
 
@@ -67,9 +67,7 @@ export const OPERATIONS: ReadonlySet<string> = new Set<Operation>([
   'readFeed',
 ]);
 
-type Row = Record<string, unknown>;
-
-const MESSAGE_COLUMNS = 'seq, id, channel_id, webhook_id, author_name, body, blocks, created_at';
+type Row = SqliteRow;
 
 /**
  * Brings the object's schema up to {@link OBJECT_SCHEMA_VERSION}, in one transaction, and refuses
@@ -153,8 +151,11 @@ function createSchemaState(storage: DurableObjectStorageLike): ObjectState {
   const rows = (query: string, ...bindings: unknown[]): Row[] => sql.exec(query, ...bindings).toArray();
   const first = (query: string, ...bindings: unknown[]): Row | undefined => rows(query, ...bindings)[0];
   const write = <T>(work: () => T): T => storage.transactionSync(work);
-  const readWebhook = (webhookId: string): WebhookRecord | null =>
-    toWebhook(first(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`, webhookId));
+  // The object's own tables have no prefix: the database is the object's alone.
+  const statements = createSqliteStatements(
+    { run: (query, ...bindings) => void sql.exec(query, ...bindings), get: first, all: rows },
+    '',
+  );
   const routeOf = (webhookId: string): Route | null => {
     const row = first('SELECT shard FROM webhook_routes WHERE id = ?', webhookId);
     return row === undefined ? null : { routedTo: String(row.shard) };
@@ -171,30 +172,12 @@ function createSchemaState(storage: DurableObjectStorageLike): ObjectState {
 
   return {
     putChannel(channel) {
-      write(() =>
-        sql.exec(
-          `INSERT INTO channels (id, owner_id, archived) VALUES (?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET owner_id = excluded.owner_id, archived = excluded.archived`,
-          channel.id,
-          channel.ownerId,
-          channel.archived ? 1 : 0,
-        ),
-      );
+      write(() => statements.putChannel(channel));
       return null;
     },
 
-    getChannel(channelId) {
-      const row = first('SELECT id, owner_id, archived FROM channels WHERE id = ?', channelId);
-      return row === undefined
-        ? null
-        : { id: String(row.id), ownerId: String(row.owner_id), archived: Number(row.archived) !== 0 };
-    },
-
-    listMessages(channelId) {
-      return rows(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? ORDER BY seq`, channelId).map(
-        toMessage,
-      );
-    },
+    getChannel: statements.getChannel,
+    listMessages: statements.listMessages,
 
     insertWebhook(webhook) {
       write(() => {
@@ -203,10 +186,7 @@ function createSchemaState(storage: DurableObjectStorageLike): ObjectState {
             'store_failed',
             `Durable Object store: insertWebhook failed: the id ${webhook.id} is taken`,
           );
-        sql.exec(
-          `INSERT INTO webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ...webhookRowValues(webhook),
-        );
+        statements.insertWebhook(webhook);
       });
       return null;
     },
@@ -215,7 +195,7 @@ function createSchemaState(storage: DurableObjectStorageLike): ObjectState {
       write(() => {
         const route = routeOf(webhookId);
         if (route?.routedTo === shard) return;
-        if (route !== null || readWebhook(webhookId) !== null) {
+        if (route !== null || statements.getWebhook(webhookId) !== null) {
           throw new ChannelWebhookError(
             'store_failed',
             `Durable Object store: insertWebhook failed: the id ${webhookId} is taken`,
@@ -226,98 +206,18 @@ function createSchemaState(storage: DurableObjectStorageLike): ObjectState {
       return null;
     },
 
-    getWebhook(webhookId) {
-      return routeOf(webhookId) ?? readWebhook(webhookId);
-    },
-
-    listWebhooks(channelId) {
-      return rows(
-        `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE channel_id = ? ORDER BY created_at, seq`,
-        channelId,
-      ).map((row) => toWebhook(row)!);
-    },
-
-    updateWebhookSecret(webhookId, secretHash, rotatedAt) {
-      return onWebhook(webhookId, () =>
-        toWebhook(
-          first(
-            `UPDATE webhooks SET secret_hash = ?, rotated_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
-            secretHash,
-            rotatedAt,
-            webhookId,
-          ),
-        ),
-      );
-    },
-
-    revokeWebhook(webhookId, revokedAt) {
-      return onWebhook(webhookId, () =>
-        toWebhook(
-          first(
-            `UPDATE webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`,
-            revokedAt,
-            webhookId,
-          ),
-        ),
-      );
-    },
-
-    updateWebhookProfile(webhookId, change) {
-      // A field left out of the change keeps its value; one given as null is cleared.
-      return onWebhook(webhookId, () =>
-        toWebhook(
-          first(
-            `UPDATE webhooks SET description = CASE WHEN ? THEN ? ELSE description END, avatar_url = CASE WHEN ? THEN ? ELSE avatar_url END
-             WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
-            change.description === undefined ? 0 : 1,
-            change.description ?? null,
-            change.avatarUrl === undefined ? 0 : 1,
-            change.avatarUrl ?? null,
-            webhookId,
-          ),
-        ),
-      );
-    },
+    getWebhook: (webhookId) => routeOf(webhookId) ?? statements.getWebhook(webhookId),
+    listWebhooks: statements.listWebhooks,
+    updateWebhookSecret: (webhookId, secretHash, rotatedAt) =>
+      onWebhook(webhookId, () => statements.updateWebhookSecret(webhookId, secretHash, rotatedAt)),
+    revokeWebhook: (webhookId, revokedAt) => onWebhook(webhookId, () => statements.revokeWebhook(webhookId, revokedAt)),
+    updateWebhookProfile: (webhookId, change) =>
+      onWebhook(webhookId, () => statements.updateWebhookProfile(webhookId, change)),
 
     // The guarded insert: the checks and the writes are one transaction of an object that runs one
     // thing at a time, so a revocation, rotation or archival that completed is always seen, and of
     // N posts racing with one key exactly one stores its message.
-    insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
-      const webhookId = message.author.id;
-      const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
-      return write((): InsertMessageResult => {
-        const guard = first(
-          `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, c.archived AS archived
-           FROM webhooks w LEFT JOIN channels c ON c.id = w.channel_id WHERE w.id = ?`,
-          secretHash,
-          webhookId,
-        );
-        if (guard === undefined || Number(guard.active) !== 1) return { outcome: 'webhook_inactive' };
-        if (guard.archived === null) return { outcome: 'channel_not_found' };
-        if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
-        if (key !== null) {
-          const earlier = first(
-            `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE webhook_id = ? AND idempotency_key = ?`,
-            webhookId,
-            key,
-          );
-          if (earlier !== undefined) return { outcome: 'duplicate', message: toMessage(earlier) };
-        }
-        sql.exec(
-          `INSERT INTO messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          message.id,
-          message.channelId,
-          webhookId,
-          message.author.name,
-          JSON.stringify(message.body),
-          JSON.stringify(message.blocks),
-          message.createdAt,
-          key,
-        );
-        sql.exec('UPDATE webhooks SET last_post_at = ? WHERE id = ?', postedAt, webhookId);
-        return { outcome: 'created', message };
-      });
-    },
+    insertMessage: (input) => write(() => statements.insertMessage(input)),
 
     // The exact sliding window: drop what left it, count the rest, record this request when allowed.
     hit(key, now, limit, windowMs) {
@@ -390,7 +290,7 @@ function createSchemaState(storage: DurableObjectStorageLike): ObjectState {
     readFeed({ channelId, after, limit }) {
       const from = after === undefined ? 0 : feedPosition(after);
       const entries = rows(
-        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+        `SELECT seq, ${MESSAGE_COLUMNS} FROM messages WHERE channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
         channelId,
         from,
         limit,
@@ -423,50 +323,4 @@ function invalidCursor(cursor: string): ChannelWebhookError {
     'invalid_cursor',
     `Durable Object store: readFeed: ${JSON.stringify(cursor)} is not a cursor this store gave out`,
   );
-}
-
-/** Runs one operation, turning a failure of the database into `code` with the reason. */
-export function runOperation(
-  state: ObjectState,
-  operation: Operation,
-  args: readonly unknown[],
-  code: 'store_failed' | 'rate_limiter_failed',
-): unknown {
-  try {
-    return (state[operation] as (...args: readonly unknown[]) => unknown)(...args);
-  } catch (error) {
-    throw isChannelWebhookError(error) ? error : objectFailure(code, operation, error);
-  }
-}
-
-function toWebhook(row: Row | undefined): WebhookRecord | null {
-  if (row === undefined) return null;
-  return {
-    id: String(row.id),
-    channelId: String(row.channel_id),
-    name: String(row.name),
-    secretHash: String(row.secret_hash),
-    createdBy: String(row.created_by),
-    createdAt: Number(row.created_at),
-    rotatedAt: orNull(row.rotated_at),
-    revokedAt: orNull(row.revoked_at),
-    lastPostAt: orNull(row.last_post_at),
-    description: row.description === null ? null : String(row.description),
-    avatarUrl: row.avatar_url === null ? null : String(row.avatar_url),
-  };
-}
-
-function orNull(value: unknown): number | null {
-  return value === null ? null : Number(value);
-}
-
-function toMessage(row: Row): Message {
-  return {
-    id: String(row.id),
-    channelId: String(row.channel_id),
-    body: JSON.parse(String(row.body)) as string,
-    blocks: JSON.parse(String(row.blocks)) as Message['blocks'],
-    author: { type: 'webhook', id: String(row.webhook_id), name: String(row.author_name) },
-    createdAt: String(row.created_at),
-  };
 }

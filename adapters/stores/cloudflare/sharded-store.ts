@@ -1,33 +1,32 @@
-import { ChannelWebhookError } from '../../../src/errors.js';
-import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
-import type {
-  Channel,
-  FeedPage,
-  InsertMessageInput,
-  InsertMessageResult,
-  Message,
-  PostRecord,
-  RateLimitDecision,
-  RateLimiter,
-  ReadFeedOptions,
-  WebhookProfileChange,
-  WebhookRecord,
-  WebhookStore,
-} from '../../../src/ports.js';
-import { isThenable, type MaybePromise } from '../../../src/waiting/maybe-promise.js';
-import type { CallShard } from './object-calls.js';
-import { parseFeedCursor, type Operation, type Route } from './object-state.js';
+import {
+  ChannelWebhookError,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
+  isThenable,
+  type Channel,
+  type FeedPage,
+  type ImmediateStoreMethods,
+  type InsertMessageInput,
+  type InsertMessageResult,
+  type MaybeAsync,
+  type MaybePromise,
+  type Message,
+  type PostRecord,
+  type RateLimitDecision,
+  type RateLimiter,
+  type StoreMethods,
+  type WebhookProfileChange,
+  type WebhookRecord,
+} from '../../../src/store-kit/index.js';
+import { createRemoteCall, runOperation, type CallShard } from './object-calls.js';
+import { parseFeedCursor, type ObjectState, type Operation, type Route } from './object-state.js';
 import { channelShard, keyShard, newShardedWebhookId } from './shard.js';
+import type { DurableObjectNamespaceLike } from './storage-types.js';
 
 /** The store over the webhook objects, wherever it runs: in the worker, or in one of the objects. */
-export interface ShardedStore extends WebhookStore {
+export interface ShardedStore extends MaybeAsync<StoreMethods>, ImmediateStoreMethods {
   putChannel(channel: Channel): MaybePromise<void>;
   listMessages(channelId: string): MaybePromise<Message[]>;
-  newWebhookId(channelId: string): string;
-  recordPosts(records: readonly PostRecord[]): MaybePromise<void>;
-  listPosts(webhookId: string, limit: number): MaybePromise<PostRecord[]>;
-  readFeed(options: ReadFeedOptions): MaybePromise<FeedPage>;
-  watchFeed(listener: () => void): () => void;
 }
 
 /**
@@ -111,6 +110,25 @@ export function createShardedRateLimiter(
   return {
     hit: (key, now) => call(keyShard(key), 'hit', [key, now, limit, windowMs]) as MaybePromise<RateLimitDecision>,
   };
+}
+
+/**
+ * The store and the limiter of a handler that runs in the object of `shard`: this object's own
+ * operations are synchronous calls of `state`, and only an imported webhook id (whose channel lives
+ * in another object) costs a call to another, through the namespace `namespace()` gives.
+ */
+export function createObjectPorts(
+  state: ObjectState,
+  shard: string,
+  namespace: () => DurableObjectNamespaceLike,
+): { store: ShardedStore; rateLimiter: RateLimiter } {
+  let remote: CallShard | null = null;
+  const call: CallShard = (target, operation, args) => {
+    if (target === shard) return runOperation(state, operation, args);
+    remote ??= createRemoteCall(namespace());
+    return remote(target, operation, args);
+  };
+  return { store: createShardedStore(call), rateLimiter: createShardedRateLimiter(call) };
 }
 
 function isRoute(answer: unknown): answer is Route {

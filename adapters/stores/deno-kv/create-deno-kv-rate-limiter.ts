@@ -2,9 +2,16 @@ import { keyLayout } from './key-layout.js';
 import { createKvRunner, type KvParty, LOST_RACE } from './kv-runner.js';
 import { layoutVersion } from './layout-version.js';
 import { resolveDenoKvOptions, type DenoKvConnectionOptions } from './options.js';
-import { checkArgument, HIT_TIME, integer, POSITIVE_MS } from '../../../src/arguments/index.js';
-import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
-import type { RateLimitDecision, RateLimiter } from '../../../src/ports.js';
+import {
+  checkArgument,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
+  HIT_TIME,
+  integer,
+  POSITIVE_MS,
+  type RateLimitDecision,
+  type RateLimiter,
+} from '../../../src/store-kit/index.js';
 
 /**
  * Options of {@link createDenoKvRateLimiter}: the shared ones (see {@link DenoKvConnectionOptions})

@@ -1,4 +1,15 @@
-import { copyWebhookRecord } from '../../../src/lifecycle/copy-webhook-record.js';
+import {
+  ChannelWebhookError,
+  copyWebhookRecord,
+  type Async,
+  type Channel,
+  type ImmediateStoreMethods,
+  type InsertMessageResult,
+  type Message,
+  type StoreMethods,
+  type WebhookRecord,
+  type WebhookStore,
+} from '../../../src/store-kit/index.js';
 import type { DenoKvEntry } from './deno-kv.js';
 import { readFeedPage, watchFeedHead } from './feed.js';
 import { getAll, readFrames, setFrames, toFrames } from './frames.js';
@@ -7,19 +18,6 @@ import { createKvRunner, type KvParty, LOST_RACE } from './kv-runner.js';
 import { layoutVersion } from './layout-version.js';
 import { FEED_POLL_MS, resolveDenoKvOptions, type DenoKvConnectionOptions } from './options.js';
 import { createPostHistory } from './post-history.js';
-import { ChannelWebhookError } from '../../../src/errors.js';
-import type {
-  Channel,
-  FeedPage,
-  InsertMessageInput,
-  InsertMessageResult,
-  Message,
-  PostRecord,
-  ReadFeedOptions,
-  WebhookProfileChange,
-  WebhookRecord,
-  WebhookStore,
-} from '../../../src/ports.js';
 
 /**
  * Options of {@link createDenoKvStore}: the shared ones (see {@link DenoKvConnectionOptions}) and
@@ -51,7 +49,7 @@ export interface DenoKvStoreOptions extends DenoKvConnectionOptions {
  * await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
  * ```
  */
-export interface DenoKvStore extends WebhookStore {
+export interface DenoKvStore extends Async<StoreMethods>, Pick<ImmediateStoreMethods, 'watchFeed'> {
   /**
    * Writes the key layout's version into a KV that has none, and fails with `store_failed` for a KV
    * written by a newer release. Every other method does it first anyway; call it at start-up to
@@ -62,18 +60,6 @@ export interface DenoKvStore extends WebhookStore {
   putChannel(channel: Channel): Promise<void>;
   /** The channel's messages, oldest first. */
   listMessages(channelId: string): Promise<Message[]>;
-  getChannel(channelId: string): Promise<Channel | null>;
-  insertWebhook(webhook: WebhookRecord): Promise<void>;
-  getWebhook(webhookId: string): Promise<WebhookRecord | null>;
-  listWebhooks(channelId: string): Promise<WebhookRecord[]>;
-  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
-  revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
-  insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
-  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): Promise<WebhookRecord | null>;
-  recordPosts(records: readonly PostRecord[]): Promise<void>;
-  listPosts(webhookId: string, limit: number): Promise<PostRecord[]>;
-  readFeed(options: ReadFeedOptions): Promise<FeedPage>;
-  watchFeed(listener: () => void): () => void;
 }
 
 /** What the idempotency key of a stored message holds; its versionstamp is the message's. */

@@ -1,8 +1,12 @@
 import type { DenoKv, DenoKvEntry } from './deno-kv.js';
 import { getAll } from './frames.js';
 import type { KeyLayout } from './key-layout.js';
-import { ChannelWebhookError } from '../../../src/errors.js';
-import type { FeedPage, Message, ReadFeedOptions } from '../../../src/ports.js';
+import {
+  ChannelWebhookError,
+  type FeedPage,
+  type Message,
+  type ReadFeedOptions,
+} from '../../../src/store-kit/index.js';
 
 // A cursor is the versionstamp of the commit that stored the message: 20 hex digits.
 const CURSOR = /^[0-9a-f]{20}$/;

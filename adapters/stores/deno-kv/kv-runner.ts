@@ -1,5 +1,4 @@
-import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
-import { settleWithin } from '../../../src/waiting/deadline.js';
+import { ChannelWebhookError, isChannelWebhookError, settleWithin } from '../../../src/store-kit/index.js';
 
 /** Which side of the package a failure is reported for, and its deadline. */
 export interface KvParty {

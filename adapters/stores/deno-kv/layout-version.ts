@@ -1,7 +1,7 @@
 import type { DenoKv } from './deno-kv.js';
 import { DENO_KV_LAYOUT_VERSION, type KeyLayout } from './key-layout.js';
 import { type KvParty, type KvRunner, LOST_RACE } from './kv-runner.js';
-import { ChannelWebhookError } from '../../../src/errors.js';
+import { ChannelWebhookError } from '../../../src/store-kit/index.js';
 
 /**
  * The layout check of one store or limiter: `migrate()` writes the layout version into a KV that

@@ -2,13 +2,13 @@ import type { DenoKv } from './deno-kv.js';
 import {
   checkOptions,
   integer,
+  MAX_TIMEOUT_MS,
   MILLISECONDS,
-  type OptionsShape,
   port,
   required,
   rule,
-} from '../../../src/arguments/index.js';
-import { MAX_TIMEOUT_MS } from '../../../src/waiting/deadline.js';
+  type OptionsShape,
+} from '../../../src/store-kit/index.js';
 
 /**
  * The options the Deno KV store and rate limiter share.

@@ -2,8 +2,7 @@ import type { DenoKv } from './deno-kv.js';
 import { framesSize, readFrames, setFrames, toFrames } from './frames.js';
 import type { KeyLayout } from './key-layout.js';
 import { type KvRunner, LOST_RACE } from './kv-runner.js';
-import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
-import type { PostRecord } from '../../../src/ports.js';
+import { POST_HISTORY_LIMIT, type PostRecord } from '../../../src/store-kit/index.js';
 
 /**
  * A webhook's history head: the sequence number of its next record, and its last 429 and 415

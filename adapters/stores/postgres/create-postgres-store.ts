@@ -1,4 +1,4 @@
-import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
+import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/index.js';
 import { MESSAGE_FIELDS, POST_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
 import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
 import {
@@ -10,24 +10,25 @@ import {
 } from './options.js';
 import { postgresSchema } from './schema.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
-import { ChannelWebhookError } from '../../../src/errors.js';
-import { mergeFolded } from '../../../src/history/post-record.js';
-import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
+import {
+  ChannelWebhookError,
+  mergeFolded,
+  POST_HISTORY_LIMIT,
+  type Async,
+  type Channel,
+  type FeedPage,
+  type InsertMessageInput,
+  type InsertMessageResult,
+  type Message,
+  type PostRecord,
+  type ReadFeedOptions,
+  type StoreMethods,
+  type WebhookRecord,
+  type WebhookStore,
+} from '../../../src/store-kit/index.js';
 import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
 import { createFeedListener } from './feed-listener.js';
 import { createGroupCommit } from './group-commit.js';
-import type {
-  Channel,
-  FeedPage,
-  InsertMessageInput,
-  InsertMessageResult,
-  Message,
-  PostRecord,
-  ReadFeedOptions,
-  WebhookProfileChange,
-  WebhookRecord,
-  WebhookStore,
-} from '../../../src/ports.js';
 
 /**
  * The PostgreSQL store, with the extra methods of the reference stores and its migration.
@@ -39,23 +40,13 @@ import type {
  * const messages = await store.listMessages('general');
  * ```
  */
-export interface PostgresStore extends WebhookStore {
+export interface PostgresStore extends Async<Omit<StoreMethods, 'readFeed'>> {
   /** Creates the tables and indexes if they do not exist yet (safe to run on every start, from any number of instances). */
   migrate(): Promise<void>;
   /** Creates or replaces a channel in the store's channels table. */
   putChannel(channel: Channel): Promise<void>;
   /** The channel's messages, oldest first. */
   listMessages(channelId: string): Promise<Message[]>;
-  getChannel(channelId: string): Promise<Channel | null>;
-  insertWebhook(webhook: WebhookRecord): Promise<void>;
-  getWebhook(webhookId: string, presentedSecretHash?: string): Promise<WebhookRecord | null>;
-  listWebhooks(channelId: string): Promise<WebhookRecord[]>;
-  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): Promise<WebhookRecord | null>;
-  revokeWebhook(webhookId: string, revokedAt: number): Promise<WebhookRecord | null>;
-  insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
-  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): Promise<WebhookRecord | null>;
-  recordPosts(records: readonly PostRecord[]): Promise<void>;
-  listPosts(webhookId: string, limit: number): Promise<PostRecord[]>;
   /**
    * The feed, present when the store has a listening connection (`listen`, or a node-postgres
    * `Pool` as `pool`). Reads return

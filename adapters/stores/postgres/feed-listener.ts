@@ -1,6 +1,4 @@
-import { systemClock } from '../../../src/clock.js';
-import { createFeedWatchers } from '../../../src/feed/watchers.js';
-import { createConsoleErrorLog } from '../../../src/reporting/console-error-log.js';
+import { createConsoleErrorLog, createFeedWatchers, systemClock } from '../../../src/store-kit/index.js';
 import type { PostgresListenClient } from './options.js';
 
 // Reconnection waits this long, doubling up to the ceiling (with jitter), while PostgreSQL or the

@@ -8,5 +8,5 @@ export type {
   PostgresStoreOptions,
 } from './options.js';
 export { postgresSchema } from './schema.js';
-export { DEFAULT_TABLE_PREFIX } from '../sql/table-prefix.js';
+export { DEFAULT_TABLE_PREFIX } from '../sql/index.js';
 export type { PostgresSchemaOptions } from './schema.js';

@@ -1,4 +1,4 @@
-import { ChannelWebhookError } from '../../../src/errors.js';
+import { ChannelWebhookError } from '../../../src/store-kit/index.js';
 
 /**
  * Runs `lookup` in one of the gate's slots. `proven` lookups are those of a credential (webhook id

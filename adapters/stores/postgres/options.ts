@@ -4,12 +4,12 @@ import {
   fn,
   integer,
   MILLISECONDS,
-  type OptionsShape,
   port,
   required,
   rule,
-} from '../../../src/arguments/index.js';
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
+  type OptionsShape,
+} from '../../../src/store-kit/index.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
 
 /**
  * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.

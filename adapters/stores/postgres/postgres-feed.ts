@@ -4,8 +4,10 @@ import {
   formatCursor,
   invalidCursor,
   parseCursor,
-} from '../../../src/feed/cursor.js';
-import type { FeedPage, Message, ReadFeedOptions } from '../../../src/ports.js';
+  type FeedPage,
+  type Message,
+  type ReadFeedOptions,
+} from '../../../src/store-kit/index.js';
 import { MESSAGE_FIELDS, asFields, readRows } from './rows.js';
 
 const STORE = 'PostgreSQL store';

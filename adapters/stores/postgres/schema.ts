@@ -1,5 +1,5 @@
-import { checkOptions } from '../../../src/arguments/index.js';
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
+import { checkOptions } from '../../../src/store-kit/index.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
 
 /**
  * Options of {@link postgresSchema}.

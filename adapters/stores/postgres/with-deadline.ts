@@ -1,5 +1,4 @@
-import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
-import { settleWithin } from '../../../src/waiting/deadline.js';
+import { ChannelWebhookError, isChannelWebhookError, settleWithin } from '../../../src/store-kit/index.js';
 
 /**
  * Settles like `work`, or rejects with a `store_timeout` error after `ms`, on the core's deadline

@@ -3,18 +3,20 @@ import { createRoundTripBatcher } from './round-trip-batcher.js';
 import { SLIDING_WINDOW_SCRIPT } from './sliding-window-script.js';
 import { resolveSendCommand, type RedisCallClient, type RedisSendCommand } from './send-command.js';
 import {
+  ChannelWebhookError,
   checkArgument,
   checkOptions,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
   fn,
   HIT_TIME,
   integer,
-  type OptionsShape,
   port,
   rule,
-} from '../../../src/arguments/index.js';
-import { ChannelWebhookError } from '../../../src/errors.js';
-import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
-import type { RateLimitDecision, RateLimiter } from '../../../src/ports.js';
+  type OptionsShape,
+  type RateLimitDecision,
+  type RateLimiter,
+} from '../../../src/store-kit/index.js';
 
 /**
  * The limits of {@link createRedisRateLimiter}, besides its connection.

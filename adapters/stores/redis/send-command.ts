@@ -1,4 +1,4 @@
-import { invalidArgument } from '../../../src/arguments/index.js';
+import { invalidArgument } from '../../../src/store-kit/index.js';
 
 /**
  * The one thing the limiter needs of a Redis client: send a command as strings, get its reply. This

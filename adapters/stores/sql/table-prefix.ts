@@ -1,4 +1,4 @@
-import { type ArgumentRule, rule } from '../../../src/arguments/index.js';
+import { rule, type ArgumentRule } from '../../../src/store-kit/index.js';
 
 /**
  * The table prefix used when none is given, by the PostgreSQL and the SQLite store alike.

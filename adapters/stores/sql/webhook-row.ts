@@ -1,4 +1,4 @@
-import type { WebhookRecord } from '../../../src/ports.js';
+import type { WebhookRecord } from '../../../src/store-kit/index.js';
 
 /** The webhook table's columns, in the order {@link webhookRowValues} gives their values (the SQLite and PostgreSQL stores and the Durable Object). */
 export const WEBHOOK_COLUMNS =

@@ -1,9 +1,19 @@
 import { resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
 import { sqliteWriterOf } from './sqlite-writer.js';
-import { BOOLEAN, checkArgument, HIT_TIME, integer, POSITIVE_MS } from '../../../src/arguments/index.js';
-import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS } from '../../../src/limits.js';
-import type { RateLimitDecision, RateLimiter } from '../../../src/ports.js';
+import {
+  BOOLEAN,
+  checkArgument,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_RATE_WINDOW_MS,
+  HIT_TIME,
+  integer,
+  POSITIVE_MS,
+  type Async,
+  type RateLimitDecision,
+  type RateLimiterMethods,
+  type Sync,
+} from '../../../src/store-kit/index.js';
 
 /**
  * Options of {@link createSqliteRateLimiter}: the connection's (see {@link SqliteConnectionOptions})
@@ -37,9 +47,7 @@ export interface SqliteRateLimiterOptions extends SqliteConnectionOptions {
  * const { allowed, remaining } = rateLimiter.hit('wh_5kQ2R1rWmH0bV8sYq3XJ9w', Date.now());
  * ```
  */
-export interface SqliteRateLimiter extends RateLimiter {
-  hit(key: string, now: number): RateLimitDecision;
-}
+export interface SqliteRateLimiter extends Sync<RateLimiterMethods> {}
 
 /**
  * The SQLite limiter with group commit: its decisions answer once their group transaction committed.
@@ -50,12 +58,10 @@ export interface SqliteRateLimiter extends RateLimiter {
  * const { allowed } = await rateLimiter.hit('wh_5kQ2R1rWmH0bV8sYq3XJ9w', Date.now());
  * ```
  */
-export interface SqliteGroupCommitRateLimiter extends RateLimiter {
-  hit(key: string, now: number): Promise<RateLimitDecision>;
-}
+export interface SqliteGroupCommitRateLimiter extends Async<RateLimiterMethods> {}
 
 /**
- * An exact sliding-window {@link RateLimiter} in a SQLite database file, shared by every process
+ * An exact sliding-window {@link channel-webhooks!RateLimiter} in a SQLite database file, shared by every process
  * that opens the file: the same rule as `createMemoryRateLimiter` (never more than `limit` allowed
  * in any `windowMs`, refused requests not counted), so two processes behind one port share one
  * webhook's 60 a minute. Each decision is one `BEGIN IMMEDIATE` transaction that drops the key's

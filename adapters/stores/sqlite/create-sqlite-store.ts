@@ -1,19 +1,23 @@
-import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/webhook-row.js';
+import { createSqliteStatements, MESSAGE_COLUMNS, orNull, toMessage, type SqliteRow } from '../sql/index.js';
 import { migrate, resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
-import { isFolded, mergeFolded, minuteOf } from '../../../src/history/post-record.js';
-import { POST_HISTORY_LIMIT } from '../../../src/limits.js';
-import type { MemoryStore } from '../../../src/memory/memory-store.js';
-import type {
-  InsertMessageInput,
-  InsertMessageResult,
-  Message,
-  PostRecord,
-  WebhookRecord,
-} from '../../../src/ports.js';
+import {
+  BOOLEAN,
+  isFolded,
+  mergeFolded,
+  minuteOf,
+  POST_HISTORY_LIMIT,
+  type Async,
+  type Channel,
+  type InsertMessageInput,
+  type InsertMessageResult,
+  type Message,
+  type PostRecord,
+  type StoreMethods,
+  type Sync,
+} from '../../../src/store-kit/index.js';
 import { createSqliteFeed } from './sqlite-feed.js';
 import { sqliteWriterOf } from './sqlite-writer.js';
-import { BOOLEAN } from '../../../src/arguments/index.js';
 
 /**
  * Options of {@link createSqliteStore}.
@@ -46,18 +50,13 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
  * const result = await store.insertMessage({ message, idempotencyKey: null, secretHash, postedAt: Date.now() });
  * ```
  */
-export interface SqliteGroupCommitStore extends Omit<SqliteStore, 'insertMessage' | 'recordPosts'> {
-  /** The guarded insert (see `WebhookStore.insertMessage`), in the next transaction of the database's writer. */
-  insertMessage(input: InsertMessageInput): Promise<InsertMessageResult>;
-  /** The post history's batch (see `WebhookStore.recordPosts`), in the next transaction of the database's writer. */
-  recordPosts(records: readonly PostRecord[]): Promise<void>;
-  /** Not offered: the manager makes a random id (see `WebhookStore.newWebhookId`). */
-  newWebhookId?(channelId: string): string;
-}
+export interface SqliteGroupCommitStore
+  extends Omit<SqliteStore, 'insertMessage' | 'recordPosts'>,
+    Async<Pick<StoreMethods, 'insertMessage' | 'recordPosts'>> {}
 
 /**
- * The SQLite store: the memory store's synchronous methods (the port's, `putChannel` and
- * `listMessages`), and its migration.
+ * The SQLite store: every method of the port answering at once, the reference stores' `putChannel`
+ * and `listMessages`, `pruneMessages` as the memory store has it, and its migration.
  *
  * @example
  * ```ts
@@ -66,7 +65,11 @@ export interface SqliteGroupCommitStore extends Omit<SqliteStore, 'insertMessage
  * const messages = store.listMessages('general');
  * ```
  */
-export interface SqliteStore extends MemoryStore {
+export interface SqliteStore extends Sync<StoreMethods> {
+  /** Creates or replaces a channel in the store's channels table. */
+  putChannel(channel: Channel): void;
+  /** The channel's messages, oldest first. */
+  listMessages(channelId: string): Message[];
   /** Creates or upgrades the tables (safe to run on every start, from any number of processes). */
   migrate(): void;
   /**
@@ -85,30 +88,6 @@ export interface SqliteStore extends MemoryStore {
   pruneMessages(before: number, limit?: number): number;
 }
 
-interface WebhookRow {
-  id: string;
-  channel_id: string;
-  name: string;
-  secret_hash: string;
-  created_by: string;
-  created_at: number | bigint;
-  rotated_at: number | bigint | null;
-  revoked_at: number | bigint | null;
-  last_post_at: number | bigint | null;
-  description: string | null;
-  avatar_url: string | null;
-}
-
-interface MessageRow {
-  id: string;
-  channel_id: string;
-  webhook_id: string;
-  author_name: string;
-  body: string;
-  blocks: string;
-  created_at: string;
-}
-
 interface PostRow {
   webhook_id: string;
   at: number | bigint;
@@ -121,12 +100,6 @@ interface PostRow {
   count: number | bigint;
 }
 
-interface GuardRow {
-  active: number | bigint;
-  archived: number | bigint | null;
-}
-
-const MESSAGE_COLUMNS = 'id, channel_id, webhook_id, author_name, body, blocks, created_at';
 const POST_COLUMNS = 'webhook_id, at, status, code, errors, idempotency_key, message_id, body_bytes, count';
 
 /**
@@ -181,44 +154,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
   setUpConnection(resolved, runner, party);
 
   const feed = createSqliteFeed(runner, p, { columns: MESSAGE_COLUMNS, toMessage });
-  const webhookWhere = (where: string) => `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE ${where}`;
-  const readWebhook = (webhookId: string): WebhookRecord | null =>
-    toWebhook(statement(webhookWhere('id = ?')).get(webhookId) as WebhookRow | null | undefined);
-
-  /** The guarded insert, inside the caller's transaction (see the store's description). */
-  function guardedInsert({ message, idempotencyKey, secretHash, postedAt }: InsertMessageInput): InsertMessageResult {
-    const webhookId = message.author.id;
-    // JSON text keeps any string exactly (see sqliteSchema), the key too, so keys compare exactly.
-    const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
-    const guard = statement(
-      `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, c.archived AS archived
-       FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ?`,
-    ).get(secretHash, webhookId) as GuardRow | null | undefined;
-    if (guard == null || Number(guard.active) !== 1) return { outcome: 'webhook_inactive' };
-    if (guard.archived === null) return { outcome: 'channel_not_found' };
-    if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
-    if (key !== null) {
-      const earlier = statement(
-        `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND idempotency_key = ?`,
-      ).get(webhookId, key) as MessageRow | null | undefined;
-      if (earlier != null) return { outcome: 'duplicate', message: toMessage(earlier) };
-    }
-    statement(
-      `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      message.id,
-      message.channelId,
-      webhookId,
-      message.author.name,
-      JSON.stringify(message.body),
-      JSON.stringify(message.blocks),
-      message.createdAt,
-      key,
-    );
-    statement(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`).run(postedAt, webhookId);
-    return { outcome: 'created', message };
-  }
+  const sql = createSqliteStatements(
+    {
+      run: (text, ...bindings) => void statement(text).run(...bindings),
+      // bun:sqlite answers `null` for no row, the other drivers `undefined`.
+      get: (text, ...bindings) => (statement(text).get(...bindings) ?? undefined) as SqliteRow | undefined,
+      all: (text, ...bindings) => statement(text).all(...bindings) as SqliteRow[],
+    },
+    p,
+  );
 
   /** Writes a batch of history records, inside the caller's transaction. */
   function writeRecords(records: readonly PostRecord[]): void {
@@ -275,96 +219,25 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
   const store: SqliteStore = {
     migrate: () => migrate(resolved, runner, party),
 
-    putChannel(channel) {
-      transaction('putChannel', () => {
-        statement(
-          `INSERT INTO ${p}channels (id, owner_id, archived) VALUES (?, ?, ?)
-           ON CONFLICT (id) DO UPDATE SET owner_id = excluded.owner_id, archived = excluded.archived`,
-        ).run(channel.id, channel.ownerId, channel.archived ? 1 : 0);
-      });
-    },
-
-    listMessages(channelId) {
-      return attempt('listMessages', () =>
-        (
-          statement(`SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = ? ORDER BY seq`).all(
-            channelId,
-          ) as MessageRow[]
-        ).map(toMessage),
-      );
-    },
-
-    getChannel(channelId) {
-      return attempt('getChannel', () => {
-        const row = statement(`SELECT id, owner_id, archived FROM ${p}channels WHERE id = ?`).get(channelId) as
-          | { id: string; owner_id: string; archived: number | bigint }
-          | null
-          | undefined;
-        return row == null ? null : { id: row.id, ownerId: row.owner_id, archived: Number(row.archived) !== 0 };
-      });
-    },
-
-    insertWebhook(webhook) {
-      transaction('insertWebhook', () => {
-        statement(`INSERT INTO ${p}webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-          ...webhookRowValues(webhook),
-        );
-      });
-    },
-
-    getWebhook(webhookId) {
-      return attempt('getWebhook', () => readWebhook(webhookId));
-    },
-
-    listWebhooks(channelId) {
-      return attempt('listWebhooks', () =>
-        (statement(`${webhookWhere('channel_id = ?')} ORDER BY created_at, seq`).all(channelId) as WebhookRow[]).map(
-          (row) => toWebhook(row)!,
-        ),
-      );
-    },
-
-    updateWebhookSecret(webhookId, secretHash, rotatedAt) {
-      return transaction('updateWebhookSecret', () => {
-        const row = statement(
-          `UPDATE ${p}webhooks SET secret_hash = ?, rotated_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
-        ).get(secretHash, rotatedAt, webhookId);
-        return toWebhook(row as WebhookRow | null | undefined);
-      });
-    },
-
-    revokeWebhook(webhookId, revokedAt) {
-      return transaction('revokeWebhook', () => {
-        const row = statement(
-          `UPDATE ${p}webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`,
-        ).get(revokedAt, webhookId);
-        return toWebhook(row as WebhookRow | null | undefined);
-      });
-    },
-
-    updateWebhookProfile(webhookId, change) {
-      return transaction('updateWebhookProfile', () => {
-        // A field left out of the change keeps its value; one given as null is cleared.
-        const row = statement(
-          `UPDATE ${p}webhooks SET description = CASE WHEN ? THEN ? ELSE description END, avatar_url = CASE WHEN ? THEN ? ELSE avatar_url END
-           WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
-        ).get(
-          change.description === undefined ? 0 : 1,
-          change.description ?? null,
-          change.avatarUrl === undefined ? 0 : 1,
-          change.avatarUrl ?? null,
-          webhookId,
-        );
-        return toWebhook(row as WebhookRow | null | undefined);
-      });
-    },
+    putChannel: (channel) => transaction('putChannel', () => sql.putChannel(channel)),
+    listMessages: (channelId) => attempt('listMessages', () => sql.listMessages(channelId)),
+    getChannel: (channelId) => attempt('getChannel', () => sql.getChannel(channelId)),
+    insertWebhook: (webhook) => transaction('insertWebhook', () => sql.insertWebhook(webhook)),
+    getWebhook: (webhookId) => attempt('getWebhook', () => sql.getWebhook(webhookId)),
+    listWebhooks: (channelId) => attempt('listWebhooks', () => sql.listWebhooks(channelId)),
+    updateWebhookSecret: (webhookId, secretHash, rotatedAt) =>
+      transaction('updateWebhookSecret', () => sql.updateWebhookSecret(webhookId, secretHash, rotatedAt)),
+    revokeWebhook: (webhookId, revokedAt) =>
+      transaction('revokeWebhook', () => sql.revokeWebhook(webhookId, revokedAt)),
+    updateWebhookProfile: (webhookId, change) =>
+      transaction('updateWebhookProfile', () => sql.updateWebhookProfile(webhookId, change)),
 
     readFeed: feed.read,
     watchFeed: feed.watch,
     pruneMessages: feed.prune,
 
     insertMessage(input: InsertMessageInput): InsertMessageResult {
-      const result = transaction('insertMessage', () => guardedInsert(input));
+      const result = transaction('insertMessage', () => sql.insertMessage(input));
       // After the commit: a follower woken now reads the message.
       if (result.outcome === 'created') feed.stored(input.message.channelId);
       return result;
@@ -400,7 +273,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
       writer.run(
         party,
         'insertMessage',
-        () => guardedInsert(input),
+        () => sql.insertMessage(input),
         (result) => {
           if (result.outcome !== 'created') return;
           if (committedChannels.size === 0) queueMicrotask(announce);
@@ -447,39 +320,5 @@ function toPostRecord(row: PostRow): PostRecord {
     messageId: row.message_id,
     bodyBytes: orNull(row.body_bytes),
     count: Number(row.count),
-  };
-}
-
-// Times are read with Number(): a connection set to read integers as BigInt (better-sqlite3's
-// safeIntegers, node:sqlite's readBigInts) still gives the port's numbers.
-function toWebhook(row: WebhookRow | null | undefined): WebhookRecord | null {
-  if (row == null) return null;
-  return {
-    id: row.id,
-    channelId: row.channel_id,
-    name: row.name,
-    secretHash: row.secret_hash,
-    createdBy: row.created_by,
-    createdAt: Number(row.created_at),
-    rotatedAt: orNull(row.rotated_at),
-    revokedAt: orNull(row.revoked_at),
-    lastPostAt: orNull(row.last_post_at),
-    description: row.description,
-    avatarUrl: row.avatar_url,
-  };
-}
-
-function orNull(value: number | bigint | null): number | null {
-  return value === null ? null : Number(value);
-}
-
-function toMessage(row: MessageRow): Message {
-  return {
-    id: row.id,
-    channelId: row.channel_id,
-    body: JSON.parse(row.body) as string,
-    blocks: JSON.parse(row.blocks) as Message['blocks'],
-    author: { type: 'webhook', id: row.webhook_id, name: row.author_name },
-    createdAt: row.created_at,
   };
 }

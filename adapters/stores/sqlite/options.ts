@@ -1,15 +1,15 @@
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/table-prefix.js';
+import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
 import {
   BOOLEAN,
+  ChannelWebhookError,
   checkOptions,
   integer,
+  MAX_TIMEOUT_MS,
   oneOf,
-  type OptionsShape,
   port,
   required,
-} from '../../../src/arguments/index.js';
-import { ChannelWebhookError } from '../../../src/errors.js';
-import { MAX_TIMEOUT_MS } from '../../../src/waiting/deadline.js';
+  type OptionsShape,
+} from '../../../src/store-kit/index.js';
 import { migrationsAfter, SQLITE_SCHEMA_VERSION } from './schema.js';
 import type { SqliteDatabase, SqliteParty, SqliteRunner } from './sqlite-database.js';
 

@@ -1,4 +1,8 @@
-import { ChannelWebhookError, isChannelWebhookError, type ChannelWebhookErrorCode } from '../../../src/errors.js';
+import {
+  ChannelWebhookError,
+  isChannelWebhookError,
+  type ChannelWebhookErrorCode,
+} from '../../../src/store-kit/index.js';
 
 /**
  * A prepared statement, as every synchronous SQLite driver has it. The store binds strings,

@@ -1,13 +1,17 @@
 import {
+  checkArgument,
   checkReadFeedOptions,
+  createFeedWatchers,
   cursorExpired,
+  EPOCH_MS,
   formatCursor,
+  integer,
   invalidCursor,
   parseCursor,
-} from '../../../src/feed/cursor.js';
-import { createFeedWatchers } from '../../../src/feed/watchers.js';
-import { checkArgument, EPOCH_MS, integer } from '../../../src/arguments/index.js';
-import type { FeedPage, Message, ReadFeedOptions } from '../../../src/ports.js';
+  type FeedPage,
+  type Message,
+  type ReadFeedOptions,
+} from '../../../src/store-kit/index.js';
 import type { SqliteRunner } from './sqlite-database.js';
 
 /**

@@ -1,6 +1,14 @@
 import { isChannelWebhookError } from '../../errors.js';
-import { followFeed, type FeedStore } from '../../feed/follow-feed.js';
-import type { FeedEntry, FeedPage, Message, ReadFeedOptions, WebhookRecord, WebhookStore } from '../../ports.js';
+import { followFeed } from '../../feed/follow-feed.js';
+import type {
+  FeedEntry,
+  FeedPage,
+  FeedStore,
+  Message,
+  ReadFeedOptions,
+  WebhookRecord,
+  WebhookStore,
+} from '../../ports.js';
 import { check, checkDeepEqual, checkEqual, ConformanceError } from '../assert.js';
 import { insertInput, makeMessage, makeWebhook, randomId } from '../fixtures.js';
 import type { Context, Suite } from './context.js';

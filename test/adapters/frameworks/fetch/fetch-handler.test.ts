@@ -1,9 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createFetchHandler } from '../../../../adapters/frameworks/fetch/index.js';
+import { createFetchHandler, fetchRequestParts, toFetchResponse } from '../../../../adapters/frameworks/fetch/index.js';
+import { createWebhookAdapter } from '../../../../src/index.js';
 import { setup, type World } from '../../../support/setup.js';
 
 const ORIGIN = 'https://chat.example.com';
+
+function headersOf(response: Response): Record<string, string> {
+  const all: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    all[name] = value;
+  });
+  return all;
+}
 
 describe('createFetchHandler on the global Request and Response', () => {
   let fixture: World;
@@ -81,6 +90,42 @@ describe('createFetchHandler on the global Request and Response', () => {
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ status: 500, code: 'misconfigured' });
     expect(await fixture.messages()).toEqual([]);
+  });
+
+  // Rule: fetchRequestParts and toFetchResponse are the whole binding of a framework that hands
+  // over a Web Request: an adapter made of them answers as createFetchHandler does.
+  it('answers through fetchRequestParts and toFetchResponse as createFetchHandler does', async () => {
+    const serve = createWebhookAdapter(fixture.handle, {
+      ...fetchRequestParts((event: { req: Request }) => event.req),
+      write: (_, answer) => toFetchResponse(answer),
+    });
+    const own = await serve(
+      { req: post(JSON.stringify({ text: 'by hand' }), { 'idempotency-key': 'k-1' }) },
+      undefined,
+    );
+    const adapter = await createFetchHandler(fixture.handle)(
+      post(JSON.stringify({ text: 'by hand' }), { 'idempotency-key': 'k-2' }),
+    );
+    expect(own!.status).toBe(201);
+    expect(Object.keys(headersOf(own!))).toEqual(Object.keys(headersOf(adapter)));
+    expect(own!.headers.get('content-type')).toBe('application/json');
+    expect(Object.keys(await own!.json())).toEqual(Object.keys(await adapter.json()));
+    expect(await serve({ req: new Request(`${ORIGIN}/health`) }, undefined)).toBeNull();
+  });
+
+  it('toFetchResponse names JSON where an answer names no content type, and keeps the one it names', async () => {
+    const plain = toFetchResponse({ status: 200, headers: { 'x-note': 'a' }, body: { ok: true } });
+    expect([plain.status, headersOf(plain), await plain.text()]).toEqual([
+      200,
+      { 'content-type': 'application/json', 'x-note': 'a' },
+      '{"ok":true}',
+    ]);
+    const problem = toFetchResponse({ status: 404, headers: { 'content-type': 'application/problem+json' }, body: {} });
+    expect([problem.status, problem.headers.get('content-type'), await problem.text()]).toEqual([
+      404,
+      'application/problem+json',
+      '{}',
+    ]);
   });
 
   it('uses Web standards only: imports nothing but its own files and the core', () => {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeListener } from '../../../../adapters/frameworks/node/index.js';
-import type { WebhookHandler } from '../../../../src/handler/handler-types.js';
+import type { ErrorContext, WebhookHandler } from '../../../../src/handler/handler-types.js';
 import { listen, send, type Listening } from '../../../support/http.js';
 import { setup } from '../../../support/setup.js';
 
@@ -72,19 +72,20 @@ describe('createNodeListener', () => {
     expect(answer.json).toMatchObject({ code: 'internal_error' });
   });
 
-  // Rule: an answer that cannot be written is reported (to onError, else one console.error line),
-  // never discarded.
+  // Rule: an answer that cannot be written is reported (to onError with stage `write`, else one
+  // console.error line), never discarded.
   it('reports an answer it could not write to onError, and by default on console.error', async () => {
     const { handle, url } = await setup();
     const broken: WebhookHandler = async (request) => ({
       ...(await handle(request)),
       headers: { 'x-note': 'line\nbreak' },
     });
-    const reported: unknown[] = [];
-    server = await listen(createServer(createNodeListener(broken, { onError: (error) => reported.push(error) })));
+    const reported: unknown[][] = [];
+    const onError = (error: unknown, context: ErrorContext) => void reported.push([error, context]);
+    server = await listen(createServer(createNodeListener(broken, { onError })));
     const post = { method: 'POST', body: '{"text":"hello"}', headers: { 'content-type': 'application/json' } };
     expect((await send(`${server.origin}${new URL(url).pathname}`, post)).status).toBe(500);
-    expect(reported).toEqual([expect.objectContaining({ code: 'ERR_INVALID_CHAR' })]);
+    expect(reported).toEqual([[expect.objectContaining({ code: 'ERR_INVALID_CHAR' }), { stage: 'write' }]]);
     await server.close();
 
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);

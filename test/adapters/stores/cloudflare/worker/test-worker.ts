@@ -1,12 +1,13 @@
 // The worker the Durable Object tests run in workerd (through miniflare): the package's object,
-// store, limiter and router from source, as wrangler would bundle them, with routes the tests drive.
+// store, limiter and router from source (the entry channel-webhooks/cloudflare), as wrangler would
+// bundle them, with routes the tests drive.
 import {
   ChannelWebhooksObject,
   createDurableObjectFetchHandler,
   createDurableObjectRateLimiter,
   createDurableObjectStore,
-} from '../../../../../adapters/stores/cloudflare/index.js';
-import type { DurableObjectNamespaceLike } from '../../../../../adapters/stores/cloudflare/index.js';
+} from '../../../../../adapters/frameworks/cloudflare/index.js';
+import type { DurableObjectNamespaceLike } from '../../../../../adapters/frameworks/cloudflare/index.js';
 import { objectOf, SHARD_HEADER } from '../../../../../adapters/stores/cloudflare/object-calls.js';
 import { channelShard } from '../../../../../adapters/stores/cloudflare/shard.js';
 import { createFetchHandler } from '../../../../../adapters/frameworks/fetch/index.js';

@@ -1,4 +1,6 @@
-import { readFetchBody, type HeaderValue, type WebhookAdapterBinding } from '../../../src/adapter-kit/index.js';
+import type { HeaderValue } from '../http/http-types.js';
+import type { WebhookAdapterBinding } from './adapter-types.js';
+import { readFetchBody } from './read-fetch-body.js';
 
 /** The reading half of an adapter binding for a framework that hands over a Web `Request`. */
 export type FetchRequestParts<Req> = Pick<
@@ -7,13 +9,14 @@ export type FetchRequestParts<Req> = Pick<
 >;
 
 /**
- * How an adapter reads a Web `Request`, for `createWebhookAdapter`; `createFetchHandler` is built on
- * it. `Headers` joins a repeated header into one value, so a repeated `Idempotency-Key` is one key.
+ * How an adapter reads a Web `Request`, for `createWebhookAdapter`; `createFetchHandler` and the
+ * management API's `fetch` are built on it. `Headers` joins a repeated header into one value, so a
+ * repeated `Idempotency-Key` is one key.
  *
  * @param requestOf - the framework's Web `Request` (`(event) => event.req` on h3).
  * @example
  * ```ts
- * const serve = createWebhookAdapter(handle, { ...fetchRequestParts((event) => event.req), write: (_, answer) => toResponse(answer) });
+ * const serve = createWebhookAdapter(handle, { ...fetchRequestParts((event) => event.req), write: (_, answer) => toFetchResponse(answer) });
  * ```
  */
 export function fetchRequestParts<Req>(requestOf: (req: Req) => Request): FetchRequestParts<Req> {

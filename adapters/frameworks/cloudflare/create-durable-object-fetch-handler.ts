@@ -1,16 +1,15 @@
-import { checkOptions, fn, MILLISECONDS, port, required } from '../../../src/arguments/index.js';
-import { systemClock } from '../../../src/clock.js';
-import { ChannelWebhookError } from '../../../src/errors.js';
-import type { ErrorContext } from '../../../src/handler/handler-types.js';
-import { answer, FIXED_PROBLEMS } from '../../../src/http/problem.js';
-import { matchWebhookPath } from '../../../src/http/route.js';
-import { createConsoleErrorLog } from '../../../src/reporting/console-error-log.js';
-import { isWellFormedCredential } from '../../../src/secret/secret.js';
-import { settleWithin } from '../../../src/waiting/deadline.js';
-import { objectOf, SHARD_HEADER } from './object-calls.js';
+import {
+  answer,
+  createConsoleErrorLog,
+  FIXED_PROBLEMS,
+  isWellFormedCredential,
+  settleWithin,
+  systemClock,
+} from '../../../src/adapter-kit/index.js';
+import { ChannelWebhookError, matchWebhookPath, type ErrorContext } from '../../../src/index.js';
+import { checkOptions, fn, MILLISECONDS, port, required } from '../../../src/store-kit/index.js';
+import { forwardToObject, type DurableObjectNamespaceLike } from '../../stores/cloudflare/index.js';
 import { problemResponse } from './problem-response.js';
-import { keyShard } from './shard.js';
-import type { DurableObjectNamespaceLike } from './storage-types.js';
 
 /**
  * Options of {@link createDurableObjectFetchHandler}.
@@ -89,11 +88,8 @@ export function createDurableObjectFetchHandler(
     // anyone may send them, and a call would make the object its id names.
     if (request.method !== 'POST') return problemResponse(answer(FIXED_PROBLEMS.methodNotAllowed));
     if (!isWellFormedCredential(path.webhookId, path.secret)) return problemResponse(answer(FIXED_PROBLEMS.notFound));
-    const shard = keyShard(path.webhookId);
-    const forwarded = new Request(request);
-    forwarded.headers.set(SHARD_HEADER, shard);
     try {
-      return await settleWithin(objectOf(namespace, shard).fetch(forwarded), timeoutMs, expired);
+      return await settleWithin(forwardToObject(namespace, path.webhookId, request), timeoutMs, expired);
     } catch (error) {
       try {
         onError(error, { stage: 'store', webhookId: path.webhookId });

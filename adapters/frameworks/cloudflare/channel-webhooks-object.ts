@@ -1,16 +1,19 @@
-import { createFetchHandler } from '../../frameworks/fetch/create-fetch-handler.js';
-import { answer, FIXED_PROBLEMS } from '../../../src/http/problem.js';
+import { createFetchHandler } from '../fetch/index.js';
+import { answer, createConsoleErrorLog, FIXED_PROBLEMS, systemClock } from '../../../src/adapter-kit/index.js';
+import { ChannelWebhookError, createWebhookHandler, type ErrorContext, type Message } from '../../../src/index.js';
+import {
+  answerOperation,
+  callShard,
+  createObjectPorts,
+  createObjectState,
+  isOperationCall,
+  operationFailed,
+  SHARD_HEADER,
+  type DurableObjectNamespaceLike,
+  type DurableObjectStorageLike,
+  type ObjectState,
+} from '../../stores/cloudflare/index.js';
 import { problemResponse } from './problem-response.js';
-import { systemClock } from '../../../src/clock.js';
-import { ChannelWebhookError, isChannelWebhookError } from '../../../src/errors.js';
-import { createWebhookHandler } from '../../../src/handler/create-webhook-handler.js';
-import type { ErrorContext } from '../../../src/handler/handler-types.js';
-import type { Message } from '../../../src/ports.js';
-import { createConsoleErrorLog } from '../../../src/reporting/console-error-log.js';
-import { createRemoteCall, failureCode, OPERATION_URL, SHARD_HEADER, type CallShard } from './object-calls.js';
-import { createObjectState, OPERATIONS, runOperation, type ObjectState, type Operation } from './object-state.js';
-import { createShardedRateLimiter, createShardedStore } from './sharded-store.js';
-import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './storage-types.js';
 
 /**
  * What the runtime passes a Durable Object's constructor as `ctx`, as the webhook object uses it.
@@ -23,8 +26,6 @@ import type { DurableObjectNamespaceLike, DurableObjectStorageLike } from './sto
 export interface DurableObjectStateLike {
   storage: DurableObjectStorageLike;
 }
-
-const OPERATION_PATH = new URL(OPERATION_URL).pathname;
 
 /**
  * The Durable Object that keeps webhooks, their messages, idempotency keys and rate windows: one
@@ -83,10 +84,10 @@ export class ChannelWebhooksObject {
 
   /** Answers a webhook post forwarded by the router, or an operation called by the store or the limiter. */
   fetch(request: Request): Promise<Response> {
-    const shard = request.headers.get(SHARD_HEADER);
+    const shard = callShard(request);
     if (shard === null) {
       return Promise.resolve(
-        failed(
+        operationFailed(
           new ChannelWebhookError(
             'misconfigured',
             `a webhook object is called through channel-webhooks/cloudflare only (no ${SHARD_HEADER} header)`,
@@ -94,15 +95,17 @@ export class ChannelWebhooksObject {
         ),
       );
     }
-    const isOperation = request.method === 'POST' && new URL(request.url).pathname === OPERATION_PATH;
+    const isOperation = isOperationCall(request);
     let state: ObjectState;
     try {
       state = this.#ready();
     } catch (error) {
       this.onError(error, { stage: 'store' });
-      return Promise.resolve(isOperation ? failed(error) : problemResponse(answer(FIXED_PROBLEMS.storeFailed)));
+      return Promise.resolve(
+        isOperation ? operationFailed(error) : problemResponse(answer(FIXED_PROBLEMS.storeFailed)),
+      );
     }
-    if (isOperation) return this.#operate(state, request);
+    if (isOperation) return answerOperation(state, request);
     this.#webhooks ??= this.#createWebhooks(state, shard);
     return this.#webhooks(request);
   }
@@ -122,29 +125,10 @@ export class ChannelWebhooksObject {
     return this.#state;
   }
 
-  async #operate(state: ObjectState, request: Request): Promise<Response> {
-    const { operation, args } = (await request.json()) as { operation: Operation; args: unknown[] };
-    if (!OPERATIONS.has(operation))
-      return failed(new ChannelWebhookError('misconfigured', `no operation ${JSON.stringify(operation)}`));
-    try {
-      return Response.json({ value: runOperation(state, operation, args, failureCode(operation)) ?? null });
-    } catch (error) {
-      return failed(error);
-    }
-  }
-
-  // The handler of posts forwarded here: this object's own operations are synchronous calls, and
-  // only an imported webhook id (whose channel lives in another object) costs a call to another.
+  // The handler of posts forwarded here, over this object's own operations (see createObjectPorts).
   #createWebhooks(state: ObjectState, shard: string): (request: Request) => Promise<Response> {
-    let remote: CallShard | null = null;
-    const call: CallShard = (target, operation, args) => {
-      if (target === shard) return runOperation(state, operation, args, failureCode(operation));
-      remote ??= createRemoteCall(this.#namespace());
-      return remote(target, operation, args);
-    };
     const handle = createWebhookHandler({
-      store: createShardedStore(call),
-      rateLimiter: createShardedRateLimiter(call),
+      ...createObjectPorts(state, shard, () => this.#namespace()),
       onMessage: (message) => this.onMessage(message),
       onError: (error, context) => this.onError(error, context),
     });
@@ -162,14 +146,4 @@ export class ChannelWebhooksObject {
     }
     return namespace;
   }
-}
-
-function failed(error: unknown): Response {
-  const { code, message } = isChannelWebhookError(error)
-    ? error
-    : {
-        code: 'store_failed',
-        message: `Durable Object store: ${error instanceof Error ? error.message : String(error)}`,
-      };
-  return Response.json({ error: { code, message } }, { status: 500 });
 }

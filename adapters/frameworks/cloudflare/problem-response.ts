@@ -1,4 +1,4 @@
-import type { WebhookResponse } from '../../../src/http/http-types.js';
+import type { WebhookResponse } from '../../../src/adapter-kit/index.js';
 
 /** A fixed answer of the handler as a Fetch `Response`. */
 export function problemResponse(response: WebhookResponse): Response {

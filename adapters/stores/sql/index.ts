@@ -1,0 +1,18 @@
+/**
+ * What the SQL stores share (the PostgreSQL and SQLite stores, and the Durable Object, whose
+ * storage is SQLite): the table prefix's rule, the webhook table's columns, and the statements
+ * whose SQL is the same on every SQLite database with the library's tables.
+ *
+ * @module
+ */
+export { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from './table-prefix.js';
+export { WEBHOOK_COLUMNS, webhookRowValues } from './webhook-row.js';
+export {
+  createSqliteStatements,
+  MESSAGE_COLUMNS,
+  orNull,
+  toMessage,
+  type SqliteExec,
+  type SqliteRow,
+  type SqliteStatements,
+} from './sqlite-statements.js';

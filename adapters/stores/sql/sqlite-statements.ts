@@ -1,0 +1,170 @@
+import type {
+  Channel,
+  InsertMessageInput,
+  InsertMessageResult,
+  Message,
+  WebhookProfileChange,
+  WebhookRecord,
+} from '../../../src/store-kit/index.js';
+import { WEBHOOK_COLUMNS, webhookRowValues } from './webhook-row.js';
+
+/** A row as a SQLite driver gives it: values by column name, integers as numbers or BigInts. */
+export type SqliteRow = Record<string, unknown>;
+
+/**
+ * How statements reach a SQLite database: run one with its `?` bindings, read its first row
+ * (`undefined` when there is none) or all of them. The SQLite store gives prepared statements of
+ * its driver, the Durable Object its `ctx.storage.sql.exec`.
+ */
+export interface SqliteExec {
+  run(sql: string, ...bindings: unknown[]): void;
+  get(sql: string, ...bindings: unknown[]): SqliteRow | undefined;
+  all(sql: string, ...bindings: unknown[]): SqliteRow[];
+}
+
+/** The message columns every read of a message selects, in the order {@link toMessage} reads them. */
+export const MESSAGE_COLUMNS = 'id, channel_id, webhook_id, author_name, body, blocks, created_at';
+
+/**
+ * The store methods whose SQL is the same on every SQLite database with the library's tables (the
+ * SQLite store's, with its table prefix, and each Durable Object's, without one): each is one or a
+ * few statements and runs in the caller's transaction, if any, so that the caller decides how
+ * writes are made atomic (`BEGIN IMMEDIATE`, a group commit, `transactionSync`) and how failures
+ * are reported. `body`, `blocks` and `idempotency_key` hold JSON text, which keeps any string
+ * exactly, so keys compare exactly.
+ */
+export interface SqliteStatements {
+  putChannel(channel: Channel): void;
+  getChannel(channelId: string): Channel | null;
+  listMessages(channelId: string): Message[];
+  insertWebhook(webhook: WebhookRecord): void;
+  getWebhook(webhookId: string): WebhookRecord | null;
+  listWebhooks(channelId: string): WebhookRecord[];
+  updateWebhookSecret(webhookId: string, secretHash: string, rotatedAt: number): WebhookRecord | null;
+  revokeWebhook(webhookId: string, revokedAt: number): WebhookRecord | null;
+  updateWebhookProfile(webhookId: string, change: WebhookProfileChange): WebhookRecord | null;
+  /**
+   * The guarded insert, to run inside a write transaction: the webhook active under the post's
+   * secret hash, its channel present and not archived, the key unused, then the message and the
+   * webhook's `lastPostAt`, checked in that order and reported as the port says.
+   */
+  insertMessage(input: InsertMessageInput): InsertMessageResult;
+}
+
+/** The statements of {@link SqliteStatements} over `db`, on the tables of prefix `p`. */
+export function createSqliteStatements(db: SqliteExec, p: string): SqliteStatements {
+  // Built once: the SQLite store prepares each statement by its text, once.
+  const sql = {
+    putChannel: `INSERT INTO ${p}channels (id, owner_id, archived) VALUES (?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET owner_id = excluded.owner_id, archived = excluded.archived`,
+    getChannel: `SELECT id, owner_id, archived FROM ${p}channels WHERE id = ?`,
+    listMessages: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = ? ORDER BY seq`,
+    insertWebhook: `INSERT INTO ${p}webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    getWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ?`,
+    listWebhooks: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE channel_id = ? ORDER BY created_at, seq`,
+    updateWebhookSecret: `UPDATE ${p}webhooks SET secret_hash = ?, rotated_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
+    revokeWebhook: `UPDATE ${p}webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`,
+    // A field left out of the change keeps its value; one given as null is cleared.
+    updateWebhookProfile: `UPDATE ${p}webhooks SET description = CASE WHEN ? THEN ? ELSE description END, avatar_url = CASE WHEN ? THEN ? ELSE avatar_url END
+       WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
+    guard: `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, c.archived AS archived
+       FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ?`,
+    keyed: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND idempotency_key = ?`,
+    insertMessage: `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    lastPostAt: `UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`,
+  };
+
+  return {
+    putChannel(channel) {
+      db.run(sql.putChannel, channel.id, channel.ownerId, channel.archived ? 1 : 0);
+    },
+    getChannel(channelId) {
+      const row = db.get(sql.getChannel, channelId);
+      return row === undefined
+        ? null
+        : { id: String(row.id), ownerId: String(row.owner_id), archived: Number(row.archived) !== 0 };
+    },
+    listMessages: (channelId) => db.all(sql.listMessages, channelId).map(toMessage),
+    insertWebhook(webhook) {
+      db.run(sql.insertWebhook, ...webhookRowValues(webhook));
+    },
+    getWebhook: (webhookId) => toWebhook(db.get(sql.getWebhook, webhookId)),
+    listWebhooks: (channelId) => db.all(sql.listWebhooks, channelId).map((row) => toWebhook(row)!),
+    updateWebhookSecret: (webhookId, secretHash, rotatedAt) =>
+      toWebhook(db.get(sql.updateWebhookSecret, secretHash, rotatedAt, webhookId)),
+    revokeWebhook: (webhookId, revokedAt) => toWebhook(db.get(sql.revokeWebhook, revokedAt, webhookId)),
+    updateWebhookProfile: (webhookId, change) =>
+      toWebhook(
+        db.get(
+          sql.updateWebhookProfile,
+          change.description === undefined ? 0 : 1,
+          change.description ?? null,
+          change.avatarUrl === undefined ? 0 : 1,
+          change.avatarUrl ?? null,
+          webhookId,
+        ),
+      ),
+    insertMessage({ message, idempotencyKey, secretHash, postedAt }) {
+      const webhookId = message.author.id;
+      const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
+      const guard = db.get(sql.guard, secretHash, webhookId);
+      if (guard === undefined || Number(guard.active) !== 1) return { outcome: 'webhook_inactive' };
+      if (guard.archived === null) return { outcome: 'channel_not_found' };
+      if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
+      if (key !== null) {
+        const earlier = db.get(sql.keyed, webhookId, key);
+        if (earlier !== undefined) return { outcome: 'duplicate', message: toMessage(earlier) };
+      }
+      db.run(
+        sql.insertMessage,
+        message.id,
+        message.channelId,
+        webhookId,
+        message.author.name,
+        JSON.stringify(message.body),
+        JSON.stringify(message.blocks),
+        message.createdAt,
+        key,
+      );
+      db.run(sql.lastPostAt, postedAt, webhookId);
+      return { outcome: 'created', message };
+    },
+  };
+}
+
+/** A message from its row of {@link MESSAGE_COLUMNS}. */
+export function toMessage(row: SqliteRow): Message {
+  return {
+    id: String(row.id),
+    channelId: String(row.channel_id),
+    body: JSON.parse(String(row.body)) as string,
+    blocks: JSON.parse(String(row.blocks)) as Message['blocks'],
+    author: { type: 'webhook', id: String(row.webhook_id), name: String(row.author_name) },
+    createdAt: String(row.created_at),
+  };
+}
+
+// Times are read with Number(): a connection set to read integers as BigInt (better-sqlite3's
+// safeIntegers, node:sqlite's readBigInts) still gives the port's numbers.
+function toWebhook(row: SqliteRow | undefined): WebhookRecord | null {
+  if (row === undefined) return null;
+  return {
+    id: String(row.id),
+    channelId: String(row.channel_id),
+    name: String(row.name),
+    secretHash: String(row.secret_hash),
+    createdBy: String(row.created_by),
+    createdAt: Number(row.created_at),
+    rotatedAt: orNull(row.rotated_at),
+    revokedAt: orNull(row.revoked_at),
+    lastPostAt: orNull(row.last_post_at),
+    description: row.description === null ? null : String(row.description),
+    avatarUrl: row.avatar_url === null ? null : String(row.avatar_url),
+  };
+}
+
+/** A nullable integer column as the port's number or `null`. */
+export function orNull(value: unknown): number | null {
+  return value === null ? null : Number(value);
+}
