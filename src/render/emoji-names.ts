@@ -14,6 +14,17 @@ interface Entry {
 
 let table: Map<string, Entry> | undefined;
 
+/** The code points of the table's form (emoji-table.ts): `389` is U+1F389, `_` a joiner, `!` U+FE0F. */
+function codePoints(written: string): number[] {
+  const points: number[] = [];
+  for (const part of written.split(/([-_!])/)) {
+    if (part === '_') points.push(0x200d);
+    else if (part === '!') points.push(0xfe0f);
+    else if (part !== '-' && part !== '') points.push(Number.parseInt(part, 16) + (part.length === 3 ? 0x1f000 : 0));
+  }
+  return points;
+}
+
 function read(): Map<string, Entry> {
   const map = new Map<string, Entry>();
   for (const line of EMOJI_TABLE.split('\n')) {
@@ -21,7 +32,7 @@ function read(): Map<string, Entry> {
     if (colon === -1) continue;
     const toned = line.endsWith('*');
     const hex = line.slice(colon + 1, toned ? -1 : undefined);
-    const entry = { points: hex.split('-').map((part) => Number.parseInt(part, 16)), toned };
+    const entry = { points: codePoints(hex), toned };
     for (const name of line.slice(0, colon).split(',')) map.set(name, entry);
   }
   return map;

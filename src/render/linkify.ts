@@ -16,9 +16,7 @@ export interface BareLink {
 let linkifier: LinkifyIt | undefined;
 
 function linkifierOf(): LinkifyIt {
-  linkifier ??= new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false })
-    .add('ftp:', null)
-    .add('//', null);
+  linkifier ??= new LinkifyIt({ fuzzyLink: true, fuzzyEmail: true, fuzzyIP: false }).add('ftp:', null).add('//', null);
   return linkifier;
 }
 
