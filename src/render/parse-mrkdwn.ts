@@ -57,7 +57,22 @@ function parseAngle(inside: string): Inline | undefined {
     return undefined;
   }
   const url = decodeSlackEntities(target);
-  return { t: 'link', url, children: [text(label === undefined || label === '' ? url : label)] };
+  return { t: 'link', url, children: label === undefined || label === '' ? [text(url)] : labelInlines(label) };
+}
+
+const EMOJI_IN_LABEL = new RegExp(EMOJI.source, 'gi');
+
+/** A link's label: text, with its emoji codes as emoji, as Slack shows them there too. */
+function labelInlines(label: string): Inline[] {
+  const out: Inline[] = [];
+  let last = 0;
+  for (const match of label.matchAll(EMOJI_IN_LABEL)) {
+    if (match.index > last) out.push(text(label.slice(last, match.index)));
+    out.push({ t: 'emoji', name: match[1]! });
+    last = match.index + match[0].length;
+  }
+  if (last < label.length || out.length === 0) out.push(text(label.slice(last)));
+  return out;
 }
 
 /**
