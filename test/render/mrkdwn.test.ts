@@ -65,6 +65,11 @@ describe('mrkdwn as Slack renders it', () => {
     [':tada: done', '<p><span class="cw-emoji">🎉</span> done</p>', '🎉 done'],
     [':+1: :-1: ok', '<p><span class="cw-emoji">👍</span> <span class="cw-emoji">👎</span> ok</p>', '👍 👎 ok'],
     [':partyparrot: done', '<p><span class="cw-emoji">:partyparrot:</span> done</p>', ':partyparrot: done'],
+    [
+      '<https://ci.example/1|:tada: Runbook :green_book:>',
+      '<p><a href="https://ci.example/1" rel="noopener noreferrer nofollow"><span class="cw-emoji">🎉</span> Runbook <span class="cw-emoji">📗</span></a></p>',
+      '🎉 Runbook 📗 (https://ci.example/1)',
+    ],
     ['a :+1 b :+', '<p>a :+1 b :+</p>', 'a :+1 b :+'],
     [
       '&gt; quoted\n> more\nafter',
