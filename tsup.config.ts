@@ -1,3 +1,4 @@
+import { copyFile } from 'node:fs/promises';
 import { defineConfig, type Options } from 'tsup';
 
 // One build of every entry, as ES modules: the CommonJS entries are one-line files that require()
@@ -65,6 +66,8 @@ export default defineConfig([
     dts: { entry: { ...entries, ...(element.entry as Record<string, string>) } },
     // Everything but the element's code, which its own build writes at the same time.
     clean: ['!element.js'],
+    // The rendered messages' stylesheet ships as it is written: plain CSS, for bundlers and servers alike.
+    onSuccess: () => copyFile('src/render/render.css', 'dist/render.css'),
   },
   element,
 ]);

@@ -18,9 +18,10 @@ const entries = [...sources].map(([name, path]) => ({
   path: resolve(path),
 }));
 const manifest = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
-const exported = Object.keys(manifest.exports)
-  .filter((subpath) => subpath !== './package.json')
-  .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
+// The modules; `./package.json` and `./render.css` are files.
+const exported = Object.entries(manifest.exports)
+  .filter(([, conditions]) => typeof conditions !== 'string')
+  .map(([subpath]) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
 const missing = exported.filter((name) => !entries.some((entry) => entry.name === name));
 if (missing.length > 0) throw new Error(`typedoc.config.mjs: no entry in tsup.config.ts for ${missing.join(', ')}`);
 

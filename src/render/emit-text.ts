@@ -5,14 +5,14 @@ import { safeLinkUrl } from './safe-url.js';
 import { createInnerRoom, type Room } from './output-limit.js';
 import { createTextWriter, type TextWriter } from './text-writer.js';
 
-/** How a link reads: its label, its URL when the label is blank, or `label (url)`. */
+/** How a link reads: its label (alone when it is the URL as written), its URL when the label is blank, or `label (url)`. */
 function linkText(node: Inline & { t: 'link' }, options: RenderOptions, room: Room): string {
   // The label is read first, within what is left, to decide how the URL shows beside it.
   const labelWriter = createTextWriter(createInnerRoom(room));
   inlines(node.children, options, labelWriter);
   const label = labelWriter.finish();
   const url = safeLinkUrl(node.url);
-  if (url === undefined || label === url || `mailto:${label}` === url) return label;
+  if (url === undefined || label === url || `mailto:${label}` === url || `http://${label}` === url) return label;
   return label.trim() === '' ? url : `${label} (${url})`;
 }
 

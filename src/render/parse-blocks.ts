@@ -32,7 +32,8 @@ function plainText(value: string, emoji: boolean): Inline[] {
 function textObject(value: unknown): Block[] {
   if (!isObject(value)) return [];
   const content = string(value.text) ?? '';
-  if (value.type === 'mrkdwn') return parseMrkdwn(content);
+  // Slack links bare URLs in mrkdwn unless the object asks for its text verbatim; never in plain_text.
+  if (value.type === 'mrkdwn') return parseMrkdwn(content, value.verbatim === true);
   return [{ t: 'para', children: plainText(content, value.emoji !== false) }];
 }
 

@@ -1,5 +1,6 @@
 import markdownIt, { type MarkdownIt, type StateBlock, type Token } from 'markdown-it';
 import type { Block, Inline, StyleTag } from './ast.js';
+import { findBareLinks } from './linkify.js';
 import { safeLinkUrl } from './safe-url.js';
 
 let parser: MarkdownIt | undefined;
@@ -41,10 +42,25 @@ function markdownParser(): MarkdownIt {
 
 const INLINE_TAGS: Record<string, StyleTag> = { em_open: 'em', strong_open: 'strong', s_open: 's' };
 
+/** Text with its bare links as links, found as in mrkdwn (linkify.ts), so that both read links alike. */
+function linkified(value: string): Inline[] {
+  const out: Inline[] = [];
+  let last = 0;
+  for (const link of findBareLinks(value)) {
+    if (link.start > last) out.push({ t: 'text', text: value.slice(last, link.start) });
+    out.push({ t: 'link', url: link.url, children: [{ t: 'text', text: link.text }] });
+    last = link.end;
+  }
+  if (last < value.length) out.push({ t: 'text', text: value.slice(last) });
+  return out;
+}
+
 function inlineChildren(tokens: Token[]): Inline[] {
   const root: Inline[] = [];
   const stack: Inline[][] = [root];
   const top = (): Inline[] => stack[stack.length - 1]!;
+  // Links open around this token: text inside one is its label, never a link of its own.
+  let links = 0;
   // Past the deepest level an opener adds no node: its content joins the level above.
   const open = (node: (children: Inline[]) => Inline): void => {
     if (stack.length > MAX_INLINE_DEPTH) {
@@ -60,8 +76,10 @@ function inlineChildren(tokens: Token[]): Inline[] {
     if (tag !== undefined) {
       open((children) => ({ t: 'style', tag, children }));
     } else if (token.type === 'link_open') {
+      links++;
       open((children) => ({ t: 'link', url: String(token.attrGet('href') ?? ''), children }));
     } else if (token.nesting === -1) {
+      if (token.type === 'link_close') links--;
       if (stack.length > 1) stack.pop();
     } else if (token.type === 'code_inline') {
       top().push({ t: 'style', tag: 'code', children: [{ t: 'text', text: token.content }] });
@@ -72,6 +90,8 @@ function inlineChildren(tokens: Token[]): Inline[] {
     } else if (token.type === 'image') {
       const alt = (token.children ?? []).map((child) => child.content).join('');
       top().push({ t: 'image', url: String(token.attrGet('src') ?? ''), alt });
+    } else if (token.type === 'text' && links === 0) {
+      top().push(...linkified(token.content));
     } else if (token.content !== '') {
       top().push({ t: 'text', text: token.content });
     }
@@ -81,7 +101,10 @@ function inlineChildren(tokens: Token[]): Inline[] {
 
 type Frame = { blocks: Block[]; items?: Block[][] };
 
-/** Reads CommonMark (with `~~strike~~`) into blocks; no HTML in the source survives as HTML. */
+/**
+ * Reads CommonMark (with `~~strike~~`) into blocks; no HTML in the source survives as HTML. Bare
+ * URLs and email addresses are links, as in mrkdwn.
+ */
 export function parseMarkdown(source: string): Block[] {
   const root: Block[] = [];
   const stack: Frame[] = [{ blocks: root }];

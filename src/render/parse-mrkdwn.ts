@@ -1,9 +1,11 @@
 import { type Block, type Inline, type StyleTag, text } from './ast.js';
 import { decodeSlackEntities } from './escape.js';
+import { type BareLink, findBareLinks } from './linkify.js';
 
 // Slack's mrkdwn, as "Formatting text for app surfaces" describes it: `*bold*`, `_italic_`,
 // `~strike~`, `` `code` ``, ``` fences, `>` quotes, `<…>` links, mentions and dates, `:emoji:`, and
-// `&amp;`, `&lt;`, `&gt;` as the only entities.
+// `&amp;`, `&lt;`, `&gt;` as the only entities; and, as Slack's server links them, bare URLs and
+// email addresses (linkify.ts) outside code and `<…>`.
 
 const MARKERS: Record<string, StyleTag> = { '*': 'strong', _: 'em', '~': 's' };
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -55,13 +57,53 @@ function parseAngle(inside: string): Inline | undefined {
     return undefined;
   }
   const url = decodeSlackEntities(target);
-  return { t: 'link', url, children: [text(label === undefined || label === '' ? url : label)] };
+  return { t: 'link', url, children: label === undefined || label === '' ? [text(url)] : labelInlines(label) };
 }
 
-/** Parses one line of mrkdwn; `markers` are the emphasis markers still open to nesting. */
-function parseLine(source: string, markers: string): Inline[] {
+const EMOJI_IN_LABEL = new RegExp(EMOJI.source, 'gi');
+
+/** A link's label: text, with its emoji codes as emoji, as Slack shows them there too. */
+function labelInlines(label: string): Inline[] {
+  const out: Inline[] = [];
+  let last = 0;
+  for (const match of label.matchAll(EMOJI_IN_LABEL)) {
+    if (match.index > last) out.push(text(label.slice(last, match.index)));
+    out.push({ t: 'emoji', name: match[1]! });
+    last = match.index + match[0].length;
+  }
+  if (last < label.length || out.length === 0) out.push(text(label.slice(last)));
+  return out;
+}
+
+/**
+ * The bare links of a line by where they start. `<…>` and `` `…` `` are blanked first, read from
+ * the left as the parser reads them: Slack links inside neither. So are `&lt;` and `&gt;`, which
+ * stand for characters no URL holds.
+ */
+function bareLinks(source: string, nextGt: Int32Array, nextTick: Int32Array): Map<number, BareLink> {
+  const parts: string[] = [];
+  let last = 0;
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index];
+    const end = char === '<' ? nextGt[index + 1]! : char === '`' ? nextTick[index + 1]! : -1;
+    if (end === -1) continue;
+    parts.push(source.slice(last, index), ' '.repeat(end + 1 - index));
+    index = end;
+    last = end + 1;
+  }
+  parts.push(source.slice(last));
+  const blanked = parts.join('').replace(/&[lg]t;/g, '    ');
+  return new Map(findBareLinks(blanked).map((link) => [link.start, link]));
+}
+
+/**
+ * Parses one line of mrkdwn; `markers` are the emphasis markers still open to nesting, `linkify`
+ * whether bare links are links (not in a text object that asks for its text `verbatim`).
+ */
+function parseLine(source: string, markers: string, linkify: boolean): Inline[] {
   const nextGt = nextIndexes(source, '>');
   const nextTick = nextIndexes(source, '`');
+  const links = linkify ? bareLinks(source, nextGt, nextTick) : new Map<number, BareLink>();
   const out: Inline[] = [];
   const failed = new Set<string>();
   let buffer = '';
@@ -69,12 +111,13 @@ function parseLine(source: string, markers: string): Inline[] {
     if (buffer !== '') out.push(text(buffer));
     buffer = '';
   };
-  // `<…>` and `` `…` `` are atoms: a marker inside them never opens or closes emphasis.
+  // `<…>`, `` `…` `` and bare links are atoms: a marker inside them never opens or closes emphasis.
   const atomEnd = (index: number): number => {
     const char = source[index];
     if (char === '<') return nextGt[index + 1]!;
     if (char === '`') return nextTick[index + 1]!;
-    return -1;
+    const link = links.get(index);
+    return link === undefined ? -1 : link.end - 1;
   };
   const findCloser = (marker: string, from: number): number => {
     for (let index = from; index < source.length; index++) {
@@ -97,6 +140,13 @@ function parseLine(source: string, markers: string): Inline[] {
   let index = 0;
   while (index < source.length) {
     const char = source[index]!;
+    const link = links.get(index);
+    if (link !== undefined) {
+      flush();
+      out.push({ t: 'link', url: decodeSlackEntities(link.url), children: [text(decodeSlackEntities(link.text))] });
+      index = link.end;
+      continue;
+    }
     const end = atomEnd(index);
     if (end !== -1) {
       const inside = source.slice(index + 1, end);
@@ -128,7 +178,7 @@ function parseLine(source: string, markers: string): Inline[] {
         out.push({
           t: 'style',
           tag: MARKERS[char]!,
-          children: parseLine(source.slice(index + 1, closer), markers.replace(char, '')),
+          children: parseLine(source.slice(index + 1, closer), markers.replace(char, ''), linkify),
         });
         index = closer + 1;
         continue;
@@ -159,21 +209,21 @@ function parseLine(source: string, markers: string): Inline[] {
   return out;
 }
 
-function parseLines(source: string): Inline[] {
+function parseLines(source: string, linkify: boolean): Inline[] {
   const out: Inline[] = [];
   source.split('\n').forEach((line, index) => {
     if (index > 0) out.push({ t: 'br' });
-    out.push(...parseLine(line, '*_~'));
+    out.push(...parseLine(line, '*_~', linkify));
   });
   return out;
 }
 
 /** Paragraphs and quotes of text outside code fences. */
-function parseProse(source: string, out: Block[]): void {
+function parseProse(source: string, out: Block[], linkify: boolean): void {
   let plain: string[] = [];
   let quoted: string[] = [];
   const flushPlain = (): void => {
-    if (plain.length > 0) out.push({ t: 'para', children: parseLines(plain.join('\n')) });
+    if (plain.length > 0) out.push({ t: 'para', children: parseLines(plain.join('\n'), linkify) });
     plain = [];
   };
   const flushQuoted = (): void => {
@@ -181,7 +231,7 @@ function parseProse(source: string, out: Block[]): void {
       out.push({
         t: 'quote',
         classes: ['cw-quote'],
-        children: [{ t: 'para', children: parseLines(quoted.join('\n')) }],
+        children: [{ t: 'para', children: parseLines(quoted.join('\n'), linkify) }],
       });
     quoted = [];
   };
@@ -201,9 +251,9 @@ function parseProse(source: string, out: Block[]): void {
 
 /**
  * Reads Slack mrkdwn into blocks: paragraphs (lines joined by `br`), quotes, and preformatted text
- * for each matched ``` pair (an unmatched fence is text).
+ * for each matched ``` pair (an unmatched fence is text). Bare links are links unless `verbatim`.
  */
-export function parseMrkdwn(source: string): Block[] {
+export function parseMrkdwn(source: string, verbatim = false): Block[] {
   const parts = source.split('```');
   if (parts.length % 2 === 0) {
     const unmatched = parts.pop()!;
@@ -219,7 +269,7 @@ export function parseMrkdwn(source: string): Block[] {
       });
     } else {
       const prose = part.replace(index > 0 ? /^\n/ : /^$/, '').replace(index < parts.length - 1 ? /\n$/ : /^$/, '');
-      if (prose !== '') parseProse(prose, out);
+      if (prose !== '') parseProse(prose, out, !verbatim);
     }
   });
   return out;

@@ -114,8 +114,10 @@ export interface RenderOptions {
    */
   mention?: (mention: Mention) => ResolvedMention | undefined;
   /**
-   * Shows an emoji, by name (`tada` for `:tada:`): a string is the text to show. Default: its Unicode
-   * form when the message gives it, `:name:` otherwise. Called only for names of Slack's shape
+   * Shows an emoji, by name (`tada` for `:tada:`): a string is the text to show, `undefined` the
+   * default. Default: its Unicode form when the message gives it, else the one Slack shows for the
+   * name (`:tada:` 🎉, `:+1::skin-tone-2:` 👍🏻; the names of emoji-datasource, the data set Slack's
+   * names come from), else `:name:` (a workspace's own emoji). Called only for names of Slack's shape
    * (lowercase letters, digits and `_+'-`, up to 100, optionally `::skin-tone-2` … `6`); any other
    * name shows as the default.
    */

@@ -1,4 +1,5 @@
 import type { Inline, MentionKind } from './ast.js';
+import { emojiByName } from './emoji-names.js';
 import { formatSlackDate, isKnownTimeZone } from './format-date.js';
 import type { MessageDate, RenderOptions, ResolvedEmoji, ResolvedMention } from './render-types.js';
 
@@ -41,14 +42,17 @@ function unicodeOf(hex: string): string | undefined {
     : undefined;
 }
 
-/** The emoji as the app resolves it, or its Unicode form, or `:name:`. Code points not in hex are not passed on. */
+/**
+ * The emoji as the app resolves it, or the Unicode form the message gives, or the one Slack's name
+ * stands for, or `:name:`. Code points not in hex are not passed on.
+ */
 export function resolveEmoji(node: Inline & { t: 'emoji' }, options: RenderOptions): ResolvedEmoji & { text: string } {
   const { name } = node;
   const unicode = node.unicode !== undefined && CODE_POINTS.test(node.unicode) ? node.unicode : undefined;
-  const fallback = (unicode === undefined ? undefined : unicodeOf(unicode)) ?? `:${name}:`;
-  const answer = isEmojiName(name)
-    ? options.emoji?.(name, unicode === undefined ? { name } : { name, unicode })
-    : undefined;
+  const known = isEmojiName(name);
+  const fallback =
+    (unicode === undefined ? undefined : unicodeOf(unicode)) ?? (known ? emojiByName(name) : undefined) ?? `:${name}:`;
+  const answer = known ? options.emoji?.(name, unicode === undefined ? { name } : { name, unicode }) : undefined;
   const resolved: ResolvedEmoji | undefined = typeof answer === 'string' ? { text: answer } : answer;
   return { text: resolved?.text === undefined ? fallback : String(resolved.text), url: resolved?.url };
 }

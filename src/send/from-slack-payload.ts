@@ -115,8 +115,8 @@ function convertText(value: unknown, log: ChangeLog): string | undefined {
  * - `actions` buttons, and a section's button `accessory`, become links reading their label (a
  *   button without a URL, its label); other interactive elements are dropped;
  * - legacy `attachments` become sections (title, text, a line per field), context blocks (author,
- *   images, footer) and links (buttons); the colour bar is dropped; an attachment's `fallback`
- *   becomes the `text` when there is none;
+ *   images, footer) and links (buttons); the colour bar and the footer's icon (its text would
+ *   repeat the footer's) are dropped; an attachment's `fallback` becomes the `text` when there is none;
  * - `text` is kept as the notification fallback; when there is none and the blocks show no text of
  *   their own (only mentions, emoji or dates), one is made from them;
  * - `username`, `icon_emoji`, `channel`, `thread_ts` and Slack's other message fields are dropped.

@@ -12,9 +12,10 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
   name: string;
   exports: Record<string, unknown>;
 };
-const exported = Object.keys(manifest.exports)
-  .filter((subpath) => subpath !== './package.json')
-  .map((subpath) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
+// The modules; `./package.json` and `./render.css` are files.
+const exported = Object.entries(manifest.exports)
+  .filter(([, conditions]) => typeof conditions !== 'string')
+  .map(([subpath]) => (subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`));
 const page = readFileSync(join(root, 'docs', 'api-index.md'), 'utf8');
 const lines = [...page.matchAll(/^- \{@link ([\w/-]+)! \| \1\}: ([^\n]+(?:\n {2}[^\n]+)*)/gm)].map(
   ([, entry, purpose]) => ({

@@ -191,6 +191,10 @@ describe('output stays a small multiple of the message', () => {
       markdown(`[a]: ${url(length)}\n\n${fill('![a]', Math.min(room, 11_900) - length)}`),
     'markdown autolinks': (room, length) => markdown(fill(`<${url(length)}> `, Math.min(room, 11_900))),
     'mrkdwn links': (room, length) => section(fill(`<${url(length)}> `, room)),
+    'bare links': (room, length) => section(fill(`${url(length)} `, room)),
+    'bare links in the text': (room, length) => ({ text: fill(`${url(length)}?a=1&b=2 `, Math.min(room, 9_990)) }),
+    'bare links in markdown': (room, length) => markdown(fill(`${url(length)} `, Math.min(room, 11_900))),
+    'bare www names and emails': (room) => section(fill('www.a.io a@b.io mailto:c@d.io ', room)),
     'rich_text links': (room, length) => ({
       blocks: [
         {
@@ -283,6 +287,28 @@ describe('output stays a small multiple of the message', () => {
       { seed: SEED, numRuns: 80 },
     );
   }, 120_000);
+
+  it('still links every URL of a text full of bare links', async () => {
+    const href = (n: number) => `https://grafana.example.com/d/disk-${n}?orgId=1&from=now-1h`;
+    // A text near its 10,000 characters, a link a line, and sections of them up to the 64 KiB body.
+    const lines = (from: number, length: number) =>
+      Array.from({ length }, (_, n) => `Panel ${from + n}: ${href(from + n)}`).join('\n');
+    const blocks = Array.from({ length: 18 }, (_, b) => ({
+      type: 'section',
+      text: { type: 'mrkdwn', text: lines(200 + b * 40, 40) },
+    }));
+    const message = await accept({ text: lines(0, 140), blocks });
+    expect(message).toBeDefined();
+    expect(bodyBytes({ text: message!.body, blocks })).toBeGreaterThan(58_000);
+    for (const options of [{}, generous]) {
+      const rendered = render(message!, options);
+      expectBounded(message!, rendered);
+      expect(rendered.html).not.toContain('cw-truncated');
+      expect(rendered.html.match(/<a href="https:\/\/grafana/g)).toHaveLength(720);
+      expect(toHtml({ body: message!.body, blocks: [] }, options).match(/<a href=/g)).toHaveLength(140);
+      expect(rendered.text).toBe(message!.body);
+    }
+  });
 
   it('still renders every label of a 50-block message full of ordinary links', async () => {
     const LINKS = 15;

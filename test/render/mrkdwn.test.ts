@@ -62,8 +62,14 @@ describe('mrkdwn as Slack renders it', () => {
     ['<!unknown> <>', '<p>&lt;!unknown&gt; &lt;&gt;</p>', '<!unknown> <>'],
     ['if a < b and c > d', '<p>if a &lt; b and c &gt; d</p>', 'if a < b and c > d'],
     ['<example.com|x> <@ U1>', '<p>&lt;example.com|x&gt; &lt;@ U1&gt;</p>', '<example.com|x> <@ U1>'],
-    [':tada: done', '<p><span class="cw-emoji">:tada:</span> done</p>', ':tada: done'],
-    [':+1: :-1: ok', '<p><span class="cw-emoji">:+1:</span> <span class="cw-emoji">:-1:</span> ok</p>', ':+1: :-1: ok'],
+    [':tada: done', '<p><span class="cw-emoji">🎉</span> done</p>', '🎉 done'],
+    [':+1: :-1: ok', '<p><span class="cw-emoji">👍</span> <span class="cw-emoji">👎</span> ok</p>', '👍 👎 ok'],
+    [':partyparrot: done', '<p><span class="cw-emoji">:partyparrot:</span> done</p>', ':partyparrot: done'],
+    [
+      '<https://ci.example/1|:tada: Runbook :green_book:>',
+      '<p><a href="https://ci.example/1" rel="noopener noreferrer nofollow"><span class="cw-emoji">🎉</span> Runbook <span class="cw-emoji">📗</span></a></p>',
+      '🎉 Runbook 📗 (https://ci.example/1)',
+    ],
     ['a :+1 b :+', '<p>a :+1 b :+</p>', 'a :+1 b :+'],
     [
       '&gt; quoted\n> more\nafter',

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -44,6 +45,31 @@ describe('the package entry points', () => {
     });
     expect(result.errors).toEqual([]);
     expect(result.outputFiles[0]!.text).toContain('noopener noreferrer nofollow');
+  });
+
+  it('render.css is a file a server finds, and a bundler keeps when the client imports it', async () => {
+    const file = createRequire(join(root, 'package.json')).resolve('channel-webhooks/render.css');
+    expect(file).toBe(join(root, 'dist', 'render.css'));
+    const css = readFileSync(join(root, 'src', 'render', 'render.css'), 'utf8');
+    expect(readFileSync(file, 'utf8')).toBe(css);
+    const result = await build({
+      stdin: {
+        contents:
+          "import 'channel-webhooks/render.css';\nimport { toHtml } from 'channel-webhooks/render';\nconsole.log(toHtml);",
+        resolveDir: root,
+        loader: 'js',
+      },
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      outdir: join(root, '.tmp', 'render-css-bundle'),
+      write: false,
+      logLevel: 'silent',
+    });
+    expect(result.errors).toEqual([]);
+    const bundled = result.outputFiles.find((output) => output.path.endsWith('.css'));
+    expect(bundled?.text).toContain(':where(.cw-image-alt)::before');
+    expect(bundled?.text).toContain('@media (prefers-color-scheme: dark)');
   });
 
   it('the render sources use Web standards only', () => {

@@ -70,6 +70,19 @@ export const XSS_STRINGS: readonly string[] = [
   '<details open ontoggle=alert(1)>',
   '~~~\n<script>alert(1)</script>\n~~~',
   `<x${' '.repeat(20)}onclick=alert(1)>`,
+  // Bare links, which the renderer finds in text itself.
+  'javascript:alert(1)',
+  'see javascript:alert(1)//https://example.com',
+  'https://example.com/"><script>alert(1)</script>',
+  'https://example.com/"onmouseover="alert(1)"',
+  "www.example.com/'onmouseover='alert(1)'",
+  'https://example.com/<img src=x onerror=alert(1)>',
+  'https://example.com/&lt;img src=x onerror=alert(1)&gt;',
+  'bob@example.com"><img src=x onerror=alert(1)>',
+  'mailto:x@example.com?subject="><script>alert(1)</script>',
+  'https://example.com/\u202egnp.exe',
+  'https://user:pass@evil.example/',
+  `*https://example.com/${'_'.repeat(40)}*`,
 ];
 
 /** URLs a link, date or image could carry: each must end up either refused or harmless. */

@@ -12,7 +12,8 @@ import { fromSlackPayload } from '../../src/send/index.js';
 // "Visible text" is read with toPlainText, the library's own reader, on both sides: the strings a
 // person sees in the Slack payload (header, section and field texts, context texts, button labels,
 // image titles, rich_text texts, link targets), each read as Slack reads it (mrkdwn reduced to its
-// words, entities decoded), must each appear in what toPlainText reads from the converted blocks.
+// words, entities decoded, a plain_text object's emoji codes as emoji), must each appear in what
+// toPlainText reads from the converted blocks.
 // Reading both sides with one reader compares what a person sees, not how it is spelled: a
 // plain_text field escaped into mrkdwn (`&amp;`) must still read `&`. Image URLs are not read as
 // text (an image shows, it does not read): each must be a context image or a link target.
@@ -30,6 +31,8 @@ const NOTHING_USABLE = ['slackdocs-divider-1.json', 'slackdocs-team-1.json'];
 
 const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
 const readMrkdwn = (text: string): string => normalize(toPlainText({ body: text, blocks: [] }));
+const readPlainText = (text: string, emoji: boolean): string =>
+  toPlainText({ body: '', blocks: [{ type: 'header', text: { type: 'plain_text', text, emoji } }] });
 
 interface Seen {
   /** What a person reads, as toPlainText reads it. */
@@ -49,8 +52,11 @@ function slackVisible(payload: Json): Seen {
     if (typeof text !== 'string' || text.trim() === '') return;
     seen.text.push(kind === 'mrkdwn' ? readMrkdwn(text) : normalize(text));
   };
+  // Slack shows a plain_text object's emoji codes as emoji, unless its `emoji` is false.
   const textObject = (value: unknown) => {
-    if (isObject(value)) read(value.text, value.type === 'mrkdwn' ? 'mrkdwn' : 'plain');
+    if (!isObject(value) || typeof value.text !== 'string') return;
+    if (value.type === 'mrkdwn') read(value.text, 'mrkdwn');
+    else read(readPlainText(value.text, value.emoji !== false), 'plain');
   };
   const button = (element: Json) => {
     textObject(element.text);

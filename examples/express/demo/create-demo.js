@@ -8,11 +8,12 @@ import { createExpressManagementMiddleware, serveFeedEvents } from 'channel-webh
 import { createManagementApi } from 'channel-webhooks/manage';
 import { toHtml } from 'channel-webhooks/render';
 import { escapeForLog } from '../../shared/log-message.js';
-import { emojiByName } from './emoji.js';
 
 const PUBLIC = fileURLToPath(new URL('./public/', import.meta.url));
 // The element as an app serves it: the package's built file, one module with no imports.
 const ELEMENT = fileURLToPath(import.meta.resolve('channel-webhooks/element'));
+// The rendered messages' stylesheet, the package's file as it ships.
+const RENDER_CSS = fileURLToPath(import.meta.resolve('channel-webhooks/render.css'));
 
 // No inline script or style anywhere: the page's script and stylesheet are files of this origin, and
 // the element's styles are a constructed stylesheet. Avatars of webhooks are https images.
@@ -57,6 +58,7 @@ export function createDemo({ store, manager, handle, actor, channelId, render = 
   router.get('/', loopbackOnly, securityHeaders, (_req, res) => res.sendFile('index.html', { root: PUBLIC }));
   router.use('/demo', loopbackOnly, securityHeaders);
   router.get('/demo/element.js', (_req, res) => res.type('text/javascript').sendFile(ELEMENT));
+  router.get('/demo/render.css', (_req, res) => res.type('text/css').sendFile(RENDER_CSS));
   router.use('/demo/assets', express.static(PUBLIC, { index: false, fallthrough: false }));
 
   // The demo's sign-in: the page, and nothing else, is the channel's owner. Anyone else is signed
@@ -83,8 +85,6 @@ export function createDemo({ store, manager, handle, actor, channelId, render = 
   return { router };
 }
 
-const renderOptions = { emoji: emojiByName };
-
 /**
  * What the page needs of a message. It is rendered here, so the page never parses message text.
  * A message that fails to render gets `html: null` (the page shows a placeholder) instead of
@@ -93,7 +93,7 @@ const renderOptions = { emoji: emojiByName };
 function toEvent(message, render) {
   let html = null;
   try {
-    html = String(render(message, renderOptions));
+    html = String(render(message));
   } catch (error) {
     console.error(`demo: message ${message.id} could not be rendered: ${escapeForLog(error?.message ?? error)}`);
   }

@@ -59,6 +59,9 @@ function footerTime(ts: unknown): string | undefined {
 
 const LEFT_OUT: Record<string, string> = {
   color: 'is the colour bar: nothing here shows one',
+  // Its only text would be the footer's, which the footer already shows: a renderer that shows an
+  // image as its alt text would write the footer twice.
+  footer_icon: "is the footer's icon: the footer's text already says what it names",
   mrkdwn_in: 'is not needed: text is always mrkdwn here',
 };
 
@@ -77,7 +80,6 @@ const READ = new Set([
   'blocks',
   'actions',
   'footer',
-  'footer_icon',
   'ts',
   'fallback',
 ]);
@@ -198,8 +200,7 @@ export function convertAttachment(attachment: unknown, at: string, out: Output, 
   const time = footerTime(a.ts);
   if (shows(a.footer) || time !== undefined) {
     const text = [shows(a.footer) ? a.footer : undefined, time].filter((part) => part !== undefined).join(' | ');
-    const icon = shows(a.footer) && isWebImage(a.footer_icon) ? [imageElement(a.footer_icon, a.footer)] : [];
-    const to = place(out, { type: 'context', elements: [...icon, { type: 'mrkdwn', text }] });
+    const to = place(out, { type: 'context', elements: [{ type: 'mrkdwn', text }] });
     for (const part of ['footer', 'ts'].filter((key) => a[key] !== undefined)) {
       if (to === undefined) full(part);
       else
@@ -238,8 +239,6 @@ function carried(a: Json, key: string, time: string | undefined): boolean {
       return shows(a.author_name) && (key === 'author_link' ? shows(a.author_link) : isWebImage(a.author_icon));
     case 'title_link':
       return shows(a.title) && shows(a.title_link);
-    case 'footer_icon':
-      return shows(a.footer) && isWebImage(a.footer_icon);
     case 'ts':
       return time !== undefined;
     case 'fields':
