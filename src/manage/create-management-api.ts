@@ -149,12 +149,9 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
       report(
         new ChannelWebhookError(
           'misconfigured',
-          "authenticate returned neither null nor { userId: string, role: 'owner' | 'admin' | 'member' }",
+          `authenticate returned ${shapeOf(actor)}, ${whatIsWrong(actor)}; return null or { userId: string, role: 'owner' | 'admin' | 'member' }`,
         ),
-        {
-          stage: 'authenticate',
-          route: where,
-        },
+        { stage: 'authenticate', route: where },
       );
       return managementProblem('misconfigured');
     }
@@ -271,6 +268,43 @@ function isBareRequest(headers: Readonly<Record<string, HeaderValue>>): boolean 
     headers['transfer-encoding'] === undefined &&
     (length === undefined || (typeof length === 'string' && length.trim() === '0'))
   );
+}
+
+/**
+ * What `authenticate` gave, for the log: its type, or an object's keys and their types (at most
+ * eight), never a value, which may be a token or a person's data.
+ */
+function shapeOf(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value !== 'object' || value === null) return `a ${typeof value}`;
+  const keys = Object.keys(value);
+  const fields = keys
+    .slice(0, 8)
+    .map(
+      (key) => `${key.length > 40 ? `${key.slice(0, 40)}…` : key}: ${typeOf((value as Record<string, unknown>)[key])}`,
+    );
+  return `{ ${[...fields, ...(keys.length > 8 ? ['…'] : [])].join(', ')} }`;
+}
+
+const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/**
+ * Which of an actor's two fields is wrong. A role is shown only when it is a role in another case
+ * (`'Admin'`): any other string may be something the app never meant to log.
+ */
+function whatIsWrong(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
+  const { userId, role } = value as Record<string, unknown>;
+  const wrong: string[] = [];
+  if (userId === undefined) wrong.push('userId is missing');
+  else if (typeof userId !== 'string' || userId === '') wrong.push('userId is not a non-empty string');
+  const roleIsRight = ROLES.has(role as string);
+  if (role === undefined) wrong.push('role is missing');
+  else if (!roleIsRight && typeof role === 'string' && ROLES.has(role.toLowerCase()))
+    wrong.push(`role '${role}' is not lower case`);
+  else if (!roleIsRight) wrong.push('role is not one of the three');
+  return wrong.join(' and ');
 }
 
 function isOrigin(value: string): boolean {
