@@ -41,7 +41,7 @@ export interface FeedEventsOptions {
   /**
    * Called when the store fails and the stream ends because of it (the client then reconnects
    * and resumes), with the stage `feed` and the stream's `channelId`, if it has one. Default: one
-   * line on `console.error`, at most one every 10 s.
+   * line on `console.error`, identical failures at most one every 10 s.
    */
   onError?: (error: unknown, context: ErrorContext<'feed'>) => void;
 }

@@ -167,7 +167,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   }
 
   function checkRateLimit(post: Post, decision: RateLimitDecision): MaybePromise<WebhookResponse> {
-    if (!decision.allowed) return withRateLimitHeaders(rateLimitedResponse(decision), decision);
+    if (!decision.allowed) {
+      const keyed = post.headers['idempotency-key'] !== undefined;
+      return withRateLimitHeaders(rateLimitedResponse(decision, keyed), decision);
+    }
     post.decision = decision;
     return checkSize(post);
   }

@@ -37,8 +37,8 @@ export interface WebhookHandlerOptions {
    * the sender never sees: a history write that failed, timed out or was dropped (stage
    * `history`). The context ({@link ErrorContext}) gives the stage and the webhook id; the error
    * never contains the secret. Default: one line per failure on `console.error` (stage, webhook
-   * id, error), at most one per stage every 10 s with a count of the others; a hook given here
-   * replaces it.
+   * id, error), identical failures at most one line every 10 s with a count of the others; a hook
+   * given here replaces it.
    */
   onError?: (error: unknown, context: ErrorContext) => void;
   /**

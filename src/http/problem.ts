@@ -46,7 +46,7 @@ export const PROBLEMS = {
   rate_limited: {
     status: 429,
     title: 'Too many requests',
-    detail: 'Too many requests on this webhook. Retry later with the same idempotency key.',
+    detail: 'Too many requests on this webhook. Retry later, with the same idempotency key if the request had one.',
   },
   payload_too_large: {
     status: 413,
@@ -73,12 +73,14 @@ export const PROBLEMS = {
   store_failed: {
     status: 500,
     title: 'Message could not be stored',
-    detail: 'The message could not be stored. Retry with exponential backoff and the same idempotency key.',
+    detail:
+      'The message could not be stored. Retry with exponential backoff, with the same idempotency key if the request had one.',
   },
   rate_limiter_failed: {
     status: 500,
     title: 'Rate limiter unavailable',
-    detail: 'The request could not be counted toward the rate limit. Retry later with the same idempotency key.',
+    detail:
+      'The request could not be counted toward the rate limit. Retry later, with the same idempotency key if the request had one.',
   },
   misconfigured: {
     status: 500,
@@ -176,12 +178,19 @@ export function answer(problem: FixedProblem): WebhookResponse {
   return { status: problem.status, headers: { ...problem.headers }, body: problem.body };
 }
 
-/** The 429 answer to `decision`: its detail and `Retry-After` say when to come back. */
-export function rateLimitedResponse(decision: RateLimitDecision): WebhookResponse {
+/**
+ * The 429 answer to `decision`: its detail and `Retry-After` say when to come back. A post that
+ * sent an `Idempotency-Key` is told to send it again; of one that did not, the body is unread (a
+ * 429 comes before it), so the detail speaks of an `eventId` only if it has one.
+ */
+export function rateLimitedResponse(decision: RateLimitDecision, keyed: boolean): WebhookResponse {
   const retryAfter = Math.max(1, Math.ceil(decision.resetMs / 1000));
+  const retry = keyed
+    ? `Retry after ${retryAfter} s with the same Idempotency-Key.`
+    : `Retry after ${retryAfter} s, with the same eventId if the body has one.`;
   return problemResponse(
     'rate_limited',
-    `More than ${decision.limit} requests in ${Math.ceil(decision.windowMs / 1000)} seconds on this webhook. Retry after ${retryAfter} s with the same idempotency key.`,
+    `More than ${decision.limit} requests in ${Math.ceil(decision.windowMs / 1000)} seconds on this webhook. ${retry}`,
     { headers: { 'retry-after': String(retryAfter) } },
   );
 }

@@ -168,7 +168,7 @@ export interface WebhookManagerOptions {
   onAudit?: (event: AuditEvent) => void | Promise<void>;
   /**
    * Called when `onAudit` fails. Its own failures are ignored. Default: one line per failure on
-   * `console.error` (stage, webhook id, error), at most one every 10 s with a count of the others.
+   * `console.error` (stage, webhook id, error), identical ones at most one every 10 s with a count.
    */
   onError?: (error: unknown, context: ManagerErrorContext) => void;
 }

@@ -3,6 +3,7 @@ import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
 import { systemClock } from '../clock.js';
 import { ChannelWebhookError, isChannelWebhookError } from '../errors.js';
 import { isJsonContentType } from '../http/content-type.js';
+import type { HeaderValue } from '../http/http-types.js';
 import type { WebhookResponse } from '../http/http-types.js';
 import type { Actor } from '../lifecycle/create-webhook-manager.js';
 import { createConsoleErrorLog } from '../reporting/console-error-log.js';
@@ -16,6 +17,7 @@ import type {
   ManagementErrorContext,
   ManagementRequest,
 } from './management-types.js';
+import { emptyBody } from './management-schemas.js';
 import { postRoutes } from './post-routes.js';
 import { readJsonBody } from './read-json-body.js';
 import { matchRoute, type Route } from './route.js';
@@ -77,9 +79,10 @@ const OPTIONS: OptionsShape = {
  *
  * Checks, in order: the route (404 `not_found`, 405 with `Allow`), a cross-site browser request
  * (403 `cross_site_request`, see {@link ManagementApiOptions.trustedOrigins}), for a write the
- * media type (415), the sign-in (`authenticate` returned `null`: 401 `unauthenticated`), the body
- * (413, 400), then the manager: its error codes are the problem codes, and a channel or webhook
- * the actor may not manage is a 404, exactly as one that does not exist. Every answer is
+ * media type (415; rotate and revoke also take a bare POST, no body and no type), the sign-in
+ * (`authenticate` returned `null`: 401 `unauthenticated`), the body (413, 400), then the manager:
+ * its error codes are the problem codes, and a channel or webhook the actor may not manage is a
+ * 404, exactly as one that does not exist. Every answer is
  * `Cache-Control: no-store`; only create and rotate hold the URL, and no error and no `onError`
  * call ever does. Bad options throw `invalid_argument`.
  *
@@ -129,7 +132,9 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
     const where = `${route.method} ${route.path}`;
     if (isCrossSite(request.headers, request.url, trusted)) return managementProblem('cross_site_request');
     const checker = BODY_CHECKERS.get(route);
-    if (checker !== undefined && !isJsonContentType(request.headers['content-type']))
+    // Rotate and revoke take nothing: a bare POST (curl -X POST, fetch without a body) sends no type.
+    const untyped = route.body === emptyBody && isBareRequest(request.headers);
+    if (checker !== undefined && !untyped && !isJsonContentType(request.headers['content-type']))
       return managementProblem('unsupported_media_type');
 
     let actor: Actor | null;
@@ -144,19 +149,16 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
       report(
         new ChannelWebhookError(
           'misconfigured',
-          "authenticate returned neither null nor { userId: string, role: 'owner' | 'admin' | 'member' }",
+          `authenticate returned ${shapeOf(actor)}, ${whatIsWrong(actor)}; return null or { userId: string, role: 'owner' | 'admin' | 'member' }`,
         ),
-        {
-          stage: 'authenticate',
-          route: where,
-        },
+        { stage: 'authenticate', route: where },
       );
       return managementProblem('misconfigured');
     }
 
     let body: Record<string, unknown> = {};
     if (checker !== undefined) {
-      const read = await readJsonBody(request, checker, route.refusals);
+      const read = await readJsonBody(request, checker, route.refusals, untyped);
       if (!read.ok) {
         if (read.failure !== undefined) report(read.failure, { stage: 'body', route: where });
         return read.response;
@@ -256,6 +258,53 @@ function isActor(value: unknown): value is Actor {
     actor.userId !== '' &&
     ROLES.has(actor.role as string)
   );
+}
+
+/** A request with no `Content-Type` whose headers announce no body: no `Transfer-Encoding`, no `Content-Length` but 0. */
+function isBareRequest(headers: Readonly<Record<string, HeaderValue>>): boolean {
+  const length = headers['content-length'];
+  return (
+    headers['content-type'] === undefined &&
+    headers['transfer-encoding'] === undefined &&
+    (length === undefined || (typeof length === 'string' && length.trim() === '0'))
+  );
+}
+
+/**
+ * What `authenticate` gave, for the log: its type, or an object's keys and their types (at most
+ * eight), never a value, which may be a token or a person's data.
+ */
+function shapeOf(value: unknown): string {
+  if (value === undefined || value === null) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value !== 'object' || value === null) return `a ${typeof value}`;
+  const keys = Object.keys(value);
+  const fields = keys
+    .slice(0, 8)
+    .map(
+      (key) => `${key.length > 40 ? `${key.slice(0, 40)}…` : key}: ${typeOf((value as Record<string, unknown>)[key])}`,
+    );
+  return `{ ${[...fields, ...(keys.length > 8 ? ['…'] : [])].join(', ')} }`;
+}
+
+const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+/**
+ * Which of an actor's two fields is wrong. A role is shown only when it is a role in another case
+ * (`'Admin'`): any other string may be something the app never meant to log.
+ */
+function whatIsWrong(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
+  const { userId, role } = value as Record<string, unknown>;
+  const wrong: string[] = [];
+  if (userId === undefined) wrong.push('userId is missing');
+  else if (typeof userId !== 'string' || userId === '') wrong.push('userId is not a non-empty string');
+  const roleIsRight = ROLES.has(role as string);
+  if (role === undefined) wrong.push('role is missing');
+  else if (!roleIsRight && typeof role === 'string' && ROLES.has(role.toLowerCase()))
+    wrong.push(`role '${role}' is not lower case`);
+  else if (!roleIsRight) wrong.push('role is not one of the three');
+  return wrong.join(' and ');
 }
 
 function isOrigin(value: string): boolean {

@@ -44,8 +44,8 @@ export interface ManagementApiOptions<Req = Request> {
   /**
    * Called for what the caller only sees as a 500: `authenticate` failing or giving something that
    * is not an actor, the store failing under the manager, a body parser that ran first. Never given
-   * a webhook URL or a secret. Default: one line on `console.error` per failure, at most one per
-   * stage every 10 s.
+   * a webhook URL or a secret. Default: one line on `console.error` per failure, saying what
+   * `authenticate` gave when it gave no actor; identical failures at most one line every 10 s.
    */
   onError?: (error: unknown, context: ManagementErrorContext) => void;
   /**

@@ -20,12 +20,15 @@ export type BodyRead =
 /**
  * Reads a write's body: at most {@link MAX_MANAGEMENT_BODY_BYTES}, UTF-8 JSON, an object of the
  * shape `checker` states (no body at all counts as `{}`); `refusals` says why a field is refused,
- * by its pointer, where "is not an allowed property" would say too little. Never throws.
+ * by its pointer, where "is not an allowed property" would say too little. An `untyped` request
+ * (no `Content-Type`, let through for a route that takes nothing) must bring no body at all: any
+ * byte of one is 415, as its missing type would have been. Never throws.
  */
 export async function readJsonBody(
   request: ManagementRequest,
   checker: Checker,
   refusals: Readonly<Record<string, string>> = {},
+  untyped = false,
 ): Promise<BodyRead> {
   const declared = declaredLength(request.headers);
   if (declared !== null && declared > MAX_MANAGEMENT_BODY_BYTES) return refused(managementProblem('payload_too_large'));
@@ -39,7 +42,9 @@ export async function readJsonBody(
       return { ok: false, response: managementProblem('misconfigured', failed.error.message), failure: failed.error };
     return refused(managementProblem('body_read_failed'));
   }
-  if ((bodyBytes(raw) ?? 0) > MAX_MANAGEMENT_BODY_BYTES) return refused(managementProblem('payload_too_large'));
+  const size = bodyBytes(raw);
+  if (untyped && size !== 0) return refused(managementProblem('unsupported_media_type'));
+  if ((size ?? 0) > MAX_MANAGEMENT_BODY_BYTES) return refused(managementProblem('payload_too_large'));
   const decoded = decodeBody(raw);
   if (decoded.kind === 'misconfigured')
     return { ok: false, response: managementProblem('misconfigured', decoded.error.message), failure: decoded.error };

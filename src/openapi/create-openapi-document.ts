@@ -1,6 +1,6 @@
 import { rule } from '../arguments/argument-rules.js';
 import { checkOptions, type OptionsShape } from '../arguments/check-options.js';
-import { PROBLEMS, problemResponse, type ProblemCode } from '../http/problem.js';
+import { PROBLEMS, problemResponse, rateLimitedResponse, type ProblemCode } from '../http/problem.js';
 import { DEFAULT_RATE_LIMIT, DEFAULT_RATE_WINDOW_MS, MAX_BODY_BYTES } from '../limits.js';
 import { MAX_KEY } from '../validation/block-schemas.js';
 import { MAX_ERRORS, validatePayload } from '../validation/validate-payload.js';
@@ -283,9 +283,9 @@ function exampleProblem(code: ProblemCode): unknown {
         errors: [{ pointer: '', message: 'ended before it was complete' }],
       }).body;
     case 'rate_limited':
-      return problemResponse(
-        code,
-        `More than ${DEFAULT_RATE_LIMIT} requests in ${DEFAULT_RATE_WINDOW_MS / 1000} seconds on this webhook. Retry after 12 s with the same idempotency key.`,
+      return rateLimitedResponse(
+        { allowed: false, limit: DEFAULT_RATE_LIMIT, windowMs: DEFAULT_RATE_WINDOW_MS, remaining: 0, resetMs: 12_000 },
+        false,
       ).body;
     default:
       return problemResponse(code).body;

@@ -40,6 +40,24 @@ describe('429 rate limited', () => {
     expect(await s.store.listMessages('general')).toHaveLength(61);
   });
 
+  it('the detail asks for the same key only of a post that sent one, and for an eventId only if the body has one', async () => {
+    const s = await setup();
+    for (let i = 0; i < 60; i++) await s.post({ text: `post ${i}` });
+    const keyless = await s.post({ text: 'no key' });
+    expect(keyless.body).toEqual(
+      problem(429, 'rate_limited', {
+        detail:
+          'More than 60 requests in 60 seconds on this webhook. Retry after 60 s, with the same eventId if the body has one.',
+      }),
+    );
+    const keyed = await s.post({ text: 'a key' }, { idempotencyKey: 'deploy-42' });
+    expect(keyed.body).toEqual(
+      problem(429, 'rate_limited', {
+        detail: 'More than 60 requests in 60 seconds on this webhook. Retry after 60 s with the same Idempotency-Key.',
+      }),
+    );
+  });
+
   it('retry-after counts whole seconds until the oldest counted post leaves the window', async () => {
     const s = await setup();
     expect((await s.post({ text: 'first' })).status).toBe(201);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { createWebhookManager } from '../../src/lifecycle/create-webhook-manager.js';
 import { createManagementApi } from '../../src/manage/index.js';
 import { createMemoryStore } from '../../src/memory/memory-store.js';
@@ -107,15 +108,49 @@ describe.each(managementTargets)('the rules of a request on $name', (target) => 
         ['PATCH', url(`/webhooks/${fixture.webhookId}`)],
         ['POST', url(`/webhooks/${fixture.webhookId}/rotate`)],
       ] as const) {
-        const answer = await sendRaw(
-          path,
-          method,
-          { ...OWNER, ...headers },
-          type === undefined ? undefined : 'name=CI',
-        );
+        const answer = await sendRaw(path, method, { ...OWNER, ...headers }, 'name=CI');
         expectProblem(answer, 415, 'unsupported_media_type');
       }
       expect(await world.store.listWebhooks(fixture.channelId)).toHaveLength(1);
+    });
+
+    it('rotate and revoke take a bare POST: no body and no type, with Content-Length: 0 or none', async () => {
+      const own = await world.fixture();
+      const rotated = await sendRaw(url(`/webhooks/${own.webhookId}/rotate`), 'POST', OWNER);
+      expect(rotated.status, rotated.text).toBe(200);
+      expect(rotated.json).toEqual({
+        webhook: expect.objectContaining({ id: own.webhookId }),
+        url: expect.any(String),
+      });
+      const revoked = await sendBare(url(`/webhooks/${own.webhookId}/revoke`), OWNER);
+      expect(revoked.status).toBe(200);
+      expect((await world.store.getWebhook(own.webhookId))?.revokedAt).not.toBeNull();
+    });
+
+    it('a body without a type is 415 on rotate and revoke too, and create and PATCH need the type even bare', async () => {
+      const own = await world.fixture();
+      for (const [headers, body] of [
+        [{}, '{}'],
+        [{ 'transfer-encoding': 'chunked' }, '{}'],
+        [{ 'transfer-encoding': 'chunked' }, undefined],
+      ] as const) {
+        for (const action of ['rotate', 'revoke']) {
+          const answer = await sendRaw(
+            url(`/webhooks/${own.webhookId}/${action}`),
+            'POST',
+            { ...OWNER, ...headers },
+            body,
+          );
+          expectProblem(answer, 415, 'unsupported_media_type');
+        }
+      }
+      expectProblem(
+        await sendRaw(url(`/channels/${own.channelId}/webhooks`), 'POST', OWNER),
+        415,
+        'unsupported_media_type',
+      );
+      expectProblem(await sendRaw(url(`/webhooks/${own.webhookId}`), 'PATCH', OWNER), 415, 'unsupported_media_type');
+      expect(await world.store.getWebhook(own.webhookId)).toMatchObject({ revokedAt: null, rotatedAt: null });
     });
 
     it('a charset parameter is fine, and a read needs no type', async () => {
@@ -353,13 +388,65 @@ describe('basePath', () => {
   });
 });
 
+// A body whose headers announce none (a Fetch stream, HTTP/2) is still a body: without a type, 415.
+describe('a rotate without a type whose body arrives unannounced', () => {
+  it('is 415 when it has a byte, and 200 when it has none', async () => {
+    const store = createMemoryStore();
+    const owner = CALLERS['the channel owner']!;
+    store.putChannel({ id: 'general', ownerId: owner.userId, archived: false });
+    const manager = createWebhookManager({ store, baseUrl: 'https://chat.example.com' });
+    const { webhook } = await manager.create(owner, { channelId: 'general', name: 'CI' });
+    const api = createManagementApi({ manager, authenticate: () => owner, basePath: BASE_PATH });
+    const rotate = (chunks: string[]) =>
+      api.fetch(
+        new Request(`https://chat.example.com${BASE_PATH}/webhooks/${webhook.id}/rotate`, {
+          method: 'POST',
+          body: new ReadableStream({
+            start(controller) {
+              for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+              controller.close();
+            },
+          }),
+          duplex: 'half',
+        } as RequestInit),
+      );
+    const refused = await rotate(['{}']);
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([
+      415,
+      'unsupported_media_type',
+    ]);
+    expect((await store.getWebhook(webhook.id))?.rotatedAt).toBeNull();
+    expect((await rotate([])).status).toBe(200);
+  });
+});
+
 /** Sends `body` as it is, with exactly `headers`: no content type unless given. */
 function sendRaw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(body);
-    const all = payload === undefined ? headers : { ...headers, 'content-length': String(payload.length) };
+    const length =
+      payload === undefined || 'transfer-encoding' in headers ? {} : { 'content-length': String(payload.length) };
+    const all = { ...headers, ...length };
     const req = request(url, { method, headers: all, agent: false }, (res) => readAnswer(res).then(resolve, reject));
     req.on('error', reject);
     req.end(payload);
+  });
+}
+
+// A POST with no Content-Length at all, as curl -X POST sends it: Node's client always adds one.
+function sendBare(url: string, headers: Record<string, string>): Promise<{ status: number }> {
+  const { hostname, port, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('end', () => resolve({ status: Number(received.split(' ')[1]) }));
+    const lines = [`POST ${pathname} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: close'];
+    for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
   });
 }

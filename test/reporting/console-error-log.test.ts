@@ -35,8 +35,8 @@ async function failingStoreWorld(onError?: () => void) {
 }
 
 // Rule: without an onError, every kind of failure shows on console.error as one line (stage,
-// webhook id, error; never the secret or the URL), at most one line per stage every 10 s with the
-// count of those it stood for; an onError replaces the log altogether.
+// webhook id, error; never the secret or the URL), identical failures at most one line every 10 s
+// with the count of those it stood for; an onError replaces the log altogether.
 describe('the default error log', () => {
   it('writes one line for a failing store, naming the stage, the webhook and the error, never the secret', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -50,7 +50,7 @@ describe('the default error log', () => {
     expect(line).not.toContain(world.secret);
   });
 
-  it('writes at most one line per stage every 10 s, then counts those it stood for', async () => {
+  it('writes one line for identical failures every 10 s, then counts those it stood for', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const world = await failingStoreWorld();
     for (let i = 0; i < 5; i++) await world.post();
