@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { anyCodePoint } from '../support/code-point.js';
 
 // Generators of hostile and of valid webhook input, shared by the in-process and the HTTP fuzzers.
 
@@ -6,7 +7,7 @@ const UNSTORABLE = /[\0\p{Cs}]/u;
 
 /** Strings built to hit edge cases: NUL, lone surrogates, a BOM, blanks, and every length limit ±1. */
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ unit: anyCodePoint, maxLength: 40 }),
   fc.string({ maxLength: 40 }),
   fc.constantFrom(
     '',
@@ -253,9 +254,9 @@ export function applyTwist(text: string, how: Twist): Uint8Array | string {
 // ---- Valid bodies ---------------------------------------------------------------------------
 
 const visible = fc
-  .string({ unit: 'binary', minLength: 1, maxLength: 30 })
+  .string({ unit: anyCodePoint, minLength: 1, maxLength: 30 })
   .filter((value) => value.trim().length > 0 && !UNSTORABLE.test(value));
-const anyText = fc.string({ unit: 'binary', maxLength: 30 }).filter((value) => !UNSTORABLE.test(value));
+const anyText = fc.string({ unit: anyCodePoint, maxLength: 30 }).filter((value) => !UNSTORABLE.test(value));
 const flag = fc.option(fc.boolean(), { nil: undefined });
 const blockId = fc.option(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 20 }), { nil: undefined });
 const style = fc.option(fc.record({ bold: fc.boolean(), italic: fc.boolean() }, { requiredKeys: [] }), {
