@@ -185,7 +185,7 @@ export function recordStepsSql(p: string, steps: ReadonlyArray<{ version: number
 `;
 }
 
-/** The versions and names of every step, for a prefix: what a current schema records. */
+/** The version and name of every step: what a database of the current schema records. */
 export function allSteps(): ReadonlyArray<{ version: number; name: string }> {
   return STEPS.map(({ version, name }) => ({ version, name }));
 }
