@@ -7,7 +7,7 @@ import { createFastifyManagementPlugin, createFastifyPlugin } from '../../adapte
 import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
 import { createKoaManagementMiddleware, createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
 import { createNodeListener, createNodeManagementListener } from '../../adapters/frameworks/node/index.js';
-import { createPostgresStore, postgresSchema } from '../../adapters/stores/postgres/index.js';
+import { createPostgresStore, postgresMigrations, postgresSchema } from '../../adapters/stores/postgres/index.js';
 import { createDenoKvRateLimiter, createDenoKvStore } from '../../adapters/stores/deno-kv/index.js';
 import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createSqliteRateLimiter, createSqliteStore, sqliteSchema } from '../../adapters/stores/sqlite/index.js';
@@ -80,6 +80,7 @@ const factories: [factory: string, where: string, build: (extra: Options) => unk
     (extra) => createPostgresStore({ pool, channels: { table: 'channels', ...extra } } as never),
   ],
   ['postgresSchema', 'options', (extra) => postgresSchema({ tablePrefix: 'hooks_', ...extra } as never)],
+  ['postgresMigrations', 'options', (extra) => postgresMigrations({ tablePrefix: 'hooks_', ...extra } as never)],
   ['createDenoKvStore', 'options', (extra) => createDenoKvStore({ kv, ...extra } as never)],
   ['createDenoKvRateLimiter', 'options', (extra) => createDenoKvRateLimiter({ kv, ...extra } as never)],
   [

@@ -8,7 +8,7 @@ import { createFastifyPlugin } from '../../adapters/frameworks/fastify/index.js'
 import { createFetchHandler } from '../../adapters/frameworks/fetch/index.js';
 import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
 import { createNodeListener } from '../../adapters/frameworks/node/index.js';
-import { createPostgresStore, postgresSchema } from '../../adapters/stores/postgres/index.js';
+import { createPostgresStore, postgresMigrations, postgresSchema } from '../../adapters/stores/postgres/index.js';
 import { createDenoKvRateLimiter, createDenoKvStore } from '../../adapters/stores/deno-kv/index.js';
 import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createSqliteRateLimiter, createSqliteStore, sqliteSchema } from '../../adapters/stores/sqlite/index.js';
@@ -356,6 +356,16 @@ describe.each<[factory: string, cases: Case[]]>([
         'an unknown key',
         () => postgresSchema({ prefix: 'hooks_' } as never),
         'options has an unknown key `prefix` (did you mean `tablePrefix`?); the options are tablePrefix',
+      ],
+    ],
+  ],
+  [
+    'postgresMigrations',
+    [
+      [
+        'a prefix with a capital',
+        () => postgresMigrations({ tablePrefix: 'Hooks_' }),
+        'options.tablePrefix must be 1-40 lower-case letters, digits or "_", starting with a letter or "_": got "Hooks_".',
       ],
     ],
   ],

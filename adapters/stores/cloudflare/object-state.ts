@@ -71,7 +71,7 @@ type Row = SqliteRow;
 
 /**
  * Brings the object's schema up to {@link OBJECT_SCHEMA_VERSION}, in one transaction, and refuses
- * (`store_failed`) a database that a newer release already migrated further.
+ * (`schema_too_new`) a database that a newer release already migrated further.
  */
 export function migrateObjectSchema(storage: DurableObjectStorageLike): void {
   const { sql } = storage;
@@ -82,7 +82,7 @@ export function migrateObjectSchema(storage: DurableObjectStorageLike): void {
     );
     if (current > OBJECT_SCHEMA_VERSION) {
       throw new ChannelWebhookError(
-        'store_failed',
+        'schema_too_new',
         `Durable Object store: this object's schema is at version ${current}, newer than this release's ${OBJECT_SCHEMA_VERSION}: deploy the newer channel-webhooks`,
       );
     }

@@ -21,7 +21,7 @@ export function layoutVersion(
         if (entry.value === DENO_KV_LAYOUT_VERSION) return undefined;
         const newer = typeof entry.value === 'number' && entry.value > DENO_KV_LAYOUT_VERSION;
         throw new ChannelWebhookError(
-          party.failed,
+          newer ? 'schema_too_new' : party.failed,
           newer
             ? `${party.name}: the keys of prefix '${keys.version()[0] as string}' are at layout version ${entry.value}, newer than this release's ${DENO_KV_LAYOUT_VERSION}: upgrade channel-webhooks`
             : `${party.name}: the key ${JSON.stringify(keys.version())} holds ${JSON.stringify(entry.value)}, not a layout version of channel-webhooks: is the prefix another app's?`,

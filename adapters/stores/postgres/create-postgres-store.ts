@@ -8,7 +8,7 @@ import {
   type PostgresStoreOptions,
   type ResolvedOptions,
 } from './options.js';
-import { postgresSchema } from './schema.js';
+import { migrateSql, refuseNewerSchema } from './migrations.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
 import {
   ChannelWebhookError,
@@ -41,7 +41,12 @@ import { createGroupCommit } from './group-commit.js';
  * ```
  */
 export interface PostgresStore extends Async<Omit<StoreMethods, 'readFeed'>> {
-  /** Creates the tables and indexes if they do not exist yet (safe to run on every start, from any number of instances). */
+  /**
+   * Creates the tables, or brings them up to `POSTGRES_SCHEMA_VERSION` step by step from any earlier
+   * version, in one transaction; tables of a newer release reject it with `schema_too_new`, having
+   * changed nothing. Safe on every start and from any number of instances at once (they take turns
+   * on an advisory lock of the table prefix). See docs/stores.md, "Upgrading".
+   */
   migrate(): Promise<void>;
   /** Creates or replaces a channel in the store's channels table. */
   putChannel(channel: Channel): Promise<void>;
@@ -135,11 +140,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   let prepare = preparedStatements;
 
   const sql = {
-    migrate: statement(
-      'migrate',
-      `SELECT pg_advisory_xact_lock(${lockKey(p)});\n${postgresSchema({ tablePrefix: p })}`,
-      false,
-    ),
+    migrate: statement('migrate', migrateSql(p, lockKey(p)), false),
     putChannel: statement(
       'putChannel',
       `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES ($1, $2, $3)
@@ -279,9 +280,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   return {
     ...feed,
     async migrate() {
-      // One simple-protocol query runs as one transaction; the advisory lock keeps instances that
-      // start together from racing on CREATE … IF NOT EXISTS, which is not safe concurrently.
-      await run(sql.migrate, [], MIGRATE_TIMEOUT_MS);
+      await run(sql.migrate, [], MIGRATE_TIMEOUT_MS).catch(refuseNewerSchema);
     },
 
     async putChannel(channel) {

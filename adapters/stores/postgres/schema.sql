@@ -1,14 +1,22 @@
--- Schema of channel-webhooks/postgres for the default table prefix "channel_webhooks_".
--- The same text as postgresSchema() (and what store.migrate() runs); for another prefix, use
--- postgresSchema({ tablePrefix }) or replace the prefix below.
+-- Schema of channel-webhooks/postgres for the default table prefix "channel_webhooks_", at its
+-- current version: for a new database, the same text as postgresSchema(). It records every step in
+-- channel_webhooks_migrations, so store.migrate() afterwards has nothing to do; for a database of an
+-- earlier version, run store.migrate() or the steps of postgresMigrations() instead. For another
+-- prefix, use postgresSchema({ tablePrefix }).
 
-CREATE TABLE IF NOT EXISTS channel_webhooks_channels (
+CREATE TABLE channel_webhooks_migrations (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE channel_webhooks_channels (
   id text PRIMARY KEY,
   owner_id text NOT NULL,
   archived boolean NOT NULL DEFAULT false
 );
 
-CREATE TABLE IF NOT EXISTS channel_webhooks_webhooks (
+CREATE TABLE channel_webhooks_webhooks (
   seq bigint GENERATED ALWAYS AS IDENTITY,
   id text PRIMARY KEY,
   channel_id text NOT NULL,
@@ -23,9 +31,9 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_webhooks (
   avatar_url text
 );
 
-CREATE INDEX IF NOT EXISTS channel_webhooks_webhooks_channel_idx ON channel_webhooks_webhooks (channel_id, created_at, seq);
+CREATE INDEX channel_webhooks_webhooks_channel_idx ON channel_webhooks_webhooks (channel_id, created_at, seq);
 
-CREATE TABLE IF NOT EXISTS channel_webhooks_messages (
+CREATE TABLE channel_webhooks_messages (
   seq bigint GENERATED ALWAYS AS IDENTITY,
   id text NOT NULL UNIQUE,
   channel_id text NOT NULL,
@@ -39,16 +47,16 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_messages (
   PRIMARY KEY (tx, seq)
 );
 
-CREATE UNIQUE INDEX IF NOT EXISTS channel_webhooks_messages_key_idx ON channel_webhooks_messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE UNIQUE INDEX channel_webhooks_messages_key_idx ON channel_webhooks_messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
-CREATE INDEX IF NOT EXISTS channel_webhooks_messages_channel_feed_idx ON channel_webhooks_messages (channel_id, tx, seq);
+CREATE INDEX channel_webhooks_messages_channel_feed_idx ON channel_webhooks_messages (channel_id, tx, seq);
 
-CREATE TABLE IF NOT EXISTS channel_webhooks_post_heads (
+CREATE TABLE channel_webhooks_post_heads (
   webhook_id text PRIMARY KEY,
   next bigint NOT NULL
 ) WITH (fillfactor = 70);
 
-CREATE TABLE IF NOT EXISTS channel_webhooks_posts (
+CREATE TABLE channel_webhooks_posts (
   webhook_id text NOT NULL,
   slot integer NOT NULL,
   position bigint NOT NULL,
@@ -62,7 +70,7 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_posts (
   count integer NOT NULL,
   PRIMARY KEY (webhook_id, slot)
 ) WITH (fillfactor = 70);
-CREATE TABLE IF NOT EXISTS channel_webhooks_feed (
+CREATE TABLE channel_webhooks_feed (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
   epoch text NOT NULL DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 8),
   pruned_tx xid8 NOT NULL DEFAULT '0',
@@ -70,3 +78,5 @@ CREATE TABLE IF NOT EXISTS channel_webhooks_feed (
 );
 
 INSERT INTO channel_webhooks_feed DEFAULT VALUES ON CONFLICT DO NOTHING;
+
+INSERT INTO channel_webhooks_migrations (version, name) VALUES (1, 'tables'), (2, 'webhook_last_post_at'), (3, 'partial_idempotency_key_index'), (4, 'webhook_profile'), (5, 'post_history'), (6, 'message_feed') ON CONFLICT (version) DO NOTHING;

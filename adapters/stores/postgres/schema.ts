@@ -1,5 +1,6 @@
 import { checkOptions } from '../../../src/store-kit/index.js';
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
+import { allSteps, migrationsTableSql, recordStepsSql } from './migrations.js';
 
 /**
  * Options of {@link postgresSchema}.
@@ -19,9 +20,13 @@ export interface PostgresSchemaOptions {
 }
 
 /**
- * The PostgreSQL schema of `createPostgresStore`, as SQL text (idempotent: every statement is
- * `IF NOT EXISTS`). `migrate()` runs exactly this; use it directly to feed your own migration tool.
- * `adapters/stores/postgres/schema.sql` in the repository is this text for the default prefix.
+ * The PostgreSQL schema of `createPostgresStore` at `POSTGRES_SCHEMA_VERSION`, as SQL text for a new
+ * database: the tables as they are now, and `<prefix>migrations` recording every step, so that
+ * `migrate()` afterwards finds nothing to do. `adapters/stores/postgres/schema.sql` in the package is
+ * this text for the default prefix. Its statements are plain `CREATE`s: on tables that are already
+ * there it fails rather than record a version it did not reach. `migrate()` brings a database of any
+ * earlier version up step by step instead; `postgresMigrations()` gives those steps, for your own
+ * migration tool.
  *
  * Design notes:
  * - `body` and `blocks` are `json`, not `text` or `jsonb`: `json` keeps the text as sent (key order,
@@ -55,13 +60,14 @@ export interface PostgresSchemaOptions {
 export function postgresSchema(options: PostgresSchemaOptions = {}): string {
   checkOptions('postgresSchema', options, { tablePrefix: TABLE_PREFIX });
   const p = options.tablePrefix ?? DEFAULT_TABLE_PREFIX;
-  return `CREATE TABLE IF NOT EXISTS ${p}channels (
+  return `${migrationsTableSql(p, false)}
+CREATE TABLE ${p}channels (
   id text PRIMARY KEY,
   owner_id text NOT NULL,
   archived boolean NOT NULL DEFAULT false
 );
 
-CREATE TABLE IF NOT EXISTS ${p}webhooks (
+CREATE TABLE ${p}webhooks (
   seq bigint GENERATED ALWAYS AS IDENTITY,
   id text PRIMARY KEY,
   channel_id text NOT NULL,
@@ -76,9 +82,9 @@ CREATE TABLE IF NOT EXISTS ${p}webhooks (
   avatar_url text
 );
 
-CREATE INDEX IF NOT EXISTS ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);
+CREATE INDEX ${p}webhooks_channel_idx ON ${p}webhooks (channel_id, created_at, seq);
 
-CREATE TABLE IF NOT EXISTS ${p}messages (
+CREATE TABLE ${p}messages (
   seq bigint GENERATED ALWAYS AS IDENTITY,
   id text NOT NULL UNIQUE,
   channel_id text NOT NULL,
@@ -92,16 +98,16 @@ CREATE TABLE IF NOT EXISTS ${p}messages (
   PRIMARY KEY (tx, seq)
 );
 
-CREATE UNIQUE INDEX IF NOT EXISTS ${p}messages_key_idx ON ${p}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE UNIQUE INDEX ${p}messages_key_idx ON ${p}messages (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
-CREATE INDEX IF NOT EXISTS ${p}messages_channel_feed_idx ON ${p}messages (channel_id, tx, seq);
+CREATE INDEX ${p}messages_channel_feed_idx ON ${p}messages (channel_id, tx, seq);
 
-CREATE TABLE IF NOT EXISTS ${p}post_heads (
+CREATE TABLE ${p}post_heads (
   webhook_id text PRIMARY KEY,
   next bigint NOT NULL
 ) WITH (fillfactor = 70);
 
-CREATE TABLE IF NOT EXISTS ${p}posts (
+CREATE TABLE ${p}posts (
   webhook_id text NOT NULL,
   slot integer NOT NULL,
   position bigint NOT NULL,
@@ -115,7 +121,7 @@ CREATE TABLE IF NOT EXISTS ${p}posts (
   count integer NOT NULL,
   PRIMARY KEY (webhook_id, slot)
 ) WITH (fillfactor = 70);
-CREATE TABLE IF NOT EXISTS ${p}feed (
+CREATE TABLE ${p}feed (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
   epoch text NOT NULL DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 8),
   pruned_tx xid8 NOT NULL DEFAULT '0',
@@ -123,5 +129,6 @@ CREATE TABLE IF NOT EXISTS ${p}feed (
 );
 
 INSERT INTO ${p}feed DEFAULT VALUES ON CONFLICT DO NOTHING;
-`;
+
+${recordStepsSql(p, allSteps())}`;
 }

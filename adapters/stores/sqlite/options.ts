@@ -118,7 +118,12 @@ export function setUpConnection(options: ResolvedSqliteOptions, runner: SqliteRu
   if (options.migrate) migrate(options, runner, party);
 }
 
-/** Brings the schema of `options.prefix` up to {@link SQLITE_SCHEMA_VERSION}, in one transaction. */
+/**
+ * Brings the schema of `options.prefix` up to {@link SQLITE_SCHEMA_VERSION}, in one transaction
+ * (`BEGIN IMMEDIATE`: connections that migrate at once take turns on the write lock). Every step not
+ * recorded runs, by its record rather than by the highest version, so that a step released beside
+ * another of a higher number is not passed over (the feed's, 3, came after the history's, 4).
+ */
 export function migrate(options: ResolvedSqliteOptions, runner: SqliteRunner, party: SqliteParty): void {
   const p = options.prefix;
   runner.transaction('migrate', () => {
@@ -126,17 +131,17 @@ export function migrate(options: ResolvedSqliteOptions, runner: SqliteRunner, pa
     // A write that changes nothing: on a read-only connection it fails here, at start-up, even when
     // the schema is already there and nothing else would be written.
     runner.statement(`DELETE FROM ${p}migrations WHERE version < 0`).run();
-    const row = runner.statement(`SELECT coalesce(max(version), 0) AS version FROM ${p}migrations`).get() as {
-      version: number | bigint;
-    };
-    const current = Number(row.version);
-    if (current > SQLITE_SCHEMA_VERSION) {
+    const rows = runner.statement(`SELECT version FROM ${p}migrations`).all() as Array<{ version: number | bigint }>;
+    const applied = new Set(rows.map((row) => Number(row.version)));
+    const newest = Math.max(0, ...applied);
+    if (newest > SQLITE_SCHEMA_VERSION) {
       throw new ChannelWebhookError(
-        party.code,
-        `${party.name}: the tables of prefix '${p}' are at schema version ${current}, newer than this release's ${SQLITE_SCHEMA_VERSION}: upgrade channel-webhooks`,
+        'schema_too_new',
+        `${party.name}: the tables of prefix '${p}' are at schema version ${newest}, newer than this release's ${SQLITE_SCHEMA_VERSION}: upgrade channel-webhooks`,
       );
     }
-    for (const step of migrationsAfter(current, p)) {
+    for (const step of migrationsAfter(0, p)) {
+      if (applied.has(step.version)) continue;
       options.database.exec(step.sql);
       runner.statement(`INSERT INTO ${p}migrations (version) VALUES (?)`).run(step.version);
     }

@@ -225,7 +225,7 @@ describe.skipIf(!hasMiniflare)(workerdTitle('Durable Objects in workerd, failure
     expect(heard.filter((id) => id === (first.json as { message: { id: string } }).message.id)).toHaveLength(1);
   });
 
-  it('refuses to serve an object whose schema a newer release migrated, with 500 store_failed', async () => {
+  it('refuses to serve an object whose schema a newer release migrated: 500 store_failed to the poster, schema_too_new to the app', async () => {
     const { path, channelId } = await newWebhook('');
     await worker.manage({ op: 'object', channelId, fault: 'schema-from-the-future' });
     await worker.restart();
@@ -234,6 +234,7 @@ describe.skipIf(!hasMiniflare)(workerdTitle('Durable Objects in workerd, failure
     expect(answer.json).toMatchObject({ status: 500, code: 'store_failed' });
     const operation = await worker.manage({ op: 'messages', channelId });
     expect(operation.status).toBe(500);
+    expect(operation.json).toMatchObject({ code: 'schema_too_new' });
     expect(operation.text).toMatch(/schema is at version 999, newer than this release's 1/);
   });
 });

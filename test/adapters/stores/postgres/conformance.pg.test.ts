@@ -104,6 +104,7 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         `${prefix}channels`,
         `${prefix}feed`,
         `${prefix}messages`,
+        `${prefix}migrations`,
         `${prefix}post_heads`,
         `${prefix}posts`,
         `${prefix}webhooks`,

@@ -40,7 +40,7 @@ describe.skipIf(databaseUrl === null)(
 
     beforeAll(async () => {
       pool = new pg.Pool({ connectionString: databaseUrl!, max: 4 });
-      for (const table of ['messages_archive', 'messages', 'webhooks', 'channels', 'feed'])
+      for (const table of ['messages_archive', 'messages', 'webhooks', 'channels', 'feed', 'migrations'])
         await pool.query(`DROP TABLE IF EXISTS ${prefix}${table}`);
       await createPostgresStore({ pool, tablePrefix: prefix }).migrate();
       await pool.query(recipe.archive!);

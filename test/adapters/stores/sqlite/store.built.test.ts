@@ -280,7 +280,7 @@ describe('SQLite store: start-up and schema', () => {
     database.prepare('INSERT INTO hooks_migrations (version) VALUES (?)').run(SQLITE_SCHEMA_VERSION + 1);
     expect(() => createSqliteStore({ database, tablePrefix: 'hooks_' })).toThrow(
       failure(
-        'store_failed',
+        'schema_too_new',
         new RegExp(`schema version ${SQLITE_SCHEMA_VERSION + 1}, newer than this release's ${SQLITE_SCHEMA_VERSION}`),
       ),
     );
