@@ -29,7 +29,8 @@ export type ChannelWebhookErrorCode =
   | 'test_unavailable'
   | 'feed_unavailable'
   | 'cursor_expired'
-  | 'invalid_cursor';
+  | 'invalid_cursor'
+  | 'schema_too_new';
 
 /**
  * The one error class of the library. Every error it throws or reports carries a stable `code`
