@@ -31,15 +31,20 @@ export function mariadbMissing(): string | null {
     : `MariaDB (no ${MARIADBD} or ${INSTALL_DB}; apt-get install mariadb-server)`;
 }
 
+// Files of other tiers that run something on MariaDB: the docs' code blocks (docs/mysql.md).
+const ALSO_ON_MARIADB = ['test/docs/doc-blocks.built.test.ts'];
+
 /**
- * Whether the run holds a `*.mysql.test.ts` file: MariaDB is started only then. The run's file
+ * Whether the run holds a `*.mysql.test.ts` file (or one of `ALSO_ON_MARIADB`): MariaDB is started only then. The run's file
  * filters (`vitest run <filter>…`) are Vitest's `filenamePattern`, set before the global set-up
  * runs; its public API has no other door to them.
  */
 export async function runNeedsMariadb(project: TestProject): Promise<boolean> {
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
   const { testFiles } = await project.globTestFiles(filters);
-  return testFiles.some((file) => file.endsWith('.mysql.test.ts'));
+  return testFiles.some(
+    (file) => file.endsWith('.mysql.test.ts') || ALSO_ON_MARIADB.some((also) => file.endsWith(also)),
+  );
 }
 
 /**

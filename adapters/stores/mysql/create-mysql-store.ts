@@ -64,7 +64,7 @@ const PROVEN_CREDENTIALS = 10_000;
 const ER_DUP_ENTRY = 1062;
 
 /**
- * A {@link WebhookStore} on MySQL 8 or MariaDB 10.11 (or later), shared by any number of
+ * A `WebhookStore` on MySQL 8 or MariaDB 10.11 (or later), shared by any number of
  * instances, over a `mysql2/promise` pool.
  *
  * The guarded insert is one transaction: it locks the webhook row and then its channel's

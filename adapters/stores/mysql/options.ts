@@ -19,8 +19,11 @@ import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
  * ```
  */
 export interface MysqlQuery {
+  /** The statement, with `?` for each value. */
   sql: string;
+  /** The values of its placeholders, in order. */
   values?: unknown[];
+  /** What is left of the call's deadline, in ms. */
   timeout?: number;
 }
 
