@@ -18,6 +18,7 @@ const shared: Options = {
     node: 'adapters/frameworks/node/index.ts',
     fetch: 'adapters/frameworks/fetch/index.ts',
     postgres: 'adapters/stores/postgres/index.ts',
+    mysql: 'adapters/stores/mysql/index.ts',
     redis: 'adapters/stores/redis/index.ts',
     sqlite: 'adapters/stores/sqlite/index.ts',
     'deno-kv': 'adapters/stores/deno-kv/index.ts',

@@ -22,8 +22,8 @@ import { type CodeBlock, codeBlocks, docPages, root, setUpCommands } from './doc
 // or when it serves: it prints a curl line, which the test sends as curl would, and the answer is
 // 201 for a post (200 for a GET); apart from that line, the URL's secret appears nowhere in what it
 // prints. A block that imports vitest is a test file and must pass under vitest. A block gets from
-// outside only what the page says just above it that it needs: PostgreSQL and Redis are the run's
-// own (DATABASE_URL, REDIS_URL, REDIS_CLUSTER_NODES), and CHANNEL_WEBHOOK_URL a fresh webhook of a
+// outside only what the page says just above it that it needs: PostgreSQL, Redis and MariaDB are the
+// run's own (DATABASE_URL, REDIS_URL, REDIS_CLUSTER_NODES, MYSQL_URL), and CHANNEL_WEBHOOK_URL a fresh webhook of a
 // receiver the test runs; PORT=0 lets each server pick a free port. A block that writes to stderr
 // itself may, but never the library's own failure line.
 //
@@ -39,13 +39,13 @@ const NOT_RUN = [
 ];
 
 /** What a block may need from outside the app; the page names it just above the block. */
-const OUTSIDE = ['CHANNEL_WEBHOOK_URL', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES'];
+const OUTSIDE = ['CHANNEL_WEBHOOK_URL', 'DATABASE_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'MYSQL_URL'];
 
 const execFileAsync = promisify(execFile);
 
 const pages = docPages();
 const blocks = pages.flatMap(codeBlocks);
-const { databaseUrl, redisUrl, redisClusterNodes, title } = backends();
+const { databaseUrl, redisUrl, redisClusterNodes, mysqlUrl, title } = backends();
 const SERVING_TIMEOUT_MS = 20_000;
 
 let app: string;
@@ -187,6 +187,7 @@ async function runBlock(block: CodeBlock): Promise<void> {
     REDIS_URL: redisUrl!,
     REDIS_CLUSTER_NODES: (redisClusterNodes ?? []).join(','),
     CHANNEL_WEBHOOK_URL: url,
+    MYSQL_URL: mysqlUrl!,
   };
   const env = {
     PORT: '0',

@@ -17,11 +17,13 @@ import { Hono } from 'hono';
 import Koa3 from 'koa';
 import bodyParser from 'koa-bodyparser';
 import Koa2 from 'koa2';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { createExpressManagementMiddleware, type ExpressLikeRequest } from '../../adapters/frameworks/express/index.js';
 import { createFastifyManagementPlugin } from '../../adapters/frameworks/fastify/index.js';
 import { createKoaManagementMiddleware, type KoaLikeContext } from '../../adapters/frameworks/koa/index.js';
 import { createNodeManagementListener } from '../../adapters/frameworks/node/index.js';
+import { createMysqlStore } from '../../adapters/stores/mysql/index.js';
 import { createPostgresStore } from '../../adapters/stores/postgres/index.js';
 import { createSqliteStore } from '../../adapters/stores/sqlite/index.js';
 import { createFakeClock } from '../../src/clock.js';
@@ -247,6 +249,16 @@ export const postgresStore = (databaseUrl: string): StoreUnderTest => ({
   open: async () => {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
     const store = createPostgresStore({ pool, tablePrefix: 'cwtest_manage_' });
+    await store.migrate();
+    return { store, putChannel: (channel) => store.putChannel(channel), close: () => pool.end() };
+  },
+});
+
+export const mysqlStore = (mysqlUrl: string): StoreUnderTest => ({
+  name: 'MySQL',
+  open: async () => {
+    const pool = mysql.createPool({ uri: mysqlUrl, connectionLimit: 4 });
+    const store = createMysqlStore({ pool, tablePrefix: 'cwtest_manage_' });
     await store.migrate();
     return { store, putChannel: (channel) => store.putChannel(channel), close: () => pool.end() };
   },

@@ -8,7 +8,7 @@ const present = <T>(value: T | null | undefined): T | null =>
   value === undefined || value === null || (typeof value === 'string' && value === '') ? null : value;
 
 /**
- * The run's PostgreSQL, Redis and Redis Cluster (from global-setup.ts), and a suite title that says
+ * The run's PostgreSQL, Redis, Redis Cluster and MariaDB (from global-setup.ts), and a suite title that says
  * loudly why a suite is skipped when a server is missing. Skipping only happens outside CI: under CI
  * the global set-up fails the run instead. Without the global set-up, `inject()` gives `undefined`:
  * every server is then absent, never an `undefined` that a `=== null` check lets through.
@@ -17,21 +17,25 @@ export function backends(): {
   databaseUrl: string | null;
   redisUrl: string | null;
   redisClusterNodes: string[] | null;
+  mysqlUrl: string | null;
   skipped: string[];
-  title: (name: string, needs: 'postgres' | 'redis' | 'both' | 'cluster') => string;
+  title: (name: string, needs: 'postgres' | 'redis' | 'both' | 'cluster' | 'mysql') => string;
 } {
   const databaseUrl = present(inject('databaseUrl'));
   const redisUrl = present(inject('redisUrl'));
   const nodes = present(inject('redisClusterNodes'));
   const redisClusterNodes = nodes !== null && nodes.length > 0 ? nodes : null;
+  const mysqlUrl = present(inject('mysqlUrl'));
   const given = inject('backendsSkipped');
   const skipped = Array.isArray(given) && given.length > 0 ? given : [NO_GLOBAL_SETUP];
-  const title = (name: string, needs: 'postgres' | 'redis' | 'both' | 'cluster') => {
+  const title = (name: string, needs: 'postgres' | 'redis' | 'both' | 'cluster' | 'mysql') => {
     const missing =
       needs === 'cluster'
         ? redisClusterNodes === null
-        : (needs !== 'redis' && databaseUrl === null) || (needs !== 'postgres' && redisUrl === null);
+        : needs === 'mysql'
+          ? mysqlUrl === null
+          : (needs !== 'redis' && databaseUrl === null) || (needs !== 'postgres' && redisUrl === null);
     return missing ? `${name} (SKIPPED: ${skipped.join('; ')})` : name;
   };
-  return { databaseUrl, redisUrl, redisClusterNodes, skipped, title };
+  return { databaseUrl, redisUrl, redisClusterNodes, mysqlUrl, skipped, title };
 }

@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { checkRuntimeInstall } from '../runtimes/runtime-install.js';
+import { mariadbForRun } from './mariadb-server.js';
 import {
   serverBinaries,
   startPostgres,
@@ -18,6 +19,8 @@ declare module 'vitest' {
     redisUrl: string | null;
     /** `host:port` of each master of the run's Redis Cluster, or null when there is none. */
     redisClusterNodes: string[] | null;
+    /** URL of the run's MariaDB (for `*.mysql.test.ts` files), or null when there is none. */
+    mysqlUrl: string | null;
     /** Why the PostgreSQL and Redis suites are skipped; empty when they run. */
     backendsSkipped: string[];
   }
@@ -39,6 +42,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const skipped: string[] = [];
   // Started first and awaited last: its join takes about two seconds, spent while PostgreSQL starts.
   const cluster = startClusterUnlessGiven(binaries.redis !== null);
+  // Only for a run with a *.mysql.test.ts file; its install takes seconds, spent beside the others'.
+  const mariadb = mariadbForRun(project);
 
   let databaseUrl = process.env.DATABASE_URL || null;
   if (databaseUrl === null) {
@@ -61,14 +66,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const { server: redisCluster, nodes: redisClusterNodes, failure } = await cluster;
   if (failure !== null) skipped.push(failure);
+  const { url: mysqlUrl, server: mysql, failure: mysqlFailure } = await mariadb;
+  if (mysqlFailure !== null) skipped.push(mysqlFailure);
 
   const teardown = async () => {
-    await Promise.all([postgres?.destroy(), redis?.destroy(), redisCluster?.destroy()]);
+    await Promise.all([postgres?.destroy(), redis?.destroy(), redisCluster?.destroy(), mysql?.destroy()]);
   };
   if (skipped.length > 0) {
     if (isCi()) {
       await teardown();
-      throw new Error(`CI needs PostgreSQL and Redis for the backend suites, but: ${skipped.join('; ')}`);
+      throw new Error(`CI needs PostgreSQL, Redis and MariaDB for the backend suites, but: ${skipped.join('; ')}`);
     }
     console.warn(
       `\nPostgreSQL/Redis suites are SKIPPED locally: ${skipped.join('; ')}. Under CI=true this fails the run.\n`,
@@ -77,6 +84,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('databaseUrl', databaseUrl);
   project.provide('redisUrl', redisUrl);
   project.provide('redisClusterNodes', redisClusterNodes);
+  project.provide('mysqlUrl', mysqlUrl);
   project.provide('backendsSkipped', skipped);
   return teardown;
 }

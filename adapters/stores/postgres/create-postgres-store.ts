@@ -1,6 +1,5 @@
-import { WEBHOOK_COLUMNS, webhookRowValues } from '../sql/index.js';
+import { createLookupGate, createProvenCredentials, WEBHOOK_COLUMNS, webhookRowValues } from '../sql/index.js';
 import { MESSAGE_FIELDS, POST_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
-import { createLookupGate, createProvenCredentials } from './lookup-gate.js';
 import {
   type PostgresListenClient,
   type PostgresQueryable,
@@ -133,7 +132,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     preparedStatements,
   } = resolveOptions(options);
   const { pool } = options;
-  const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups);
+  const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups, 'PostgreSQL store');
   const proven = createProvenCredentials(PROVEN_CREDENTIALS);
   // Turned off for good when the server loses track of a prepared statement: a pooler between the
   // pool and PostgreSQL that does not keep them (PgBouncer in transaction mode before 1.21).

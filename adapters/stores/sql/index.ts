@@ -1,12 +1,14 @@
 /**
- * What the SQL stores share (the PostgreSQL and SQLite stores, and the Durable Object, whose
- * storage is SQLite): the table prefix's rule, the webhook table's columns, and the statements
+ * What the SQL stores share (the PostgreSQL, MySQL and SQLite stores, and the Durable Object, whose
+ * storage is SQLite): the table prefix's rule, the webhook table's columns, the bounded webhook
+ * lookups of the server stores, and the statements
  * whose SQL is the same on every SQLite database with the library's tables.
  *
  * @module
  */
 export { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from './table-prefix.js';
 export { WEBHOOK_COLUMNS, webhookRowValues } from './webhook-row.js';
+export { createLookupGate, createProvenCredentials, type LookupGate } from './lookup-gate.js';
 export {
   createSqliteStatements,
   MESSAGE_COLUMNS,

@@ -12,7 +12,7 @@ export type LookupGate = <T>(proven: boolean, lookup: () => Promise<T>) => Promi
  * costs a lookup, so a flood of random ids would otherwise take every pool connection and make
  * legitimate posts wait behind it. At most `concurrent` lookups run, at most `queued` more wait in
  * each lane, and past that a lookup fails at once with `store_failed` (the poster gets a 500 and
- * retries) instead of queuing without bound.
+ * retries) instead of queuing without bound. `store` names the store in that error.
  *
  * A flood keeps the open lane full, so a post there is refused most of the time; a post whose
  * credential was accepted before waits in the proven lane, which a flood without credentials cannot
@@ -22,7 +22,7 @@ export type LookupGate = <T>(proven: boolean, lookup: () => Promise<T>) => Promi
  * Lookups of one id are deliberately not shared: a lookup that joined one sent before a revocation
  * completed would read the webhook as it was before it.
  */
-export function createLookupGate(concurrent: number, queued: number): LookupGate {
+export function createLookupGate(concurrent: number, queued: number, store: string): LookupGate {
   const provenWaiting: Array<() => void> = [];
   const openWaiting: Array<() => void> = [];
   let running = 0;
@@ -31,8 +31,7 @@ export function createLookupGate(concurrent: number, queued: number): LookupGate
     const waiting = proven ? provenWaiting : openWaiting;
     if (running < concurrent) running++;
     else if (waiting.length < queued) await new Promise<void>((resolve) => waiting.push(resolve));
-    else
-      throw new ChannelWebhookError('store_failed', 'PostgreSQL store: too many webhook lookups at once; retry later');
+    else throw new ChannelWebhookError('store_failed', `${store}: too many webhook lookups at once; retry later`);
     try {
       return await lookup();
     } finally {

@@ -1,0 +1,391 @@
+import {
+  ChannelWebhookError,
+  isFolded,
+  mergeFolded,
+  minuteOf,
+  POST_HISTORY_LIMIT,
+  type Async,
+  type Channel,
+  type InsertMessageInput,
+  type InsertMessageResult,
+  type Message,
+  type PostRecord,
+  type StoreMethods,
+  type WebhookRecord,
+} from '../../../src/store-kit/index.js';
+import { createLookupGate, createProvenCredentials, WEBHOOK_COLUMNS, webhookRowValues } from '../sql/index.js';
+import { createCalls, STORE } from './mysql-calls.js';
+import { createMysqlFeed } from './mysql-feed.js';
+import { type MysqlStoreOptions, resolveMysqlOptions } from './options.js';
+import { MESSAGE_COLUMNS, POST_COLUMNS, toMessage, toPostRecord, toWebhook } from './rows.js';
+import { MYSQL_SCHEMA_VERSION, migrationsAfter } from './schema.js';
+
+/**
+ * The MySQL store, with the extra methods of the reference stores, its feed and its migration.
+ *
+ * @example
+ * ```ts
+ * const store: MysqlStore = createMysqlStore({ pool });
+ * await store.migrate();
+ * const messages = await store.listMessages('general');
+ * ```
+ */
+export interface MysqlStore extends Async<StoreMethods> {
+  /**
+   * Creates or upgrades the tables: each step of the schema once, recorded in
+   * `<prefix>migrations`, under `GET_LOCK` so that instances starting together take turns. Safe to
+   * run on every start. Tables of a newer schema than this release's are refused with code
+   * `schema_too_new`, and nothing is changed.
+   */
+  migrate(): Promise<void>;
+  /** Creates or replaces a channel in the store's channels table. */
+  putChannel(channel: Channel): Promise<void>;
+  /** The channel's messages, oldest first. */
+  listMessages(channelId: string): Promise<Message[]>;
+  /**
+   * Deletes up to `limit` (default 1,000) messages created before `before` (epoch ms), oldest
+   * first, and answers how many; a cursor before one of them then gets `cursor_expired`. Call it
+   * until it answers 0 to remove them all.
+   */
+  pruneMessages(before: number, limit?: number): Promise<number>;
+  /**
+   * Calls `listener` with the channel of each message this store stores, right after its commit,
+   * and without one when the feed's counter moved (another instance stored one): while anything
+   * watches, the store reads that one row every `feedCheckMs`, on a timer that does not keep the
+   * process alive.
+   */
+  watchFeed(listener: (channelId?: string) => void): () => void;
+}
+
+const MIGRATE_TIMEOUT_MS = 60_000;
+// Credentials remembered as proven (see `createProvenCredentials`): about 1.5 MB at most.
+const PROVEN_CREDENTIALS = 10_000;
+// MySQL's error for a duplicate entry in a unique index.
+const ER_DUP_ENTRY = 1062;
+
+/**
+ * A `WebhookStore` on MySQL 8 or MariaDB 10.11 (or later), shared by any number of
+ * instances, over a `mysql2/promise` pool.
+ *
+ * The guarded insert is one transaction: it locks the webhook row and then its channel's
+ * (`SELECT … FOR UPDATE`, which reads their newest committed versions), stores only if the webhook
+ * still answers to the post's secret and the channel is active, and keeps a key once per webhook
+ * with a unique index: N racing posts with one key, on any number of instances, store one message
+ * and all get it back. Revocations, rotations and archivals wait for a post in flight, or the post
+ * sees them. The message takes its place in the feed from one counter row, under its lock, right
+ * before its commit, so places commit in order and the feed never skips a message (see
+ * `mysqlSchema`). A failed or timed-out call rejects with a `ChannelWebhookError` (`store_failed`
+ * or `store_timeout`) and, being one transaction, has written nothing or everything.
+ *
+ * Webhook lookups pass a bounded gate (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of
+ * posts to unknown ids cannot take every connection, and a credential this store saw accepted waits
+ * in a lane of its own. There is no `LISTEN`: `watchFeed` wakes at once for this store's own
+ * messages, and for other instances' when its check of the feed's counter (every `feedCheckMs`)
+ * sees it move. The channels are the store's own table. There is no rate limiter on MySQL: use the
+ * Redis limiter, which is exact across instances. Bad options throw `ChannelWebhookError` code
+ * `invalid_argument`.
+ *
+ * @example
+ * ```ts
+ * import mysql from 'mysql2/promise';
+ * import { createMysqlStore } from 'channel-webhooks/mysql';
+ *
+ * const pool = mysql.createPool({ uri: process.env.MYSQL_URL, connectionLimit: 10 });
+ * const store = createMysqlStore({ pool, tablePrefix: 'channel_webhooks_' });
+ * await store.migrate();
+ * await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
+ * ```
+ */
+export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
+  const { prefix: p, timeoutMs, maxConcurrentLookups, maxQueuedLookups, feedCheckMs } = resolveMysqlOptions(options);
+  const calls = createCalls(options.pool, timeoutMs);
+  const { run, transaction } = calls;
+  const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups, STORE);
+  const proven = createProvenCredentials(PROVEN_CREDENTIALS);
+  const feed = createMysqlFeed(calls, p, feedCheckMs, options.onError);
+
+  const sql = {
+    getWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ?`,
+    lockWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ? FOR UPDATE`,
+    // The webhook row, then its channel's: one statement, locked in that order (the webhook is
+    // found by its key first), as every write of the store takes them.
+    guard: `SELECT w.channel_id, (w.revoked_at IS NULL AND w.secret_hash = ?) AS active, c.archived
+       FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ? FOR UPDATE`,
+    keyed: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND key_hash = UNHEX(SHA2(?, 256)) AND idempotency_key = ?`,
+    // LAST_INSERT_ID(expr) keeps the new value on the connection, for the insert that follows.
+    takePlace: `UPDATE ${p}feed SET next_seq = LAST_INSERT_ID(next_seq + 1) WHERE id = 1`,
+    insertMessage: `INSERT INTO ${p}messages (seq, id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key, key_hash)
+       VALUES (LAST_INSERT_ID(), ?, ?, ?, ?, ?, ?, ?, ?, IF(? IS NULL, NULL, UNHEX(SHA2(?, 256))))`,
+  };
+
+  /** The guarded insert (see `createMysqlStore`), in one transaction. */
+  const guardedInsert = ({ message, idempotencyKey, secretHash, postedAt }: InsertMessageInput) =>
+    transaction<InsertMessageResult>('insertMessage', async (tx) => {
+      const webhookId = message.author.id;
+      const refused = (result: InsertMessageResult) => ({ value: result, commit: false });
+      const [guard] = (await tx(sql.guard, [secretHash, webhookId])).rows;
+      if (guard === undefined || Number(guard.active) !== 1) return refused({ outcome: 'webhook_inactive' });
+      if (guard.archived === null) return refused({ outcome: 'channel_not_found' });
+      if (Number(guard.archived) !== 0) return refused({ outcome: 'channel_archived' });
+      const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
+      // Posts of one webhook take turns on its row lock, so an earlier post with this key has
+      // committed before this read, which is the transaction's first plain read and so sees it.
+      const earlier = async () => (key === null ? undefined : (await tx(sql.keyed, [webhookId, key, key])).rows[0]);
+      const found = await earlier();
+      if (found !== undefined) return refused({ outcome: 'duplicate', message: toMessage(found) });
+      await tx(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`, [postedAt, webhookId]);
+      // The feed's counter last: its lock is held from here to the commit, which every other
+      // insert of the database waits for.
+      await tx(sql.takePlace);
+      try {
+        await tx(sql.insertMessage, [
+          message.id,
+          message.channelId,
+          webhookId,
+          message.author.name,
+          JSON.stringify(message.body),
+          JSON.stringify(message.blocks),
+          message.createdAt,
+          key,
+          key,
+          key,
+        ]);
+      } catch (error) {
+        // The unique index answers for a key another writer stored after all.
+        if ((error as { errno?: unknown }).errno !== ER_DUP_ENTRY || key === null) throw error;
+        const stored = (await tx(`${sql.keyed} LOCK IN SHARE MODE`, [webhookId, key, key])).rows[0];
+        if (stored === undefined) throw error;
+        return refused({ outcome: 'duplicate', message: toMessage(stored) });
+      }
+      return { value: { outcome: 'created', message }, commit: true };
+    });
+
+  /** A change of one webhook row: locked, judged by `change` (null: nothing to change), then written. */
+  const changeWebhook = (
+    what: string,
+    webhookId: string,
+    change: (webhook: WebhookRecord) => { set: string; values: unknown[]; result: WebhookRecord } | null,
+  ) =>
+    transaction<WebhookRecord | null>(what, async (tx) => {
+      const webhook = toWebhook((await tx(sql.lockWebhook, [webhookId])).rows[0]);
+      if (webhook === null) return { value: null, commit: false };
+      const next = change(webhook);
+      if (next === null) return { value: webhook.revokedAt === null ? webhook : null, commit: false };
+      await tx(`UPDATE ${p}webhooks SET ${next.set} WHERE id = ?`, [...next.values, webhookId]);
+      return { value: next.result, commit: true };
+    });
+
+  return {
+    async migrate() {
+      await transaction(
+        'migrate',
+        async (tx) => {
+          // GET_LOCK is the connection's, not the transaction's: released at the end, whatever happens.
+          const lock = `channel_webhooks_migrate_${p}`;
+          const [got] = (await tx('SELECT GET_LOCK(?, 60) AS got', [lock])).rows;
+          if (Number(got?.got) !== 1) throw new Error(`could not take the lock ${lock} within 60 s`);
+          try {
+            await tx(`CREATE TABLE IF NOT EXISTS ${p}migrations (version INT NOT NULL PRIMARY KEY) ENGINE=InnoDB`);
+            const [row] = (await tx(`SELECT COALESCE(MAX(version), 0) AS version FROM ${p}migrations`)).rows;
+            const current = Number(row?.version ?? 0);
+            if (current > MYSQL_SCHEMA_VERSION)
+              throw new ChannelWebhookError(
+                'schema_too_new',
+                `${STORE}: the tables of prefix '${p}' are at schema version ${current}, newer than this release's ${MYSQL_SCHEMA_VERSION}: upgrade channel-webhooks`,
+              );
+            // Each DDL statement commits by itself; a step cut short runs again whole, its
+            // statements being `IF NOT EXISTS` or `INSERT IGNORE`.
+            for (const step of migrationsAfter(current, p)) {
+              for (const statement of step.statements) await tx(statement);
+              await tx(`INSERT INTO ${p}migrations (version) VALUES (?)`, [step.version]);
+            }
+          } finally {
+            await tx('SELECT RELEASE_LOCK(?)', [lock]);
+          }
+          return { value: undefined, commit: true };
+        },
+        MIGRATE_TIMEOUT_MS,
+      );
+    },
+
+    async putChannel(channel) {
+      await run(
+        'putChannel',
+        `INSERT INTO ${p}channels (id, owner_id, archived) VALUES (?, ?, ?)
+         ON DUPLICATE KEY UPDATE owner_id = VALUES(owner_id), archived = VALUES(archived)`,
+        [channel.id, channel.ownerId, channel.archived],
+      );
+    },
+
+    listMessages: async (channelId) =>
+      (
+        await run('listMessages', `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = ? ORDER BY seq`, [
+          channelId,
+        ])
+      ).rows.map(toMessage),
+
+    async getChannel(channelId) {
+      const [row] = (
+        await run('getChannel', `SELECT id, owner_id, archived FROM ${p}channels WHERE id = ?`, [channelId])
+      ).rows;
+      return row === undefined
+        ? null
+        : { id: String(row.id), ownerId: String(row.owner_id), archived: Number(row.archived) !== 0 };
+    },
+
+    async insertWebhook(webhook) {
+      await run(
+        'insertWebhook',
+        `INSERT INTO ${p}webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        webhookRowValues(webhook),
+      );
+      if (webhook.revokedAt === null) proven.prove(webhook.id, webhook.secretHash);
+    },
+
+    async getWebhook(webhookId, presentedSecretHash) {
+      // The lane is chosen by the whole presented credential: a wrong secret for a real id waits
+      // where an unknown id waits, so neither the answer nor its odds tell them apart.
+      const deadline = Date.now() + timeoutMs;
+      const lookup = gate(proven.has(webhookId, presentedSecretHash), () =>
+        run('getWebhook', sql.getWebhook, [webhookId], Math.max(1, deadline - Date.now())),
+      );
+      return toWebhook((await lookup).rows[0]);
+    },
+
+    listWebhooks: async (channelId) =>
+      (
+        await run(
+          'listWebhooks',
+          `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE channel_id = ? ORDER BY created_at, seq`,
+          [channelId],
+        )
+      ).rows.map((row) => toWebhook(row)!),
+
+    async updateWebhookSecret(webhookId, secretHash, rotatedAt) {
+      const webhook = await changeWebhook('updateWebhookSecret', webhookId, (current) =>
+        current.revokedAt !== null
+          ? null
+          : {
+              set: 'secret_hash = ?, rotated_at = ?',
+              values: [secretHash, rotatedAt],
+              result: { ...current, secretHash, rotatedAt },
+            },
+      );
+      if (webhook !== null) proven.prove(webhookId, secretHash);
+      return webhook;
+    },
+
+    async revokeWebhook(webhookId, revokedAt) {
+      const webhook = await transaction<WebhookRecord | null>('revokeWebhook', async (tx) => {
+        const current = toWebhook((await tx(sql.lockWebhook, [webhookId])).rows[0]);
+        if (current === null) return { value: null, commit: false };
+        if (current.revokedAt !== null) return { value: current, commit: false };
+        await tx(`UPDATE ${p}webhooks SET revoked_at = ? WHERE id = ?`, [revokedAt, webhookId]);
+        return { value: { ...current, revokedAt }, commit: true };
+      });
+      proven.forget(webhookId);
+      return webhook;
+    },
+
+    updateWebhookProfile: (webhookId, change) =>
+      changeWebhook('updateWebhookProfile', webhookId, (current) => {
+        if (current.revokedAt !== null) return null;
+        const description = change.description === undefined ? current.description : change.description;
+        const avatarUrl = change.avatarUrl === undefined ? current.avatarUrl : change.avatarUrl;
+        return {
+          set: 'description = ?, avatar_url = ?',
+          values: [description, avatarUrl],
+          result: { ...current, description, avatarUrl },
+        };
+      }),
+
+    async insertMessage(input) {
+      const result = await guardedInsert(input);
+      const webhookId = input.message.author.id;
+      if (result.outcome === 'webhook_inactive') proven.forget(webhookId, input.secretHash);
+      else if (result.outcome === 'created' || result.outcome === 'duplicate')
+        proven.prove(webhookId, input.secretHash);
+      // After the commit: a follower woken now reads the message.
+      if (result.outcome === 'created') feed.stored(input.message.channelId);
+      return result;
+    },
+
+    async recordPosts(records) {
+      if (records.length === 0) return;
+      await transaction('recordPosts', async (tx) => {
+        const fresh: PostRecord[] = [];
+        for (const record of mergeFolded(records)) {
+          // A minute's 415s are one record, and so are its 429s: added to it while it is in the ring.
+          if (isFolded(record.status)) {
+            const { affectedRows } = await tx(
+              `UPDATE ${p}posts SET count = count + ?, at = LEAST(at, ?) WHERE webhook_id = ? AND status = ? AND at DIV 60000 = ?`,
+              [record.count, record.at, record.webhookId, record.status, minuteOf(record.at)],
+            );
+            if (affectedRows > 0) continue;
+          }
+          fresh.push(record);
+        }
+        const counts = new Map<string, number>();
+        for (const record of fresh) counts.set(record.webhookId, (counts.get(record.webhookId) ?? 0) + 1);
+        // Each webhook's head row, locked by its update, keeps two writers of one webhook apart, so
+        // each record's position is above every one in the ring and it takes its slot outright.
+        const next = new Map<string, number>();
+        const end = new Map<string, number>();
+        for (const [webhookId, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+          await tx(
+            `INSERT INTO ${p}post_heads (webhook_id, next) VALUES (?, ?) ON DUPLICATE KEY UPDATE next = next + VALUES(next)`,
+            [webhookId, count],
+          );
+          const [head] = (await tx(`SELECT next FROM ${p}post_heads WHERE webhook_id = ?`, [webhookId])).rows;
+          end.set(webhookId, Number(head!.next));
+          next.set(webhookId, Number(head!.next) - count);
+        }
+        const rows: unknown[][] = [];
+        for (const record of fresh) {
+          const position = next.get(record.webhookId)!;
+          next.set(record.webhookId, position + 1);
+          // A record whose slot a later record of this batch takes is left out.
+          if (position < end.get(record.webhookId)! - POST_HISTORY_LIMIT) continue;
+          rows.push([
+            record.webhookId,
+            position % POST_HISTORY_LIMIT,
+            position,
+            record.at,
+            record.status,
+            record.code,
+            JSON.stringify(record.errors),
+            record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
+            record.messageId,
+            record.bodyBytes,
+            record.count,
+          ]);
+        }
+        for (let i = 0; i < rows.length; i += 32) {
+          const chunk = rows.slice(i, i + 32);
+          await tx(
+            `INSERT INTO ${p}posts (${POST_COLUMNS.replace('webhook_id,', 'webhook_id, slot, position,')})
+             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+             ON DUPLICATE KEY UPDATE position = VALUES(position), at = VALUES(at), status = VALUES(status), code = VALUES(code),
+               errors = VALUES(errors), idempotency_key = VALUES(idempotency_key), message_id = VALUES(message_id),
+               body_bytes = VALUES(body_bytes), count = VALUES(count)`,
+            chunk.flat(),
+          );
+        }
+        return { value: undefined, commit: true };
+      });
+    },
+
+    listPosts: async (webhookId, limit) =>
+      (
+        await run(
+          'listPosts',
+          `SELECT ${POST_COLUMNS} FROM ${p}posts WHERE webhook_id = ? ORDER BY position DESC LIMIT ?`,
+          [webhookId, limit],
+        )
+      ).rows.map(toPostRecord),
+
+    readFeed: feed.read,
+    watchFeed: feed.watch,
+    pruneMessages: feed.prune,
+  };
+}

@@ -1,0 +1,159 @@
+import {
+  checkArgument,
+  checkReadFeedOptions,
+  createConsoleErrorLog,
+  createFeedWatchers,
+  cursorExpired,
+  EPOCH_MS,
+  formatCursor,
+  integer,
+  invalidCursor,
+  parseCursor,
+  systemClock,
+  type FeedPage,
+  type ReadFeedOptions,
+} from '../../../src/store-kit/index.js';
+import { type Answer, STORE, type createCalls } from './mysql-calls.js';
+import { MESSAGE_COLUMNS, toMessage } from './rows.js';
+
+/**
+ * The MySQL store's feed. A message's `seq` is its place: the guarded insert takes it from the one
+ * row of `<prefix>feed` under that row's lock, which it holds until its commit, so places commit in
+ * the order they are taken and a read after a place never misses a message below a later one.
+ *
+ * There is no `LISTEN` on MySQL: while anything watches, the store reads that row's counter every
+ * `checkMs` and wakes the watchers when it moved (another instance stored a message); its own
+ * commits wake them at once, with their channel.
+ */
+export function createMysqlFeed(
+  calls: ReturnType<typeof createCalls>,
+  p: string,
+  checkMs: number,
+  onError: ((error: unknown) => void) | undefined,
+) {
+  const log = onError === undefined ? createConsoleErrorLog(systemClock, 'createMysqlStore') : null;
+  const report = (error: unknown) => (log === null ? onError!(error) : log(error, { stage: 'feed check' }));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let seen: string | null = null;
+  let watching = false;
+
+  const counter = async () => {
+    const { rows } = await calls.run('watchFeed', `SELECT next_seq FROM ${p}feed WHERE id = 1`);
+    return rows.length === 0 ? null : String(rows[0]!.next_seq);
+  };
+  // One check at a time, each scheduled after the last one ends, so a slow server never has them pile up.
+  const check = () => {
+    counter().then(
+      (now) => {
+        if (!watching) return;
+        if (now !== seen) {
+          seen = now;
+          watchers.notify();
+        }
+        schedule();
+      },
+      (error: unknown) => {
+        if (!watching) return;
+        report(error);
+        watchers.notify();
+        schedule();
+      },
+    );
+  };
+  const schedule = () => {
+    timer = setTimeout(check, checkMs);
+    (timer as { unref?: () => void }).unref?.();
+  };
+  const watchers = createFeedWatchers(
+    () => {
+      watching = true;
+      seen = null;
+      // The first check only learns the counter: the followers read once they start anyway.
+      counter().then(
+        (now) => {
+          if (seen === null) seen = now;
+        },
+        () => {},
+      );
+      schedule();
+    },
+    () => {
+      watching = false;
+      clearTimeout(timer);
+    },
+  );
+
+  const readState = async () => {
+    const { rows } = await calls.run('readFeed', `SELECT epoch, pruned_seq FROM ${p}feed WHERE id = 1`);
+    if (rows.length === 0) throw new Error(`the table ${p}feed has no row: run store.migrate()`);
+    return { epoch: String(rows[0]!.epoch), prunedSeq: BigInt(String(rows[0]!.pruned_seq)) };
+  };
+
+  return {
+    async read(options: ReadFeedOptions): Promise<FeedPage> {
+      checkReadFeedOptions(STORE, options);
+      const { channelId, after, limit } = options;
+      let last = 0n;
+      let epoch: string | undefined;
+      if (after !== undefined) {
+        const parsed = parseCursor(after, 1);
+        if (parsed === null || parsed.positions[0]! >= 2n ** 63n) throw invalidCursor(STORE, after);
+        last = parsed.positions[0]!;
+        epoch = parsed.epoch;
+      }
+      const { rows }: Answer =
+        channelId === undefined
+          ? await calls.run(
+              'readFeed',
+              `SELECT seq, ${MESSAGE_COLUMNS} FROM ${p}messages WHERE seq > ? ORDER BY seq LIMIT ?`,
+              [last.toString(), limit],
+            )
+          : await calls.run(
+              'readFeed',
+              `SELECT seq, ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+              [channelId, last.toString(), limit],
+            );
+      // Read after the rows: a pruning between the two can only make a cursor expire that was
+      // still good, never let one through that lost messages.
+      const state = await readState();
+      if (epoch !== undefined) {
+        if (epoch !== state.epoch) throw cursorExpired(STORE, 'it comes from another database');
+        if (last < state.prunedSeq) throw cursorExpired(STORE, 'messages after it were pruned');
+      }
+      return {
+        entries: rows.map((row) => ({ cursor: formatCursor(state.epoch, String(row.seq)), message: toMessage(row) })),
+        heldBack: false,
+      };
+    },
+
+    watch: (listener: (channelId?: string) => void) => watchers.watch(listener),
+
+    /** Tells this store's watchers about its own commit of a message of `channelId`. */
+    stored(channelId: string): void {
+      if (watchers.size > 0) watchers.notify(channelId);
+    },
+
+    /**
+     * Deletes up to `limit` messages created before `before`, oldest place first, and raises
+     * `pruned_seq` to the last place deleted, in one transaction.
+     */
+    async prune(before: number, limit = 1_000): Promise<number> {
+      checkArgument('MysqlStore.pruneMessages', 'before', before, EPOCH_MS);
+      checkArgument('MysqlStore.pruneMessages', 'limit', limit, integer(1));
+      const cutoff = new Date(before).toISOString();
+      return calls.transaction('pruneMessages', async (tx) => {
+        const { rows } = await tx(`SELECT seq FROM ${p}messages WHERE created_at < ? ORDER BY seq LIMIT ? FOR UPDATE`, [
+          cutoff,
+          limit,
+        ]);
+        if (rows.length === 0) return { value: 0, commit: false };
+        const through = String(rows[rows.length - 1]!.seq);
+        const { affectedRows } = await tx(`DELETE FROM ${p}messages WHERE seq IN (${rows.map(() => '?').join(', ')})`, [
+          ...rows.map((row) => String(row.seq)),
+        ]);
+        await tx(`UPDATE ${p}feed SET pruned_seq = GREATEST(pruned_seq, ?) WHERE id = 1`, [through]);
+        return { value: affectedRows, commit: true };
+      });
+    },
+  };
+}
