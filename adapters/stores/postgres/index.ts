@@ -9,4 +9,5 @@ export type {
 } from './options.js';
 export { postgresSchema } from './schema.js';
 export { DEFAULT_TABLE_PREFIX } from '../sql/index.js';
+export type { ChannelSource, MessageColumns, MessageFixedValue, MessageMapping } from '../sql/index.js';
 export type { PostgresSchemaOptions } from './schema.js';
