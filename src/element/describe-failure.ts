@@ -33,3 +33,8 @@ export function describeFailure(failure: unknown, strings: SettingsStrings, chan
 export function locksOut(failure: unknown): boolean {
   return failure instanceof ManagementFailure && (failure.kind === 'signed_out' || failure.kind === 'not_allowed');
 }
+
+/** Whether a failure is the API's "not yours to manage" (or no such channel): the calm state, not an error. */
+export function isNotAllowed(failure: unknown): boolean {
+  return failure instanceof ManagementFailure && failure.kind === 'not_allowed';
+}

@@ -26,6 +26,7 @@ export const PART_NAMES = [
   'close',
   'new',
   'empty',
+  'not-allowed',
   'example',
   'dialog',
   'create-dialog',

@@ -70,6 +70,7 @@ const PROPERTIES = ['api', 'channelId', 'channelName', 'strings', 'locale', 'fet
  * - `close`: a dialog's close button in its title bar
  * - `new`: the header's New webhook button
  * - `empty`: the empty state, before the first webhook
+ * - `not-allowed`: the sentence shown instead of the list to a reader who may not manage the channel
  * - `example`: the empty state's example request
  * - `dialog`: every dialog
  * - `create-dialog`: the form of a new webhook

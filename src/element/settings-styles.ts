@@ -75,7 +75,7 @@ a { color: var(--_link); }
 }
 .alert-text { flex: 1 1 16rem; }
 .alert-text::before { content: "⚠ "; color: var(--_danger); }
-.loading, .history-empty { color: var(--_muted); }
+.loading, .history-empty, .not-allowed { color: var(--_muted); }
 
 .button {
   display: inline-flex; align-items: center; justify-content: center; gap: 0.375rem;

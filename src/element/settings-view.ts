@@ -1,9 +1,10 @@
 // The element's own screen, under its dialogs: the header (the title, New webhook), the alert of a
-// failed load (with Retry), the content (loading, the list or the empty state) and the status region
+// failed load (with Retry), the content (loading, the list, the empty state, or the sentence for a reader who
+// may not manage the channel) and the status region
 // changes are announced in. Drawn again whole on every change; the focus stays on the control it
 // was on, found again by its key (focus-keys.ts), or on the nearest one left.
 import { h } from './build-dom.js';
-import { describeFailure, locksOut } from './describe-failure.js';
+import { describeFailure, isNotAllowed, locksOut } from './describe-failure.js';
 import type { SettingsWebhook } from './element-types.js';
 import { focusCandidates } from './focus-keys.js';
 import type { SettingsStrings } from './settings-strings.js';
@@ -91,15 +92,21 @@ export function createSettingsView(root: ShadowRoot, actions: ViewActions): Sett
       title.textContent = strings.title;
       newButton.textContent = strings.newWebhook;
       const focused = (root.activeElement as HTMLElement | null)?.dataset.focus;
+      // A reader who may not manage this channel's webhooks is told so in a plain sentence, not an
+      // alert: nothing failed, and nothing to retry or create until that changes.
+      const notAllowed = webhooks === null && isNotAllowed(loadFailure);
       // The alert is written only when its failure changes, so that it is announced once.
       if (loadFailure !== shownFailure) {
         shownFailure = loadFailure;
-        if (loadFailure === null) alert.replaceChildren();
+        if (loadFailure === null || notAllowed) alert.replaceChildren();
         else showFailure(loadFailure, strings, channelName);
       }
-      // A reader who may not manage this channel's webhooks has nothing to create until that changes.
       newButton.hidden = webhooks === null && locksOut(loadFailure);
-      if (webhooks === null) {
+      if (notAllowed) {
+        content.replaceChildren(
+          h('p', { part: ['not-allowed'], class: 'not-allowed' }, strings.errorNotAllowed(channelName)),
+        );
+      } else if (webhooks === null) {
         content.replaceChildren(loadFailure === null ? h('p', { class: 'loading' }, strings.loading) : '');
       } else {
         content.replaceChildren(

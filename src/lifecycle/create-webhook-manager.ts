@@ -6,6 +6,7 @@ import { createConsoleErrorLog } from '../reporting/console-error-log.js';
 import type { ErrorContext } from '../reporting/error-context.js';
 import { ChannelWebhookError } from '../errors.js';
 import { POST_HISTORY_LIMIT } from '../limits.js';
+import { isThenable, type MaybePromise } from '../waiting/maybe-promise.js';
 import type {
   Channel,
   Clock,
@@ -215,6 +216,18 @@ export interface WebhookManager {
    * when the store keeps no history (it has no `listPosts`).
    */
   history(actor: Actor, webhookId: string, options?: { limit?: number }): Promise<PostRecord[]>;
+  /**
+   * Whether `actor` may manage the webhooks of `channelId`, by the rule every other method checks
+   * (organization owners and admins, and the channel's owner): `false` for a channel that does not
+   * exist. For an app to decide whether to show the settings at all. A boolean at once when the
+   * store's `getChannel` answers at once (the memory and SQLite stores), else a promise of one.
+   *
+   * @example
+   * ```ts
+   * if (await manager.canManage({ userId: 'u1', role: 'member' }, 'general')) showWebhookSettings();
+   * ```
+   */
+  canManage(actor: Actor, channelId: string): MaybePromise<boolean>;
 }
 
 const ROLES = new Set(['owner', 'admin', 'member']);
@@ -287,9 +300,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
   /** The channel, or `null` when it is gone and the actor may act on it anyway (`orphanAllowed`). */
   const channelFor = async (actor: Actor, channelId: string, orphanAllowed = false): Promise<Channel | null> => {
     checkActor(actor);
-    if (typeof channelId !== 'string' || channelId.length === 0) {
-      throw new ChannelWebhookError('invalid_argument', 'channelId must be a non-empty string');
-    }
+    checkChannelId(channelId);
     const channel = await store.getChannel(channelId);
     const orgWide = actor.role === 'owner' || actor.role === 'admin';
     if (channel === null) {
@@ -300,7 +311,7 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
         `channel ${channelId} no longer exists: only organization owners and admins may revoke its webhooks`,
       );
     }
-    if (!orgWide && actor.userId !== channel.ownerId) {
+    if (!mayManage(actor, channel)) {
       throw new ChannelWebhookError(
         'forbidden',
         `user ${actor.userId} may not manage webhooks of channel ${channelId}: only organization owners and admins and the channel owner may`,
@@ -431,6 +442,14 @@ export function createWebhookManager(options: WebhookManagerOptions): WebhookMan
       return (await store.listWebhooks(channelId)).map(toInfo);
     },
 
+    canManage(actor, channelId) {
+      checkActor(actor);
+      checkChannelId(channelId);
+      const channel = store.getChannel(channelId);
+      const judge = (found: Channel | null) => found !== null && mayManage(actor, found);
+      return isThenable(channel) ? Promise.resolve(channel).then(judge) : judge(channel);
+    },
+
     async history(actor, webhookId, options) {
       const limit = options?.limit ?? POST_HISTORY_LIMIT;
       checkArgument('history', 'options.limit', limit, HISTORY_LIMIT);
@@ -461,6 +480,17 @@ function revokedError(webhookId: string): ChannelWebhookError {
     'webhook_revoked',
     `webhook ${webhookId} is revoked; create a new one to resume the integration`,
   );
+}
+
+/** The permission rule of every method: organization owners and admins, and the channel's owner. */
+function mayManage(actor: Actor, channel: Channel): boolean {
+  return actor.role === 'owner' || actor.role === 'admin' || actor.userId === channel.ownerId;
+}
+
+function checkChannelId(channelId: string): void {
+  if (typeof channelId !== 'string' || channelId.length === 0) {
+    throw new ChannelWebhookError('invalid_argument', 'channelId must be a non-empty string');
+  }
 }
 
 function checkActor(actor: Actor): void {

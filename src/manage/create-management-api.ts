@@ -170,13 +170,24 @@ export function createManagementApi<Req = Request>(options: ManagementApiOptions
       const result = await route.run({ manager, actor, params, query, body, handle });
       return managementAnswer(result.status, result.body);
     } catch (error) {
-      return refusal(error, route, where);
+      return refusal(error, route, where, actor);
     }
   }
 
   /** The answer to an error from the manager: its code, or, for one the actor may not learn of, a 404. */
-  function refusal(error: unknown, route: Route, where: string): WebhookResponse {
+  function refusal(error: unknown, route: Route, where: string, actor: Actor): WebhookResponse {
     const code = isChannelWebhookError(error) ? error.code : undefined;
+    // An organization owner or admin may manage every channel, so a channel missing for one is the
+    // app's set-up (its channels not in the store), which its 404 alone would hide.
+    if (code === 'channel_not_found' && actor.role !== 'member')
+      report(
+        new ChannelWebhookError(
+          'channel_not_found',
+          `${(error as ChannelWebhookError).message}: the store has no such channel, so even an organization ${actor.role} is answered 404; give the store the app's channels (the channels option of the SQL stores) or putChannel() it`,
+          { cause: error },
+        ),
+        { stage: 'manager', route: where },
+      );
     const notFound: ManagementProblemCode = route.subject === 'channel' ? 'channel_not_found' : 'webhook_not_found';
     switch (code) {
       case 'forbidden':

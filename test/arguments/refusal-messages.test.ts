@@ -255,12 +255,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'no options',
         () => createSqliteStore(undefined as never),
-        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate?, groupCommit? }, got undefined',
+        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate?, groupCommit?, channels?, messages? }, got undefined',
       ],
       [
         'the database itself as options',
         () => createSqliteStore(database as never),
-        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate?, groupCommit? }, got a Database',
+        'options must be an object { database, tablePrefix?, busyTimeoutMs?, synchronous?, migrate?, groupCommit?, channels?, messages? }, got a Database',
       ],
       [
         'a pg pool as the database',
@@ -270,7 +270,7 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'a typo',
         () => createSqliteStore({ database, busyTimeout: 100 } as never),
-        'options has an unknown key `busyTimeout` (did you mean `busyTimeoutMs`?); the options are database, tablePrefix, busyTimeoutMs, synchronous, migrate, groupCommit',
+        'options has an unknown key `busyTimeout` (did you mean `busyTimeoutMs`?); the options are database, tablePrefix, busyTimeoutMs, synchronous, migrate, groupCommit, channels, messages',
       ],
     ],
   ],
@@ -305,12 +305,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'no options',
         () => createPostgresStore(undefined as never),
-        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got undefined',
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, messages?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got undefined',
       ],
       [
         'the pool itself as options',
         () => createPostgresStore(pool as never),
-        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got a BoundPool',
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, messages?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got a BoundPool',
       ],
       [
         'a Redis client as the pool',
@@ -320,12 +320,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'a timeout without its unit',
         () => createPostgresStore({ pool, timeout: 2_000 } as never),
-        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
+        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are pool, tablePrefix, timeoutMs, channels, messages, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
       ],
       [
         "connect-pg-simple's tableName",
         () => createPostgresStore({ pool, tableName: 'hooks' } as never),
-        'options has an unknown key `tableName` (did you mean `tablePrefix`?); the options are pool, tablePrefix, timeoutMs, channels, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
+        'options has an unknown key `tableName` (did you mean `tablePrefix`?); the options are pool, tablePrefix, timeoutMs, channels, messages, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
       ],
       [
         'a typo in a nested option',

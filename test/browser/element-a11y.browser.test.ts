@@ -153,6 +153,6 @@ async function walkThroughEveryState(
 
   await page.context().addCookies([{ name: 'session', value: 'stranger', url: app.origin }]);
   await page.reload();
-  await settings.getByRole('alert').filter({ hasText: 'may not manage' }).waitFor();
+  await settings.locator('.not-allowed').waitFor();
   await state('not-allowed');
 }

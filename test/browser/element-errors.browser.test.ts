@@ -39,12 +39,23 @@ describe.skipIf(missing !== null)(
       }
     });
 
-    it('not allowed: a member who does not own the channel is told, as for a channel that does not exist', async () => {
+    it('not allowed: a member who does not own the channel is told in a plain sentence, with no alert, Retry or New webhook', async () => {
       const { context, page } = await openSettings(browser, app, { session: 'stranger' });
       try {
-        expect(await page.locator('channel-webhooks-settings').getByRole('alert').textContent()).toContain(
-          'You may not manage the webhooks of #general, or it no longer exists.',
+        const settings = page.locator('channel-webhooks-settings');
+        const sentence = settings.locator('[part~="not-allowed"]');
+        await sentence.waitFor();
+        expect(await sentence.textContent()).toBe(
+          'You may not manage the webhooks of #general, or it no longer exists. Ask its owner or an organization admin.',
         );
+        expect(await settings.locator('[role="alert"]').textContent()).toBe('');
+        expect(await settings.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+        expect(await settings.getByRole('button', { name: 'New webhook' }).count()).toBe(0);
+        // A refusal the reader can act on (signed out) still gets the alert and its Retry.
+        await context.clearCookies();
+        await page.reload();
+        await settings.getByRole('button', { name: 'Retry' }).waitFor();
+        expect(await settings.locator('[part~="not-allowed"]').count()).toBe(0);
       } finally {
         await context.close();
       }

@@ -1,4 +1,11 @@
-import { createLookupGate, createProvenCredentials, WEBHOOK_COLUMNS, webhookRowValues } from '../sql/index.js';
+import {
+  createLookupGate,
+  createProvenCredentials,
+  messageFieldValue,
+  WEBHOOK_COLUMNS,
+  webhookRowValues,
+  type ResolvedMessageMapping,
+} from '../sql/index.js';
 import { MESSAGE_FIELDS, POST_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
 import {
   type PostgresListenClient,
@@ -11,6 +18,7 @@ import { migrateSql, refuseNewerSchema } from './migrations.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
 import {
   ChannelWebhookError,
+  isChannelWebhookError,
   mergeFolded,
   POST_HISTORY_LIMIT,
   type Async,
@@ -127,6 +135,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     prefix: p,
     timeoutMs,
     channels: c,
+    messages: mapped,
     maxConcurrentLookups,
     maxQueuedLookups,
     preparedStatements,
@@ -174,8 +183,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
          avatar_url = CASE WHEN $4 THEN $5 ELSE avatar_url END
        WHERE id = $1 AND revoked_at IS NULL RETURNING ${asFields(WEBHOOK_FIELDS)}`,
     ),
-    insertMessage: statement('insertMessage', guardedInsertSql(p, c)),
-    insertMessages: statement('insertMessage', guardedInsertsSql(p, c)),
+    insertMessage: statement('insertMessage', guardedInsertSql(p, c, mapped)),
+    insertMessages: statement('insertMessage', guardedInsertsSql(p, c, mapped)),
     getWebhooks: statement(
       'getWebhook',
       `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = ANY($1::text[])`,
@@ -234,9 +243,17 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     GROUP_COMMIT,
     async (posts, deadline) => {
       const single = async (post: InsertMessageInput) =>
-        readRows<GuardedRow>(await send(sql.insertMessage, insertValues(post), deadline, timeoutMs))[0]!;
+        readRows<GuardedRow>(await send(sql.insertMessage, insertValues(post, mapped), deadline, timeoutMs))[0]!;
       if (posts.length === 1) return [judge(posts[0]!, await single(posts[0]!), new Map())];
-      const rows = readRows<GuardedRow>(await send(sql.insertMessages, batchValues(posts), deadline, timeoutMs));
+      let rows: GuardedRow[];
+      try {
+        rows = readRows<GuardedRow>(await send(sql.insertMessages, batchValues(posts, mapped), deadline, timeoutMs));
+      } catch (error) {
+        // A value one post holds that the server refuses (a constraint of the app's messages table)
+        // fails the whole statement, which wrote nothing: each post goes again alone, so it fails alone.
+        if (!refusedForItsData(error)) throw error;
+        return posts.map((post) => single(post).then((row) => judge(post, row, new Map())));
+      }
       const sent = new Map(posts.map((post) => [post.message.id, post.message]));
       // A post whose webhook or channel row another transaction held waits for it on its own, and
       // the rest of its batch is answered at once.
@@ -470,9 +487,12 @@ interface GuardedRow {
   skipped?: boolean;
 }
 
-/** The parameters of the guarded insert of one post. */
-function insertValues({ message, idempotencyKey, secretHash, postedAt }: InsertMessageInput): unknown[] {
-  return [
+/** The parameters of the guarded insert of one post (and, with a mapping, the app's row as JSON). */
+function insertValues(
+  { message, idempotencyKey, secretHash, postedAt }: InsertMessageInput,
+  mapped: ResolvedMessageMapping | null,
+): unknown[] {
+  const values: unknown[] = [
     message.id,
     message.channelId,
     message.author.id,
@@ -484,16 +504,52 @@ function insertValues({ message, idempotencyKey, secretHash, postedAt }: InsertM
     secretHash,
     postedAt,
   ];
+  if (mapped !== null) values.push(JSON.stringify(appRow(mapped, message)));
+  return values;
 }
 
-/** The parameters of the guarded insert of a batch: one array per column, in the order of `insertValues`. */
-function batchValues(posts: InsertMessageInput[]): unknown[][] {
+/**
+ * The app's row for `message`, by column name, for `json_populate_record`: blocks go as the JSON
+ * array they are, so a `json` or `jsonb` column gets the array and a `text` one its JSON text. A
+ * PostgreSQL `text` or `jsonb` value cannot hold U+0000 or a lone surrogate, which a post may
+ * carry: in the app's row each becomes U+FFFD, so the post is stored (the store's own row keeps
+ * the message exactly).
+ */
+function appRow(mapped: ResolvedMessageMapping, message: Message): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const column of mapped.columns) {
+    if (!('field' in column)) row[column.column] = column.value;
+    else
+      row[column.column] = wellFormed(
+        column.field === 'blocks' ? message.blocks : messageFieldValue(message, column.field),
+      );
+  }
+  return row;
+}
+
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `value` with every string in it (keys too) storable in PostgreSQL text. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(UNSTORABLE, '\uFFFD');
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [wellFormed(key), wellFormed(inner)]));
+  return value;
+}
+
+/**
+ * The parameters of the guarded insert of a batch: one array per column, in the order of
+ * `insertValues`, and with a mapping the app's rows as one JSON array, in the batch's order.
+ */
+function batchValues(posts: InsertMessageInput[], mapped: ResolvedMessageMapping | null): unknown[] {
   const columns: unknown[][] = Array.from({ length: 10 }, () => new Array<unknown>(posts.length));
   for (let i = 0; i < posts.length; i++) {
-    const values = insertValues(posts[i]!);
+    const values = insertValues(posts[i]!, null);
     for (let k = 0; k < values.length; k++) columns[k]![i] = values[k];
   }
-  return columns;
+  if (mapped === null) return columns;
+  return [...columns, JSON.stringify(posts.map((post) => appRow(mapped, post.message)))];
 }
 
 /** A statement of the store, with the name it is prepared under (none for one that is never prepared). */
@@ -517,7 +573,7 @@ function lockKey(prefix: string): number {
 }
 
 /** The guarded insert (see `insertMessage`), for a table prefix and a channel source. */
-function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
+function guardedInsertSql(p: string, c: ResolvedOptions['channels'], mapped: ResolvedMessageMapping | null): string {
   return `WITH w AS MATERIALIZED (
      SELECT channel_id, (revoked_at IS NULL AND secret_hash = $9) AS active
      FROM ${p}webhooks WHERE id = $3
@@ -534,7 +590,15 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
      RETURNING (xmax = 0) AS inserted, CASE WHEN xmax = 0 THEN NULL ELSE ${MESSAGE_FIELDS} END AS earlier
    ), touch AS (
      UPDATE ${p}webhooks SET last_post_at = $10 WHERE id = $3 AND EXISTS (SELECT 1 FROM ins WHERE inserted)
-   ), announce AS (
+   ),${
+     mapped === null
+       ? ''
+       : ` app AS (
+     INSERT INTO ${mapped.table} (${appColumns(mapped)})
+     SELECT ${appColumns(mapped, 'r.')} FROM json_populate_record(null::${mapped.table}, $11::json) r
+     WHERE EXISTS (SELECT 1 FROM ins WHERE inserted)
+   ),`
+   } announce AS (
      ${announceSql(p)}
    )
    SELECT ${asFields(`json_build_object('inserted', ins.inserted, 'earlier', ins.earlier, 'active', (SELECT active FROM w), 'archived', (SELECT bool_or(archived) FROM c))`)}
@@ -560,7 +624,7 @@ function guardedInsertSql(p: string, c: ResolvedOptions['channels']): string {
  * - `touch` sets each webhook's last_post_at once, to its latest post created, and `announce` sends
  *   one notification per channel that got a message, all delivered at the one commit.
  */
-function guardedInsertsSql(p: string, c: ResolvedOptions['channels']): string {
+function guardedInsertsSql(p: string, c: ResolvedOptions['channels'], mapped: ResolvedMessageMapping | null): string {
   return `WITH batch AS MATERIALIZED (
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[],
        $9::text[], $10::bigint[]) WITH ORDINALITY
@@ -598,7 +662,17 @@ function guardedInsertsSql(p: string, c: ResolvedOptions['channels']): string {
      UPDATE ${p}webhooks h SET last_post_at = t.at
      FROM (SELECT b.webhook_id, max(b.posted_at) AS at FROM ins JOIN batch b ON b.id = ins.id WHERE ins.inserted GROUP BY b.webhook_id) t
      WHERE h.id = t.webhook_id
-   ), announce AS (
+   ),${
+     mapped === null
+       ? ''
+       : ` app AS (
+     INSERT INTO ${mapped.table} (${appColumns(mapped)})
+     SELECT ${appColumns(mapped, 'r.')}
+     FROM ROWS FROM (json_populate_recordset(null::${mapped.table}, $11::json)) WITH ORDINALITY AS r
+     JOIN batch b ON b.i = r.ordinality JOIN ins ON ins.id = b.id AND ins.inserted
+     ORDER BY b.i
+   ),`
+   } announce AS (
      ${announceBatchSql(p)}
    )
    SELECT ${asFields(`json_build_object('inserted', r.inserted, 'earlier', r.earlier, 'storedId', r.id, 'active', j.active, 'archived', j.archived, 'skipped', j.skipped)`)}
@@ -606,6 +680,11 @@ function guardedInsertsSql(p: string, c: ResolvedOptions['channels']): string {
    LEFT JOIN ins r ON r.webhook_id = j.webhook_id AND (r.idempotency_key = j.idempotency_key OR (j.idempotency_key IS NULL AND r.id = j.id))
    CROSS JOIN (SELECT count(*) FROM announce) announced
    ORDER BY j.i`;
+}
+
+/** The app's columns of a mapping, as a list (each prefixed by `alias`). */
+function appColumns(mapped: ResolvedMessageMapping, alias = ''): string {
+  return mapped.columns.map(({ column }) => `${alias}${column}`).join(', ');
 }
 
 // FNV-1a of a statement's text, in base 36: part of its prepared statement's name.
@@ -616,9 +695,11 @@ function statementHash(text: string): string {
 }
 
 // SQLSTATE classes 22 (data exception) and 23 (integrity constraint violation): the server refused
-// the statement for a value it was given, not for the connection or the server's state.
+// the statement for a value it was given, not for the connection or the server's state. The error
+// is node-postgres's own, or the store's with it as `cause`.
 function refusedForItsData(error: unknown): boolean {
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const failure = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = isChannelWebhookError(error) ? failure?.cause?.code : failure?.code;
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
 

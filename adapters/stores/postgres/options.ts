@@ -6,10 +6,20 @@ import {
   MILLISECONDS,
   port,
   required,
-  rule,
   type OptionsShape,
 } from '../../../src/store-kit/index.js';
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
+import {
+  CHANNEL_SOURCE,
+  DEFAULT_TABLE_PREFIX,
+  MESSAGE_MAPPING,
+  resolveChannelSource,
+  resolveMessageMapping,
+  TABLE_PREFIX,
+  type ChannelSource,
+  type MessageMapping,
+  type ResolvedChannelSource,
+  type ResolvedMessageMapping,
+} from '../sql/index.js';
 
 /**
  * One query as node-postgres takes it. `query_timeout` makes pg drop a connection that hangs.
@@ -99,6 +109,13 @@ export interface PostgresStoreOptions {
    */
   channels?: PostgresChannelSource;
   /**
+   * Also write each stored message as a row of the host app's own messages table, in the guarded
+   * insert's own statement (so its transaction): see {@link MessageMapping}. Values reach the app's
+   * columns through `json_populate_record`, so each is converted to its column's type (`uuid`,
+   * `timestamptz`, `jsonb`, an enum) as a literal would be. Default: only the store's own table.
+   */
+  messages?: MessageMapping;
+  /**
    * Webhook lookups (`getWebhook`, one per post) this store has out at once. Lookups asked while
    * others are out go together in one query (`WHERE id = ANY(…)`), so they take one connection (up
    * to four while a query is slow), and a flood of posts to unknown ids leaves connections for
@@ -140,9 +157,7 @@ export interface PostgresStoreOptions {
 }
 
 /**
- * Where the store reads channels when the host app keeps them in a table (or view) of its own.
- * Every name is an identifier, spliced into SQL: lower-case letters, digits and `_`, starting with a
- * letter or `_`; `table` may carry a schema (`app.channels`).
+ * Where the PostgreSQL store reads channels in the host app's own table or view (see {@link ChannelSource}).
  *
  * @example
  * ```ts
@@ -150,22 +165,14 @@ export interface PostgresStoreOptions {
  * const store = createPostgresStore({ pool, channels });
  * ```
  */
-export interface PostgresChannelSource {
-  /** Table or view holding the channels, optionally schema-qualified. */
-  table: string;
-  /** Column of the channel id, `text` or `varchar` (for another type, give a view that casts it). Default `'id'`. */
-  id?: string;
-  /** Column of the owner's user id (read as `text`). Default `'owner_id'`. */
-  ownerId?: string;
-  /** `boolean` column, `true` when the channel is archived (`NULL` counts as not archived). Default `'archived'`. */
-  archived?: string;
-}
+export type PostgresChannelSource = ChannelSource;
 
 /** The checked options the store runs with. */
 export interface ResolvedOptions {
   prefix: string;
   timeoutMs: number;
-  channels: { table: string; id: string; ownerId: string; archived: string };
+  channels: ResolvedChannelSource;
+  messages: ResolvedMessageMapping | null;
   maxConcurrentLookups: number;
   maxQueuedLookups: number;
   preparedStatements: boolean;
@@ -173,19 +180,14 @@ export interface ResolvedOptions {
 
 const FACTORY = 'createPostgresStore';
 
-const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
-const COLUMN = rule(
-  'a lower-case column name (letters, digits, "_")',
-  (value) => typeof value === 'string' && IDENTIFIER.test(value),
-);
-
 const OPTIONS: OptionsShape = {
   pool: required(
     port('a node-postgres Pool', ['query'], 'Pass new pg.Pool({ connectionString }) or anything with query().'),
   ),
   tablePrefix: TABLE_PREFIX,
   timeoutMs: MILLISECONDS,
-  channels: rule('{ table, id?, ownerId?, archived? }', (value) => typeof value === 'object' && value !== null),
+  channels: CHANNEL_SOURCE,
+  messages: MESSAGE_MAPPING,
   maxConcurrentLookups: integer(1),
   maxQueuedLookups: integer(0),
   preparedStatements: BOOLEAN,
@@ -193,39 +195,15 @@ const OPTIONS: OptionsShape = {
   onError: fn(),
 };
 
-const CHANNELS: OptionsShape = {
-  table: required(
-    rule(
-      'a lower-case identifier, optionally schema-qualified ("app.channels")',
-      (value) =>
-        typeof value === 'string' &&
-        value.split('.').length <= 2 &&
-        value.split('.').every((part) => IDENTIFIER.test(part)),
-    ),
-  ),
-  id: COLUMN,
-  ownerId: COLUMN,
-  archived: COLUMN,
-};
-
 // `pool` is checked here like every other option, so it may be anything.
 export function resolveOptions(options: Omit<PostgresStoreOptions, 'pool'> & { pool?: unknown }): ResolvedOptions {
   checkOptions(FACTORY, options, OPTIONS);
-  checkOptions(FACTORY, options.channels, CHANNELS, 'options.channels', true);
   const prefix = options.tablePrefix ?? DEFAULT_TABLE_PREFIX;
-  const source = options.channels;
   return {
     prefix,
     timeoutMs: options.timeoutMs ?? 5_000,
-    channels:
-      source === undefined
-        ? { table: `${prefix}channels`, id: 'id', ownerId: 'owner_id', archived: 'archived' }
-        : {
-            table: source.table,
-            id: source.id ?? 'id',
-            ownerId: source.ownerId ?? 'owner_id',
-            archived: source.archived ?? 'archived',
-          },
+    channels: resolveChannelSource(FACTORY, options.channels, `${prefix}channels`),
+    messages: resolveMessageMapping(FACTORY, options.messages),
     maxConcurrentLookups: options.maxConcurrentLookups ?? 32,
     maxQueuedLookups: options.maxQueuedLookups ?? 64,
     preparedStatements: options.preparedStatements ?? true,

@@ -6,6 +6,7 @@ import type {
   WebhookProfileChange,
   WebhookRecord,
 } from '../../../src/store-kit/index.js';
+import { messageFieldValue, type ResolvedChannelSource, type ResolvedMessageMapping } from './app-tables.js';
 import { WEBHOOK_COLUMNS, webhookRowValues } from './webhook-row.js';
 
 /** A row as a SQLite driver gives it: values by column name, integers as numbers or BigInts. */
@@ -51,13 +52,23 @@ export interface SqliteStatements {
   insertMessage(input: InsertMessageInput): InsertMessageResult;
 }
 
-/** The statements of {@link SqliteStatements} over `db`, on the tables of prefix `p`. */
-export function createSqliteStatements(db: SqliteExec, p: string): SqliteStatements {
+/** The host app's own tables the statements read channels from and write messages to, if any. */
+export interface SqliteAppTables {
+  /** Where channels are read (default: the store's `<prefix>channels`). */
+  channels?: ResolvedChannelSource;
+  /** The app's messages table, written beside the store's own in the guarded insert. */
+  messages?: ResolvedMessageMapping | null;
+}
+
+/** The statements of {@link SqliteStatements} over `db`, on the tables of prefix `p` and the app's own `tables`. */
+export function createSqliteStatements(db: SqliteExec, p: string, tables: SqliteAppTables = {}): SqliteStatements {
+  const c = tables.channels ?? { table: `${p}channels`, id: 'id', ownerId: 'owner_id', archived: 'archived' };
+  const mapped = tables.messages ?? null;
   // Built once: the SQLite store prepares each statement by its text, once.
   const sql = {
-    putChannel: `INSERT INTO ${p}channels (id, owner_id, archived) VALUES (?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET owner_id = excluded.owner_id, archived = excluded.archived`,
-    getChannel: `SELECT id, owner_id, archived FROM ${p}channels WHERE id = ?`,
+    putChannel: `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES (?, ?, ?)
+       ON CONFLICT (${c.id}) DO UPDATE SET ${c.ownerId} = excluded.${c.ownerId}, ${c.archived} = excluded.${c.archived}`,
+    getChannel: `SELECT ${c.id} AS id, ${c.ownerId} AS owner_id, coalesce(${c.archived}, 0) AS archived FROM ${c.table} WHERE ${c.id} = ?`,
     listMessages: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = ? ORDER BY seq`,
     insertWebhook: `INSERT INTO ${p}webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     getWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ?`,
@@ -67,12 +78,19 @@ export function createSqliteStatements(db: SqliteExec, p: string): SqliteStateme
     // A field left out of the change keeps its value; one given as null is cleared.
     updateWebhookProfile: `UPDATE ${p}webhooks SET description = CASE WHEN ? THEN ? ELSE description END, avatar_url = CASE WHEN ? THEN ? ELSE avatar_url END
        WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
-    guard: `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, c.archived AS archived
-       FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ?`,
+    // `found` tells a missing channel from one whose archived column is NULL (not archived).
+    guard: `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, ch.${c.id} IS NOT NULL AS found,
+       coalesce(ch.${c.archived}, 0) AS archived
+       FROM ${p}webhooks w LEFT JOIN ${c.table} ch ON ch.${c.id} = w.channel_id WHERE w.id = ?`,
     keyed: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND idempotency_key = ?`,
     insertMessage: `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     lastPostAt: `UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`,
+    appMessage:
+      mapped === null
+        ? ''
+        : `INSERT INTO ${mapped.table} (${mapped.columns.map(({ column }) => column).join(', ')})
+       VALUES (${mapped.columns.map(() => '?').join(', ')})`,
   };
 
   return {
@@ -110,7 +128,7 @@ export function createSqliteStatements(db: SqliteExec, p: string): SqliteStateme
       const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
       const guard = db.get(sql.guard, secretHash, webhookId);
       if (guard === undefined || Number(guard.active) !== 1) return { outcome: 'webhook_inactive' };
-      if (guard.archived === null) return { outcome: 'channel_not_found' };
+      if (Number(guard.found) !== 1) return { outcome: 'channel_not_found' };
       if (Number(guard.archived) !== 0) return { outcome: 'channel_archived' };
       if (key !== null) {
         const earlier = db.get(sql.keyed, webhookId, key);
@@ -127,10 +145,19 @@ export function createSqliteStatements(db: SqliteExec, p: string): SqliteStateme
         message.createdAt,
         key,
       );
+      if (mapped !== null) db.run(sql.appMessage, ...appMessageValues(mapped, message));
       db.run(sql.lastPostAt, postedAt, webhookId);
       return { outcome: 'created', message };
     },
   };
+}
+
+/** The values of the app's row for `message`, in the mapping's column order (booleans as 0 and 1). */
+function appMessageValues(mapped: ResolvedMessageMapping, message: Message): unknown[] {
+  return mapped.columns.map((column) => {
+    if ('field' in column) return messageFieldValue(message, column.field);
+    return typeof column.value === 'boolean' ? Number(column.value) : column.value;
+  });
 }
 
 /** A message from its row of {@link MESSAGE_COLUMNS}. */

@@ -1,4 +1,17 @@
-import { createSqliteStatements, MESSAGE_COLUMNS, orNull, toMessage, type SqliteRow } from '../sql/index.js';
+import {
+  CHANNEL_SOURCE,
+  createSqliteStatements,
+  MESSAGE_COLUMNS,
+  MESSAGE_MAPPING,
+  orNull,
+  resolveChannelSource,
+  resolveMessageMapping,
+  toMessage,
+  type ChannelSource,
+  type MessageMapping,
+  type SqliteRow,
+} from '../sql/index.js';
+import { checkAppTables } from './app-tables.js';
 import { migrate, resolveSqliteOptions, setUpConnection, type SqliteConnectionOptions } from './options.js';
 import { createSqliteRunner, type SqliteParty } from './sqlite-database.js';
 import {
@@ -38,6 +51,21 @@ export interface SqliteStoreOptions extends SqliteConnectionOptions {
    * holds. With `false` every method answers synchronously, one transaction per write.
    */
   groupCommit?: boolean;
+  /**
+   * Read channels from the host app's own table or view instead of the store's `<prefix>channels`:
+   * `getChannel` and the guarded insert read its rows inside their transaction, so the app's own
+   * `UPDATE` of an owner or an archival holds from the next call, and `putChannel` writes there
+   * (which needs a unique key on the id column). The table must exist when the store is created.
+   * Default: the store's table.
+   */
+  channels?: ChannelSource;
+  /**
+   * Also write each stored message as a row of the host app's own messages table, inside the
+   * guarded insert's transaction (see {@link MessageMapping}); with `groupCommit`, inside the
+   * batch's. The table and its columns must exist when the store is created. Default: only the
+   * store's own table.
+   */
+  messages?: MessageMapping;
 }
 
 /**
@@ -146,12 +174,21 @@ export function createSqliteStore(options: SqliteStoreOptions & { groupCommit: t
 export function createSqliteStore(options: SqliteStoreOptions & { groupCommit?: false }): SqliteStore;
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | SqliteGroupCommitStore;
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | SqliteGroupCommitStore {
-  const resolved = resolveSqliteOptions('createSqliteStore', options, { groupCommit: BOOLEAN });
+  const resolved = resolveSqliteOptions('createSqliteStore', options, {
+    groupCommit: BOOLEAN,
+    channels: CHANNEL_SOURCE,
+    messages: MESSAGE_MAPPING,
+  });
   const party: SqliteParty = { name: 'SQLite store', code: 'store_failed', busyTimeoutMs: resolved.busyTimeoutMs };
   const runner = createSqliteRunner(resolved.database, party);
   const { statement, transaction, attempt } = runner;
   const p = resolved.prefix;
+  const tables = {
+    channels: resolveChannelSource('createSqliteStore', options.channels, `${p}channels`),
+    messages: resolveMessageMapping('createSqliteStore', options.messages),
+  };
   setUpConnection(resolved, runner, party);
+  checkAppTables('createSqliteStore', runner, options.channels === undefined ? null : tables.channels, tables.messages);
 
   const feed = createSqliteFeed(runner, p, { columns: MESSAGE_COLUMNS, toMessage });
   const sql = createSqliteStatements(
@@ -162,6 +199,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
       all: (text, ...bindings) => statement(text).all(...bindings) as SqliteRow[],
     },
     p,
+    tables,
   );
 
   /** Writes a batch of history records, inside the caller's transaction. */

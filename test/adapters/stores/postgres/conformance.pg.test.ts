@@ -83,6 +83,30 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
     concurrency: 20,
   });
 
+  // The host app also keeps every message in its own table, written in the guarded insert.
+  const messages = {
+    table: 'cwtest_host_posts',
+    columns: { id: 'message_id', channelId: 'room_id', body: 'text', blocks: 'blocks', createdAt: 'posted_at' },
+    values: { kind: 'webhook' },
+  };
+  runStoreConformance({
+    describe,
+    it,
+    name: "conformance with messages also in the app's own table",
+    createStore: async () => {
+      await pool.query(
+        `CREATE TABLE IF NOT EXISTS cwtest_host_posts (message_id text PRIMARY KEY, room_id text NOT NULL, kind text NOT NULL, text text NOT NULL, blocks jsonb, posted_at timestamptz NOT NULL)`,
+      );
+      return createPostgresStore({ pool, tablePrefix, messages });
+    },
+    createPeer: () => createPostgresStore({ pool: peerPool, tablePrefix, messages }),
+    deleteChannel: async (_store, channelId) => {
+      await pool.query(`DELETE FROM ${tablePrefix}channels WHERE id = $1`, [channelId]);
+    },
+    pruneMessages: pruneMessages(tablePrefix),
+    concurrency: 20,
+  });
+
   describe('schema', () => {
     it('adapters/stores/postgres/schema.sql is the schema for the default prefix', async () => {
       const file = await readFile(new URL('../../../../adapters/stores/postgres/schema.sql', import.meta.url), 'utf8');

@@ -151,23 +151,28 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL group commit against a r
     expect(await store.listMessages(revoked.channelId)).toEqual([]);
   });
 
-  it('a failed batch fails its own posts, writes none of them, and no other post', async () => {
+  it('a batch the server refuses for one post is sent again post by post: that post fails alone', async () => {
     const webhook = await seeded();
     const taken = post(webhook, null);
     await store.insertMessage(taken);
     const gate = await warmUp(await seeded());
     const from = sent.length;
-    // A message id already stored breaks the statement's unique index: the whole batch rolls back.
+    // A message id already stored breaks the statement's unique index: the whole batch rolls back,
+    // and its posts go again, each in its own statement.
     const posts = [post(webhook, 'x'), post(webhook, null, t0 + 1, { id: taken.message.id }), post(webhook, null)];
     const answers = posts.map((input) => store.insertMessage(input).then(undefined, (error: unknown) => error));
     const [before] = await gate.release();
     expect(before).toMatchObject({ outcome: 'created' });
     const results = await Promise.all(answers);
     expect(batchesSince(from)).toBe(1);
-    for (const result of results) expect(result).toMatchObject({ name: 'ChannelWebhookError', code: 'store_failed' });
-    expect(await store.listMessages(webhook.channelId)).toEqual([taken.message]);
+    expect(results[0]).toEqual({ outcome: 'created', message: posts[0]!.message });
+    expect(results[1]).toMatchObject({ name: 'ChannelWebhookError', code: 'store_failed' });
+    expect(results[2]).toEqual({ outcome: 'created', message: posts[2]!.message });
+    expect((await store.listMessages(webhook.channelId)).map((message) => message.id).sort()).toEqual(
+      [taken.message.id, posts[0]!.message.id, posts[2]!.message.id].sort(),
+    );
     const again = post(webhook, 'x');
-    await expect(store.insertMessage(again)).resolves.toEqual({ outcome: 'created', message: again.message });
+    await expect(store.insertMessage(again)).resolves.toMatchObject({ outcome: 'duplicate' });
   });
 
   it('a batch waiting on a row lock does not hold up the posts of other webhooks', async () => {

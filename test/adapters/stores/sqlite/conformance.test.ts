@@ -50,6 +50,52 @@ describe('SQLite store and rate limiter (better-sqlite3)', () => {
     },
   });
 
+  // The host app keeps channels in its own table, with its own column names.
+  const appChannels = { table: 'app_rooms', id: 'room_key', ownerId: 'owner', archived: 'is_archived' };
+  runStoreConformance({
+    describe,
+    it,
+    name: "store conformance with channels in the app's own table",
+    createStore: () => {
+      const database = open();
+      database.exec(
+        'CREATE TABLE IF NOT EXISTS app_rooms (room_key TEXT PRIMARY KEY, owner TEXT NOT NULL, is_archived INTEGER, topic TEXT)',
+      );
+      return createSqliteStore({ database, tablePrefix: 'app_', channels: appChannels });
+    },
+    createPeer: () => createSqliteStore({ database: open(), tablePrefix: 'app_', channels: appChannels }),
+    deleteChannel: (_store, channelId) => {
+      open().prepare('DELETE FROM app_rooms WHERE room_key = ?').run(channelId);
+    },
+  });
+
+  // The host app also keeps every message in its own table, written in the guarded insert; with
+  // group commit, in the batch's transaction.
+  const appMessages = {
+    table: 'host_posts',
+    columns: { id: 'message_id', channelId: 'room_id', body: 'text', blocks: 'blocks', createdAt: 'posted_at' },
+    values: { kind: 'webhook' },
+  };
+  const withAppPosts = () => {
+    const database = open();
+    database.exec(
+      'CREATE TABLE IF NOT EXISTS host_posts (message_id TEXT PRIMARY KEY, room_id TEXT NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL, blocks TEXT, posted_at TEXT NOT NULL)',
+    );
+    return database;
+  };
+  for (const groupCommit of [false, true]) {
+    runStoreConformance({
+      describe,
+      it,
+      name: `store conformance with messages also in the app's own table${groupCommit ? ', group commit' : ''}`,
+      createStore: () => createSqliteStore({ database: withAppPosts(), messages: appMessages, groupCommit }),
+      createPeer: () => createSqliteStore({ database: withAppPosts(), messages: appMessages, groupCommit }),
+      deleteChannel: (_store, channelId) => {
+        open().prepare('DELETE FROM channel_webhooks_channels WHERE id = ?').run(channelId);
+      },
+    });
+  }
+
   runRateLimiterConformance({
     describe,
     it,
