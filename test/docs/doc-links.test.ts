@@ -6,14 +6,15 @@ import { anchorsOf, docPages, root } from './doc-files.js';
 // Every link of the README and the docs leads somewhere. A link to a file of this repository is
 // relative, so that it leads to the reader's own copy: in a clone, on GitHub, and on npm, which
 // resolves the README's relative links against the package's repository. It names a file that
-// exists, and a link to a heading names a heading of that page.
+// exists, and a link to a heading names a heading of that page. The changelog's entries link to the
+// guides too, so its links are held to the same rules.
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository: { url: string } };
 const [, owner, name] = /github\.com\/([^/]+)\/([^/.]+)/.exec(manifest.repository.url)!;
 const ownFile = new RegExp(
   `^https://(?:github\\.com/${owner}/${name}/(?:blob|tree)/main|raw\\.githubusercontent\\.com/${owner}/${name}/main)/([^#?]+)(?:#(.*))?`,
 );
 
-const pages = docPages();
+const pages = [...docPages(), { path: 'CHANGELOG.md', text: readFileSync(join(root, 'CHANGELOG.md'), 'utf8') }];
 const links = pages.flatMap((page) =>
   [...page.text.replace(/```[\s\S]*?```/g, '').matchAll(/\]\(([^)\s]+)\)/g)].map((match) => ({
     page: page.path,
