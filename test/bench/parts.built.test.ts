@@ -167,7 +167,8 @@ describe('npm run bench:scale without servers, in a smoke run', () => {
         expect(row.inprocPerSecond).toBeGreaterThan(0);
         expect(row.httpPerSecond).toBeGreaterThan(0);
       }
-      expect(result.growth[0]?.heapPerWebhook).toBeGreaterThan(0);
+      // Measured, not judged: a smoke world of 100 webhooks is within the heap's own noise (it read -996 once).
+      expect(result.growth[0]?.heapPerWebhook).toSatisfy(Number.isFinite);
       expect(stdout).toContain('Growth of the cost of a post');
     },
     SMOKE_TIMEOUT_MS,
