@@ -15,6 +15,8 @@ export type {
 } from './lifecycle/create-webhook-manager.js';
 export { followFeed } from './feed/follow-feed.js';
 export type { FollowFeedOptions } from './feed/follow-feed.js';
+export { relayMessages } from './feed/relay-messages.js';
+export type { RelayMessagesOptions } from './feed/relay-messages.js';
 export { FEED_EVENT_HEADERS, feedEventStream } from './feed/feed-events.js';
 export type { FeedEventsOptions } from './feed/feed-events.js';
 export { createMemoryStore } from './memory/memory-store.js';
