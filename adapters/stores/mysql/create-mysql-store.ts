@@ -3,7 +3,6 @@ import {
   isFolded,
   mergeFolded,
   minuteOf,
-  POST_HISTORY_LIMIT,
   type Async,
   type Channel,
   type InsertMessageInput,
@@ -13,7 +12,14 @@ import {
   type StoreMethods,
   type WebhookRecord,
 } from '../../../src/store-kit/index.js';
-import { createLookupGate, createProvenCredentials, WEBHOOK_COLUMNS, webhookRowValues } from '../sql/index.js';
+import {
+  countPerWebhook,
+  createLookupGate,
+  createProvenCredentials,
+  historySlotRows,
+  WEBHOOK_COLUMNS,
+  webhookRowValues,
+} from '../sql/index.js';
 import { createCalls, STORE } from './mysql-calls.js';
 import { createMysqlFeed } from './mysql-feed.js';
 import { type MysqlStoreOptions, resolveMysqlOptions } from './options.js';
@@ -325,41 +331,19 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
           }
           fresh.push(record);
         }
-        const counts = new Map<string, number>();
-        for (const record of fresh) counts.set(record.webhookId, (counts.get(record.webhookId) ?? 0) + 1);
+        const counts = countPerWebhook(fresh);
         // Each webhook's head row, locked by its update, keeps two writers of one webhook apart, so
         // each record's position is above every one in the ring and it takes its slot outright.
-        const next = new Map<string, number>();
-        const end = new Map<string, number>();
+        const headAfter = new Map<string, number>();
         for (const [webhookId, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
           await tx(
             `INSERT INTO ${p}post_heads (webhook_id, next) VALUES (?, ?) ON DUPLICATE KEY UPDATE next = next + VALUES(next)`,
             [webhookId, count],
           );
           const [head] = (await tx(`SELECT next FROM ${p}post_heads WHERE webhook_id = ?`, [webhookId])).rows;
-          end.set(webhookId, Number(head!.next));
-          next.set(webhookId, Number(head!.next) - count);
+          headAfter.set(webhookId, Number(head!.next));
         }
-        const rows: unknown[][] = [];
-        for (const record of fresh) {
-          const position = next.get(record.webhookId)!;
-          next.set(record.webhookId, position + 1);
-          // A record whose slot a later record of this batch takes is left out.
-          if (position < end.get(record.webhookId)! - POST_HISTORY_LIMIT) continue;
-          rows.push([
-            record.webhookId,
-            position % POST_HISTORY_LIMIT,
-            position,
-            record.at,
-            record.status,
-            record.code,
-            JSON.stringify(record.errors),
-            record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
-            record.messageId,
-            record.bodyBytes,
-            record.count,
-          ]);
-        }
+        const rows = historySlotRows(fresh, counts, headAfter);
         for (let i = 0; i < rows.length; i += 32) {
           const chunk = rows.slice(i, i + 32);
           await tx(

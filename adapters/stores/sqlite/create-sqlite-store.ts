@@ -1,6 +1,8 @@
 import {
   CHANNEL_SOURCE,
+  countPerWebhook,
   createSqliteStatements,
+  historySlotRows,
   MESSAGE_COLUMNS,
   MESSAGE_MAPPING,
   orNull,
@@ -19,7 +21,6 @@ import {
   isFolded,
   mergeFolded,
   minuteOf,
-  POST_HISTORY_LIMIT,
   type Async,
   type Channel,
   type InsertMessageInput,
@@ -217,40 +218,16 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
     }
     // Each webhook's next positions, taken for the whole batch in one statement per 32 webhooks;
     // then the records, 32 to a statement: each statement call costs more than its rows.
-    const counts = new Map<string, number>();
-    for (const record of fresh) counts.set(record.webhookId, (counts.get(record.webhookId) ?? 0) + 1);
-    const next = new Map<string, number>();
-    const end = new Map<string, number>();
+    const counts = countPerWebhook(fresh);
+    const headAfter = new Map<string, number>();
     for (const chunk of chunksOf([...counts], CHUNK)) {
       const rows = statement(headsSql(p, chunk.length)).all(...chunk.flat()) as Array<{
         webhook_id: string;
         next: number | bigint;
       }>;
-      for (const row of rows) {
-        end.set(row.webhook_id, Number(row.next));
-        next.set(row.webhook_id, Number(row.next) - counts.get(row.webhook_id)!);
-      }
+      for (const row of rows) headAfter.set(row.webhook_id, Number(row.next));
     }
-    const values: unknown[][] = [];
-    for (const record of fresh) {
-      const position = next.get(record.webhookId)!;
-      next.set(record.webhookId, position + 1);
-      // A record whose slot a later record of this batch takes is left out.
-      if (position < end.get(record.webhookId)! - POST_HISTORY_LIMIT) continue;
-      values.push([
-        record.webhookId,
-        position % POST_HISTORY_LIMIT,
-        position,
-        record.at,
-        record.status,
-        record.code,
-        JSON.stringify(record.errors),
-        record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
-        record.messageId,
-        record.bodyBytes,
-        record.count,
-      ]);
-    }
+    const values = historySlotRows(fresh, counts, headAfter);
     for (const chunk of chunksOf(values, CHUNK)) statement(postsSql(p, chunk.length)).run(...chunk.flat());
   }
 
