@@ -111,8 +111,19 @@ async function main() {
   });
   // A deploy's SIGTERM: the event streams end and their connections close, so that each browser
   // reconnects through the load balancer to another instance and resumes after its last event;
-  // the server stops listening at once and closes when the posts in flight are answered.
+  // the server stops listening at once and closes when the posts in flight are answered. Those
+  // answers go with `Connection: close`: the proxy's kept-alive connection they came on would
+  // otherwise stay open, and server.close() wait keepAliveTimeout (5 s) for it.
+  let stopping = false;
+  const answering = new Set();
+  server.on('request', (_req, res) => {
+    if (stopping) res.setHeader('connection', 'close');
+    answering.add(res);
+    res.on('close', () => answering.delete(res));
+  });
   const stop = () => {
+    stopping = true;
+    for (const res of answering) if (!res.headersSent) res.setHeader('connection', 'close');
     endStreams();
     server.close(() => close().then(() => process.exit(0)));
   };

@@ -192,7 +192,7 @@ backend app
             await proxy?.destroy();
           });
 
-          it('every message posted before, during and after appears once, in order, and each stopped instance exits within 5 s', async () => {
+          it('every message posted before, during and after appears once, in order, and each stopped instance exits within 4 s', async () => {
             // Four webhooks, so that the posts stay under each one's 60 a minute.
             const hooks: string[] = [];
             for (let i = 0; i < 4; i++) {
@@ -256,7 +256,7 @@ backend app
 
             for (const exit of exits) {
               expect(exit).toEqual({ code: 0, signal: null, ms: expect.any(Number) });
-              expect(exit.ms).toBeLessThan(5_000);
+              expect(exit.ms).toBeLessThan(4_000);
             }
             await expect.poll(seen, { timeout: 15_000 }).toEqual(posted);
             expect(

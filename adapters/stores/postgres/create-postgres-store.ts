@@ -250,9 +250,16 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         rows = readRows<GuardedRow>(await send(sql.insertMessages, batchValues(posts, mapped), deadline, timeoutMs));
       } catch (error) {
         // A value one post holds that the server refuses (a constraint of the app's messages table)
-        // fails the whole statement, which wrote nothing: each post goes again alone, so it fails alone.
+        // fails the whole statement, which wrote nothing: each post goes again alone, one after the
+        // other in the batch's order (so the first of two with one key is still the one stored), and
+        // fails alone.
         if (!refusedForItsData(error)) throw error;
-        return posts.map((post) => single(post).then((row) => judge(post, row, new Map())));
+        let previous: Promise<unknown> = Promise.resolve();
+        return posts.map((post) => {
+          const outcome = previous.then(() => single(post)).then((row) => judge(post, row, new Map()));
+          previous = outcome.catch(() => undefined);
+          return outcome;
+        });
       }
       const sent = new Map(posts.map((post) => [post.message.id, post.message]));
       // A post whose webhook or channel row another transaction held waits for it on its own, and
