@@ -33,9 +33,11 @@ const shared: Options = {
   format: ['esm'],
   // One shared core chunk, so every entry point loads the same handler and error classes.
   splitting: true,
-  // No source maps: the output is not minified and keeps the source's names, so a stack trace
-  // already reads; maps (with the TypeScript inside) were more than half the package.
+  // No source maps: the output keeps the source's names, so a stack trace already names each
+  // function; maps (with the TypeScript inside) were more than half the package. Only whitespace
+  // is left out (a fifth of the code: 647 kB of it became 527 kB).
   sourcemap: false,
+  minifyWhitespace: true,
   clean: true,
   target: 'node20',
   treeshake: true,
@@ -55,6 +57,7 @@ const element: Options = {
   clean: false,
   platform: 'browser',
   target: 'es2022',
+  minifyWhitespace: true,
   treeshake: true,
 };
 
