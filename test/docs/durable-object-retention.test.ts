@@ -12,23 +12,24 @@ const section = (path: string, heading: string): string => {
   return page.slice(start, end === -1 ? undefined : end);
 };
 
-// Rule: what a Durable Object keeps is written where a reader of the Cloudflare guide and of the
-// feed's retention looks, and it is what the object does: while the object has no operation that
-// removes messages, both pages say it keeps every one.
+// Rule: what a Durable Object keeps, and how to prune it, is written where a reader of the
+// Cloudflare guide and of the feed's retention looks, and it is what the object does: it has the
+// operation that prunes, and both pages name the call and its bound.
 describe('retention on Durable Objects', () => {
-  it('the object has no operation that removes messages', () => {
-    expect([...OPERATIONS].filter((name) => /prune|delete|remove/i.test(name))).toEqual([]);
+  it('the object has an operation that prunes its messages', () => {
+    expect([...OPERATIONS].filter((name) => /prune|delete|remove/i.test(name))).toEqual(['pruneMessages']);
   });
 
-  it('docs/cloudflare-workers.md says the object keeps every message, and what stays bounded', () => {
+  it('docs/cloudflare-workers.md says how to prune, what a call costs, and what stays bounded', () => {
     const retention = section('docs/cloudflare-workers.md', 'Retention').replace(/\s+/g, ' ');
-    expect(retention).toContain('An object keeps every message of its channel');
-    expect(retention).toContain('no `pruneMessages`');
+    expect(retention).toContain('`store.pruneMessages(before, { channelIds, limit })`');
+    expect(retention).toContain('reads at most `limit` rows');
+    expect(retention).toContain('`cursor_expired`');
     expect(retention).toContain('the last 100 records of each webhook');
   });
 
   it("the feed's retention names Durable Objects beside the other stores", () => {
     const retention = section('docs/delivering-messages.md', 'Retention').replace(/\s+/g, ' ');
-    expect(retention).toContain("**Durable Objects**: no pruning yet; each channel's object keeps every message");
+    expect(retention).toContain('**Durable Objects**: `store.pruneMessages(before, { channelIds, limit = 1000 })`');
   });
 });

@@ -7,6 +7,7 @@ export {
   createDurableObjectStore,
   OBJECT_SCHEMA_VERSION,
   type DurableObjectNamespaceLike,
+  type DurableObjectPruneOptions,
   type DurableObjectRateLimiter,
   type DurableObjectRateLimiterOptions,
   type DurableObjectStorageLike,

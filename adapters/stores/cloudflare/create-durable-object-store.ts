@@ -63,6 +63,35 @@ export interface DurableObjectStore extends Async<StoreMethods>, Pick<ImmediateS
   readFeed(options: ReadFeedOptions): Promise<FeedPage>;
   /** Calls `listener` at once, then every `feedPollMs` until the returned function is called. */
   watchFeed(listener: () => void): () => void;
+  /**
+   * Deletes, in the object of each channel of `options.channelIds`, up to `options.limit` (default
+   * 1,000) of its oldest messages while they were created before `before` (epoch ms), with their
+   * idempotency keys: a retry with a deleted message's key stores a new message, so keep messages
+   * longer than any sender retries. An object never deletes its newest message (SQLite would give
+   * its number to the next one). A feed cursor before a deleted message then gets `cursor_expired`.
+   *
+   * No object knows the others, so the store reaches only the objects of the channels given: one
+   * call to each (channels that share one count once), all at once, each billed as a Durable
+   * Object request and each one transaction that reads at most `limit` rows, so the object's posts
+   * wait for one batch at most. Returns how many it deleted in all; call it until it returns 0.
+   */
+  pruneMessages(before: number, options: DurableObjectPruneOptions): Promise<number>;
+}
+
+/**
+ * Options of `DurableObjectStore.pruneMessages`.
+ *
+ * @example
+ * ```ts
+ * const options: DurableObjectPruneOptions = { channelIds: ['general', 'ops'], limit: 500 };
+ * await store.pruneMessages(Date.now() - 30 * 86_400_000, options);
+ * ```
+ */
+export interface DurableObjectPruneOptions {
+  /** The channels whose objects to prune: your app's channels (the store has no list of them). */
+  channelIds: readonly string[];
+  /** The most messages each object deletes in this call. Default 1,000. */
+  limit?: number;
 }
 
 const NAMESPACE = required(

@@ -9,6 +9,7 @@
 export { createDurableObjectRateLimiter, createDurableObjectStore } from './create-durable-object-store.js';
 export type {
   DurableObjectRateLimiter,
+  DurableObjectPruneOptions,
   DurableObjectRateLimiterOptions,
   DurableObjectStore,
   DurableObjectStoreOptions,

@@ -18,6 +18,9 @@ interface Migration {
  * - `messages.seq` is the channel feed's cursor: one object commits one write at a time, so the
  *   order of `seq` is the order in which messages became visible.
  * - `rate_hits` holds one row per allowed request still in its window, with the time it leaves it.
+ * - `feed.pruned_seq` (version 2) is the last `seq` `pruneMessages` deleted: a cursor before it has
+ *   lost messages. The newest message is never deleted, since SQLite would give its `seq` to the
+ *   next one, and a cursor must never come back.
  */
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -72,6 +75,15 @@ CREATE TABLE post_history (
   minute INTEGER
 );
 CREATE INDEX post_history_webhook_idx ON post_history (webhook_id, seq);
+`,
+  },
+  {
+    version: 2,
+    sql: `CREATE TABLE feed (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  pruned_seq INTEGER NOT NULL
+);
+INSERT INTO feed (id, pruned_seq) VALUES (1, 0);
 `,
   },
 ];

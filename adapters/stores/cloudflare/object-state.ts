@@ -1,6 +1,7 @@
 import { createSqliteStatements, MESSAGE_COLUMNS, toMessage, type SqliteRow } from '../sql/index.js';
 import {
   ChannelWebhookError,
+  cursorExpired,
   isFolded,
   minuteOf,
   POST_HISTORY_LIMIT,
@@ -44,6 +45,7 @@ export interface ObjectState {
   recordPosts(records: readonly PostRecord[]): null;
   listPosts(webhookId: string, limit: number): PostRecord[];
   readFeed(options: ReadFeedOptions): FeedPage;
+  pruneMessages(before: number, limit: number): number;
 }
 
 /** The operations another worker or object may call, by name. */
@@ -65,6 +67,7 @@ export const OPERATIONS: ReadonlySet<string> = new Set<Operation>([
   'recordPosts',
   'listPosts',
   'readFeed',
+  'pruneMessages',
 ]);
 
 type Row = SqliteRow;
@@ -133,6 +136,7 @@ export function createObjectState(storage: DurableObjectStorageLike): ObjectStat
       if (options.after !== undefined && parseFeedCursor(options.after) !== 0) throw invalidCursor(options.after);
       return { entries: [], heldBack: false };
     },
+    pruneMessages: (before, limit) => (migrated ? state.pruneMessages(before, limit) : 0),
   };
 }
 
@@ -295,9 +299,37 @@ function createSchemaState(storage: DurableObjectStorageLike): ObjectState {
         from,
         limit,
       ).map((row) => ({ cursor: feedCursor(Number(row.seq)), message: toMessage(row) }));
+      if (after !== undefined && from < prunedSeq())
+        throw cursorExpired('Durable Object store', 'messages after it were pruned');
       return { entries, heldBack: false };
     },
+
+    // The oldest messages, in `seq` order, while they were created before `before`: it reads at
+    // most `limit` rows and stops at the first younger one, so that one call never holds the object
+    // (which runs one thing at a time) for a scan of the whole table. What it deletes is then all
+    // of `seq` up to the mark, and a cursor at the mark or after it has lost nothing.
+    pruneMessages(before, limit) {
+      return write(() => {
+        const newest = Number(first('SELECT coalesce(max(seq), 0) AS seq FROM messages')!.seq);
+        let through = 0;
+        let count = 0;
+        for (const row of rows('SELECT seq, created_at FROM messages ORDER BY seq LIMIT ?', limit)) {
+          const seq = Number(row.seq);
+          if (Date.parse(String(row.created_at)) >= before || seq === newest) break;
+          through = seq;
+          count++;
+        }
+        if (count === 0) return 0;
+        sql.exec('DELETE FROM messages WHERE seq <= ?', through);
+        sql.exec('UPDATE feed SET pruned_seq = ? WHERE id = 1 AND pruned_seq < ?', through, through);
+        return count;
+      });
+    },
   };
+
+  function prunedSeq(): number {
+    return Number(first('SELECT pruned_seq FROM feed WHERE id = 1')!.pruned_seq);
+  }
 
   function feedPosition(cursor: string): number {
     const position = parseFeedCursor(cursor);

@@ -1,6 +1,12 @@
 import {
   ChannelWebhookError,
+  checkArgument,
+  checkOptions,
   DEFAULT_RATE_LIMIT,
+  EPOCH_MS,
+  integer,
+  required,
+  rule,
   DEFAULT_RATE_WINDOW_MS,
   isThenable,
   type Channel,
@@ -27,7 +33,21 @@ import type { DurableObjectNamespaceLike } from './storage-types.js';
 export interface ShardedStore extends MaybeAsync<StoreMethods>, ImmediateStoreMethods {
   putChannel(channel: Channel): MaybePromise<void>;
   listMessages(channelId: string): MaybePromise<Message[]>;
+  pruneMessages(before: number, options: PruneOptions): MaybePromise<number>;
 }
+
+/** Which objects a prune reaches (those of the channels), and how much each deletes. */
+export interface PruneOptions {
+  channelIds: readonly string[];
+  limit?: number;
+}
+
+const PRUNE_OPTIONS = {
+  channelIds: required(
+    rule('an array of channel ids', (value) => Array.isArray(value) && value.every((id) => typeof id === 'string')),
+  ),
+  limit: integer(1),
+};
 
 /**
  * The store's methods as calls to the objects that hold their data: a channel's own object (its
@@ -97,6 +117,16 @@ export function createShardedStore(call: CallShard, feedPollMs = 1_000): Sharded
         );
       }
       return onChannel<FeedPage>(options.channelId, 'readFeed', [options]);
+    },
+
+    // Channels that share a shard share an object, and one call prunes it.
+    pruneMessages(before, options) {
+      checkArgument('DurableObjectStore.pruneMessages', 'before', before, EPOCH_MS);
+      checkOptions('DurableObjectStore.pruneMessages', options, PRUNE_OPTIONS);
+      const shards = new Set(options.channelIds.map(channelShard));
+      const counts = [...shards].map((shard) => call(shard, 'pruneMessages', [before, options.limit ?? 1_000]));
+      const total = (values: unknown[]) => values.reduce<number>((sum, count) => sum + Number(count), 0);
+      return counts.some(isThenable) ? Promise.all(counts).then(total) : total(counts);
     },
   };
 }

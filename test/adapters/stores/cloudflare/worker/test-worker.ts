@@ -9,10 +9,11 @@ import {
 } from '../../../../../adapters/frameworks/cloudflare/index.js';
 import type { DurableObjectNamespaceLike } from '../../../../../adapters/frameworks/cloudflare/index.js';
 import { objectOf, SHARD_HEADER } from '../../../../../adapters/stores/cloudflare/object-calls.js';
+import { objectMigrationsAfter } from '../../../../../adapters/stores/cloudflare/object-schema.js';
 import { channelShard } from '../../../../../adapters/stores/cloudflare/shard.js';
 import { createFetchHandler } from '../../../../../adapters/frameworks/fetch/index.js';
 import { createWebhookHandler, createWebhookManager } from '../../../../../src/index.js';
-import type { Message, WebhookRecord } from '../../../../../src/index.js';
+import type { Channel, Message, WebhookRecord } from '../../../../../src/index.js';
 import { runRateLimiterConformance, runStoreConformance } from '../../../../../src/testing/index.js';
 import { runRegisteredTest, registerTests } from './harness.js';
 
@@ -51,15 +52,52 @@ export class TestObject extends ChannelWebhooksObject {
             .toArray()
             .map((row) => row.id),
         );
-      case 'storage':
-        // What the object keeps, read without the object's code: its tables and its database's size.
+      case 'storage': {
+        // What the object keeps, read without the object's code: its tables, the schema versions it
+        // applied, and its database's size.
+        const tables = sql
+          .exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+          .toArray()
+          .map((row) => row.name);
+        const versions = tables.includes('schema_migrations')
+          ? sql
+              .exec('SELECT version FROM schema_migrations ORDER BY version')
+              .toArray()
+              .map((row) => row.version)
+          : [];
         return Response.json({
-          tables: sql
-            .exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            .toArray()
-            .map((row) => row.name),
+          tables,
+          versions,
           databaseSize: (sql as unknown as { databaseSize: number }).databaseSize,
         });
+      }
+      case 'schema-v1': {
+        // An object as the release of schema version 1 left it, with its channel and messages,
+        // written before this release's code first runs in the object.
+        const { channel, messages } = (await request.json()) as {
+          channel: Channel;
+          messages: Array<Message & { idempotencyKey: string | null }>;
+        };
+        const [v1] = objectMigrationsAfter(0);
+        for (const statement of v1!.sql.split(/;\s*\n/)) if (statement.trim() !== '') sql.exec(statement);
+        sql.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)');
+        sql.exec('INSERT INTO schema_migrations (version) VALUES (1)');
+        sql.exec('INSERT INTO channels (id, owner_id, archived) VALUES (?, ?, 0)', channel.id, channel.ownerId);
+        for (const message of messages) {
+          sql.exec(
+            'INSERT INTO messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+            message.id,
+            message.channelId,
+            message.author.id,
+            message.author.name,
+            JSON.stringify(message.body),
+            JSON.stringify(message.blocks),
+            message.createdAt,
+            message.idempotencyKey === null ? null : JSON.stringify(message.idempotencyKey),
+          );
+        }
+        return Response.json({ done: true });
+      }
       case 'schema-from-the-future':
         sql.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)');
         sql.exec('INSERT OR IGNORE INTO schema_migrations (version) VALUES (999)');
@@ -141,6 +179,25 @@ async function operate(env: Env, body: Record<string, unknown>, origin: string):
       return Response.json(await store.listPosts(String(body.webhookId), Number(body.limit)));
     case 'messages':
       return Response.json(await store.listMessages(String(body.channelId)));
+    case 'insertMessage':
+      return Response.json(await store.insertMessage(body.input as Parameters<typeof store.insertMessage>[0]));
+    case 'prune': {
+      // Through a namespace that counts the objects the prune called.
+      const counter = { calls: 0 };
+      const counted = createDurableObjectStore({ namespace: counting(env.CHANNEL_WEBHOOKS, counter) });
+      const deleted = await counted.pruneMessages(body.before as number, body.options as { channelIds: string[] });
+      return Response.json({ deleted, calls: counter.calls });
+    }
+    case 'schema-v1': {
+      const shard = channelShard(String((body.channel as Channel).id));
+      return objectOf(env.CHANNEL_WEBHOOKS, shard).fetch(
+        new Request('https://test/object', {
+          method: 'POST',
+          headers: { [SHARD_HEADER]: shard, 'x-test-fault': 'schema-v1' },
+          body: JSON.stringify({ channel: body.channel, messages: body.messages }),
+        }),
+      );
+    }
     case 'heard': {
       const shard = channelShard(String(body.channelId));
       return objectOf(env.CHANNEL_WEBHOOKS, shard).fetch(
@@ -172,6 +229,10 @@ async function operate(env: Env, body: Record<string, unknown>, origin: string):
   return Response.json({ error: `no op ${String(body.op)}` }, { status: 400 });
 }
 
+// The channels each store of the conformance suite put, which its prune reaches: an app prunes
+// its own channels, since no object knows the others.
+const channelsPut = new WeakMap<object, Set<string>>();
+
 function suites(env: Env) {
   return registerTests(({ describe, it }) => {
     runStoreConformance({
@@ -184,6 +245,15 @@ function suites(env: Env) {
         const shard = channelShard(channelId);
         const headers = { [SHARD_HEADER]: shard, 'x-test-fault': 'delete-channel', 'x-test-channel': channelId };
         await objectOf(env.CHANNEL_WEBHOOKS, shard).fetch(new Request('https://test/object', { headers }));
+      },
+      putChannel: async (store, channel) => {
+        if (!channelsPut.has(store)) channelsPut.set(store, new Set());
+        channelsPut.get(store)!.add(channel.id);
+        await store.putChannel(channel);
+      },
+      pruneMessages: async (store, before) => {
+        const channelIds = [...(channelsPut.get(store) ?? [])];
+        while ((await store.pruneMessages(before, { channelIds })) > 0);
       },
     });
     runRateLimiterConformance({
