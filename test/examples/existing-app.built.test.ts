@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { send } from '../support/http.js';
 
@@ -12,26 +12,27 @@ const { start } = (await import(script)) as {
   start: (options: {
     port: number;
     file: string;
-  }) => Promise<{ server: Server; origin: string; database: Database.Database }>;
+  }) => Promise<{ server: Server; origin: string; stop(): Promise<void> }>;
 };
 
 const folders: string[] = [];
-const servers: Server[] = [];
+const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  for (const stop of stops.splice(0)) await stop();
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
+/** The app on a fresh SQLite file, and a connection of the test's own to that file, as another process has. */
 async function startApp() {
   const folder = mkdtempSync(join(tmpdir(), 'cw-existing-app-'));
   folders.push(folder);
   const file = join(folder, 'app.sqlite');
   const started = await start({ port: 0, file });
-  servers.push(started.server);
-  return { ...started, file };
+  const database = new Database(file);
+  stops.push(async () => {
+    database.close();
+  }, started.stop);
+  return { ...started, database, file };
 }
 
 const as = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -119,21 +120,27 @@ describe('examples/existing-app: webhooks in an app with its own users, channels
   });
 
   it('webhook messages stay in the app table across a restart on the same file', async () => {
-    const { origin, server, file } = await startApp();
+    const { origin, stop, file, database } = await startApp();
     const made = await send(`${origin}/api/manage/channels/general/webhooks`, {
       headers: as('ada-token'),
       body: { name: 'CI' },
     });
     const { url } = made.json as { url: string };
     expect((await send(url, { body: { text: 'before the restart' } })).status).toBe(201);
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    servers.splice(servers.indexOf(server), 1);
+    await stop();
+    stops.splice(stops.indexOf(stop), 1);
 
     const again = await start({ port: 0, file });
-    servers.push(again.server);
-    expect(appRows(again.database)).toEqual([
+    stops.push(again.stop);
+    expect(appRows(database)).toEqual([
       expect.objectContaining({ kind: 'webhook', author_name: 'CI', text: 'before the restart' }),
+    ]);
+    const history = await send(`${again.origin}/channels/general/messages`, {
+      method: 'GET',
+      headers: as('bob-token'),
+    });
+    expect((history.json as { messages: Array<{ text: string }> }).messages.map((m) => m.text)).toEqual([
+      'before the restart',
     ]);
   });
 });

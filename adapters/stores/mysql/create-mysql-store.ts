@@ -17,6 +17,7 @@ import {
   createLookupGate,
   createProvenCredentials,
   historySlotRows,
+  messageFieldValue,
   WEBHOOK_COLUMNS,
   webhookRowValues,
 } from '../sql/index.js';
@@ -44,7 +45,7 @@ export interface MysqlStore extends Async<StoreMethods> {
    * `schema_too_new`, and nothing is changed.
    */
   migrate(): Promise<void>;
-  /** Creates or replaces a channel in the store's channels table. */
+  /** Creates or replaces a channel in the table the store reads channels from (its own, or `channels`). */
   putChannel(channel: Channel): Promise<void>;
   /** The channel's messages, oldest first. */
   listMessages(channelId: string): Promise<Message[]>;
@@ -87,8 +88,10 @@ const ER_DUP_ENTRY = 1062;
  * posts to unknown ids cannot take every connection, and a credential this store saw accepted waits
  * in a lane of its own. There is no `LISTEN`: `watchFeed` wakes at once for this store's own
  * messages, and for other instances' when its check of the feed's counter (every `feedCheckMs`)
- * sees it move. The channels are the store's own table. There is no rate limiter on MySQL: use the
- * Redis limiter, which is exact across instances. Bad options throw `ChannelWebhookError` code
+ * sees it move. The channels are the store's own table, or the app's (`channels`), and each
+ * message can also be written into the app's own messages table in the same transaction
+ * (`messages`). There is no rate limiter on MySQL: use the Redis limiter, which is exact across
+ * instances. Bad options throw `ChannelWebhookError` code
  * `invalid_argument`.
  *
  * @example
@@ -103,7 +106,16 @@ const ER_DUP_ENTRY = 1062;
  * ```
  */
 export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
-  const { prefix: p, timeoutMs, maxConcurrentLookups, maxQueuedLookups, feedCheckMs } = resolveMysqlOptions(options);
+  const {
+    prefix: p,
+    timeoutMs,
+    maxConcurrentLookups,
+    maxQueuedLookups,
+    feedCheckMs,
+    channels: c,
+    messages: appMessages,
+  } = resolveMysqlOptions(options);
+  const ownChannels = c.table === `${p}channels`;
   const calls = createCalls(options.pool, timeoutMs);
   const { run, transaction } = calls;
   const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups, STORE);
@@ -115,8 +127,22 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
     lockWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ? FOR UPDATE`,
     // The webhook row, then its channel's: one statement, locked in that order (the webhook is
     // found by its key first), as every write of the store takes them.
-    guard: `SELECT w.channel_id, (w.revoked_at IS NULL AND w.secret_hash = ?) AS active, c.archived
-       FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ? FOR UPDATE`,
+    guard: ownChannels
+      ? `SELECT w.channel_id, (w.revoked_at IS NULL AND w.secret_hash = ?) AS active, c.archived
+       FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ? FOR UPDATE`
+      : `SELECT channel_id, (revoked_at IS NULL AND secret_hash = ?) AS active FROM ${p}webhooks WHERE id = ? FOR UPDATE`,
+    // The app's channel by the bound id, so that its own column's collation and index decide (a
+    // join with the store's utf8mb4_bin column could refuse to mix collations); a shared lock, as
+    // posts to one channel need not wait for each other, while the app's UPDATE waits for them.
+    lockAppChannel: `SELECT COALESCE(${c.archived}, 0) AS archived FROM ${c.table} WHERE ${c.id} = ? LOCK IN SHARE MODE`,
+    getChannel: `SELECT ${c.id} AS id, ${c.ownerId} AS owner_id, ${c.archived} AS archived FROM ${c.table} WHERE ${c.id} = ?`,
+    putChannel: `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES (?, ?, ?)
+         ON DUPLICATE KEY UPDATE ${c.ownerId} = VALUES(${c.ownerId}), ${c.archived} = VALUES(${c.archived})`,
+    insertAppMessage:
+      appMessages === null
+        ? null
+        : `INSERT INTO ${appMessages.table} (${appMessages.columns.map(({ column }) => column).join(', ')})
+       VALUES (${appMessages.columns.map(() => '?').join(', ')})`,
     keyed: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND key_hash = UNHEX(SHA2(?, 256)) AND idempotency_key = ?`,
     // LAST_INSERT_ID(expr) keeps the new value on the connection, for the insert that follows.
     takePlace: `UPDATE ${p}feed SET next_seq = LAST_INSERT_ID(next_seq + 1) WHERE id = 1`,
@@ -131,8 +157,11 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
       const refused = (result: InsertMessageResult) => ({ value: result, commit: false });
       const [guard] = (await tx(sql.guard, [secretHash, webhookId])).rows;
       if (guard === undefined || Number(guard.active) !== 1) return refused({ outcome: 'webhook_inactive' });
-      if (guard.archived === null) return refused({ outcome: 'channel_not_found' });
-      if (Number(guard.archived) !== 0) return refused({ outcome: 'channel_archived' });
+      const archived = ownChannels
+        ? guard.archived
+        : (await tx(sql.lockAppChannel, [guard.channel_id])).rows[0]?.archived;
+      if (archived === null || archived === undefined) return refused({ outcome: 'channel_not_found' });
+      if (Number(archived) !== 0) return refused({ outcome: 'channel_archived' });
       const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
       // Posts of one webhook take turns on its row lock, so an earlier post with this key has
       // committed before this read, which is the transaction's first plain read and so sees it.
@@ -163,8 +192,21 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
         if (stored === undefined) throw error;
         return refused({ outcome: 'duplicate', message: toMessage(stored) });
       }
+      // The app's row last, in this transaction: a constraint of its table refusing it rolls the
+      // message and its key back with it.
+      if (sql.insertAppMessage !== null) await tx(sql.insertAppMessage, appRowValues(message));
       return { value: { outcome: 'created', message }, commit: true };
     });
+
+  /** The values of the app's row for `message`, in its columns' order. */
+  const appRowValues = (message: Message): unknown[] =>
+    (appMessages?.columns ?? []).map((entry) =>
+      'value' in entry
+        ? entry.value
+        : entry.field === 'createdAt'
+          ? mysqlTime(message.createdAt)
+          : messageFieldValue(message, entry.field),
+    );
 
   /** A change of one webhook row: locked, judged by `change` (null: nothing to change), then written. */
   const changeWebhook = (
@@ -215,12 +257,7 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
     },
 
     async putChannel(channel) {
-      await run(
-        'putChannel',
-        `INSERT INTO ${p}channels (id, owner_id, archived) VALUES (?, ?, ?)
-         ON DUPLICATE KEY UPDATE owner_id = VALUES(owner_id), archived = VALUES(archived)`,
-        [channel.id, channel.ownerId, channel.archived],
-      );
+      await run('putChannel', sql.putChannel, [channel.id, channel.ownerId, channel.archived]);
     },
 
     listMessages: async (channelId) =>
@@ -231,9 +268,7 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
       ).rows.map(toMessage),
 
     async getChannel(channelId) {
-      const [row] = (
-        await run('getChannel', `SELECT id, owner_id, archived FROM ${p}channels WHERE id = ?`, [channelId])
-      ).rows;
+      const [row] = (await run('getChannel', sql.getChannel, [channelId])).rows;
       return row === undefined
         ? null
         : { id: String(row.id), ownerId: String(row.owner_id), archived: Number(row.archived) !== 0 };
@@ -372,4 +407,9 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
     watchFeed: feed.watch,
     pruneMessages: feed.prune,
   };
+}
+
+/** An ISO 8601 time in UTC as MySQL's `DATETIME` literal takes it (`2026-01-01 12:00:00.000`), without the `T` and `Z`. */
+function mysqlTime(iso: string): string {
+  return iso.replace('T', ' ').replace(/Z$/, '');
 }

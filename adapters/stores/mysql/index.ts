@@ -4,3 +4,4 @@ export type { MysqlConnection, MysqlPool, MysqlQuery, MysqlStoreOptions } from '
 export { MYSQL_SCHEMA_VERSION, mysqlSchema } from './schema.js';
 export type { MysqlSchemaOptions } from './schema.js';
 export { DEFAULT_TABLE_PREFIX } from '../sql/index.js';
+export type { ChannelSource, MessageColumns, MessageFixedValue, MessageMapping } from '../sql/index.js';

@@ -7,7 +7,18 @@ import {
   required,
   type OptionsShape,
 } from '../../../src/store-kit/index.js';
-import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
+import {
+  CHANNEL_SOURCE,
+  DEFAULT_TABLE_PREFIX,
+  MESSAGE_MAPPING,
+  resolveChannelSource,
+  resolveMessageMapping,
+  TABLE_PREFIX,
+  type ChannelSource,
+  type MessageMapping,
+  type ResolvedChannelSource,
+  type ResolvedMessageMapping,
+} from '../sql/index.js';
 
 /**
  * One query as mysql2 takes it: `?` placeholders bound from `values`; `timeout` (ms) makes mysql2
@@ -88,6 +99,22 @@ export interface MysqlStoreOptions {
    */
   maxConcurrentLookups?: number;
   /**
+   * Read channels from the host app's own table or view instead of the store's `<prefix>channels`
+   * table (see {@link ChannelSource}; `archived` is a number or `BOOLEAN`, non-zero is archived):
+   * `getChannel` and the guarded insert read its rows, the insert under a shared lock
+   * (`LOCK IN SHARE MODE`), and `putChannel` writes there (which needs a unique key on the id
+   * column). Default: the store's table.
+   */
+  channels?: ChannelSource;
+  /**
+   * Also write each stored message as a row of the host app's own messages table, in the guarded
+   * insert's transaction: see {@link MessageMapping}. Each value is bound as a parameter, so MySQL
+   * converts it to its column's type; `createdAt` is bound as `YYYY-MM-DD HH:MM:SS.mmm` in UTC,
+   * which a `DATETIME(3)`, a `TIMESTAMP(3)` (in a UTC session) or a text column takes. Default: only
+   * the store's own table.
+   */
+  messages?: MessageMapping;
+  /**
    * Lookups that may wait for one of those slots, in each of two lanes: one for credentials this
    * store saw accepted or issued, served first, and one for every other lookup. Past that,
    * `getWebhook` fails at once with `store_failed` (the poster gets a 500) rather than queuing
@@ -113,6 +140,8 @@ export interface ResolvedMysqlOptions {
   maxConcurrentLookups: number;
   maxQueuedLookups: number;
   feedCheckMs: number;
+  channels: ResolvedChannelSource;
+  messages: ResolvedMessageMapping | null;
 }
 
 const FACTORY = 'createMysqlStore';
@@ -130,6 +159,8 @@ const OPTIONS: OptionsShape = {
   maxConcurrentLookups: integer(1),
   maxQueuedLookups: integer(0),
   feedCheckMs: integer(10),
+  channels: CHANNEL_SOURCE,
+  messages: MESSAGE_MAPPING,
   onError: fn(),
 };
 
@@ -138,11 +169,14 @@ export function resolveMysqlOptions(
   options: Omit<MysqlStoreOptions, 'pool'> & { pool?: unknown },
 ): ResolvedMysqlOptions {
   checkOptions(FACTORY, options, OPTIONS);
+  const prefix = options.tablePrefix ?? DEFAULT_TABLE_PREFIX;
   return {
-    prefix: options.tablePrefix ?? DEFAULT_TABLE_PREFIX,
+    prefix,
     timeoutMs: options.timeoutMs ?? 5_000,
     maxConcurrentLookups: options.maxConcurrentLookups ?? 16,
     maxQueuedLookups: options.maxQueuedLookups ?? 64,
     feedCheckMs: options.feedCheckMs ?? 100,
+    channels: resolveChannelSource(FACTORY, options.channels, `${prefix}channels`),
+    messages: resolveMessageMapping(FACTORY, options.messages),
   };
 }

@@ -32,4 +32,39 @@ describe.skipIf(mysqlUrl === null)(title('MySQL store', 'mysql'), () => {
     },
     concurrency: 40,
   });
+
+  // The host app keeps channels in its own table (its own names, its database's collation) and
+  // every message in its own table too, written in the guarded insert. Its blocks are text: MariaDB's
+  // JSON check refuses the lone surrogates of the suite's exact-text test.
+  const channels = { table: 'cwtest_host_channels', id: 'channel_key', ownerId: 'owner', archived: 'is_archived' };
+  const messages = {
+    table: 'cwtest_host_posts',
+    columns: { id: 'message_id', channelId: 'room_id', body: 'text', blocks: 'blocks', createdAt: 'posted_at' },
+    values: { kind: 'webhook' },
+  };
+  const appPrefix = 'cwtest_conformance_app_';
+  let appTables: Promise<void> | null = null;
+  runStoreConformance({
+    describe,
+    it,
+    name: "conformance with channels and messages in the app's own tables",
+    createStore: async () => {
+      appTables ??= (async () => {
+        await pool.query(
+          'CREATE TABLE IF NOT EXISTS cwtest_host_channels (channel_key VARCHAR(80) PRIMARY KEY, owner VARCHAR(80) NOT NULL, is_archived BOOLEAN, topic TEXT) COLLATE utf8mb4_unicode_ci',
+        );
+        await pool.query(
+          'CREATE TABLE IF NOT EXISTS cwtest_host_posts (message_id VARCHAR(64) PRIMARY KEY, room_id VARCHAR(80) NOT NULL, kind VARCHAR(16) NOT NULL, text TEXT NOT NULL, blocks LONGTEXT, posted_at DATETIME(3) NOT NULL) COLLATE utf8mb4_unicode_ci',
+        );
+        await createMysqlStore({ pool, tablePrefix: appPrefix, channels, messages }).migrate();
+      })();
+      await appTables;
+      return createMysqlStore({ pool, tablePrefix: appPrefix, channels, messages });
+    },
+    createPeer: () => createMysqlStore({ pool: peerPool, tablePrefix: appPrefix, channels, messages }),
+    deleteChannel: async (_store, channelId) => {
+      await pool.query('DELETE FROM cwtest_host_channels WHERE channel_key = ?', [channelId]);
+    },
+    concurrency: 40,
+  });
 });

@@ -90,7 +90,8 @@ describe('options', () => {
       { pool, maxQueuedLookups: -1 },
       { pool, feedCheckMs: 1 },
       { pool, onError: 'log' },
-      { pool, channels: { table: 'channels' } },
+      { pool, channels: { table: 'channels; --' } },
+      { pool, messages: { table: 'posts', columns: {} } },
     ];
     for (const [i, options] of bad.entries()) {
       expect(() => createMysqlStore(options as never), `bad options #${i}`).toThrow(
