@@ -1,6 +1,11 @@
 import type { FeedNotifier } from '../ports.js';
 import { createFeedWatchers } from './watchers.js';
 
+// An announcement that failed is sent again this long after, with whatever came meanwhile, until
+// one goes: the notifier's connection comes back by itself, and the channels are then told late
+// rather than never (another instance's followers would otherwise wait for the next message).
+const RESEND_MS = 500;
+
 /**
  * Options of {@link createNotifiedFeed}.
  *
@@ -48,7 +53,8 @@ export interface NotifiedFeed {
  * The feed's wake-ups through a notifier (see {@link NotifiedFeed}). Subscribed while anything
  * watches. Until the notifier says it is ready, and while it is down, the watchers are woken by a
  * poll every `pollMs`; each time it becomes ready they are woken once, so they read what its
- * outage hid. The channels of the commits of one tick go in one announcement, after them.
+ * outage hid. The channels of the commits of one tick go in one announcement, after them; when it
+ * fails, they go again half a second later (with those of later commits), until one goes.
  * Timers do not keep the process alive.
  *
  * @example
@@ -70,6 +76,7 @@ export function createNotifiedFeed({ notifier, pollMs, poll, report }: NotifiedF
   let generation = 0;
   const pending = new Set<string>();
   let announceFailing = false;
+  let resending = false;
 
   const watchers = createFeedWatchers(
     () => {
@@ -137,6 +144,7 @@ export function createNotifiedFeed({ notifier, pollMs, poll, report }: NotifiedF
   }
 
   function flush(): void {
+    resending = false;
     const channelIds = [...pending];
     pending.clear();
     Promise.resolve()
@@ -148,8 +156,18 @@ export function createNotifiedFeed({ notifier, pollMs, poll, report }: NotifiedF
         (error: unknown) => {
           if (!announceFailing) report(error, 'feed announce');
           announceFailing = true;
+          const later = pending.size === 0;
+          for (const channelId of channelIds) pending.add(channelId);
+          // Commits after this one's queued no flush of their own while it was out, or one is queued now.
+          if (later && !resending) resend();
         },
       );
+  }
+
+  function resend(): void {
+    resending = true;
+    const timer = setTimeout(flush, RESEND_MS);
+    (timer as { unref?: () => void }).unref?.();
   }
 
   return {

@@ -134,12 +134,26 @@ describe('createNotifiedFeed', () => {
     }
     expect(reports).toEqual(['feed announce: PUBLISH failed']);
     test.failAnnouncements(null);
-    feed.stored('general');
-    await tick();
+    await expect.poll(() => test.announced, { timeout: 3_000 }).toEqual([['general']]);
     test.failAnnouncements(new Error('PUBLISH failed again'));
     feed.stored('general');
     await tick();
     expect(reports).toEqual(['feed announce: PUBLISH failed', 'feed announce: PUBLISH failed again']);
     expect(test.announced).toEqual([['general']]);
+  });
+
+  it('sends the channels of a failed announcement again, with those of later commits, once the notifier takes them', async () => {
+    const test = createTestNotifier();
+    const feed = createNotifiedFeed({ notifier: test.notifier, pollMs: 60_000, report: () => {} });
+    test.failAnnouncements(new Error('PUBLISH failed'));
+    feed.stored('general');
+    await tick();
+    feed.stored('random');
+    await tick();
+    expect(test.announced).toEqual([]);
+    test.failAnnouncements(null);
+    await expect.poll(() => test.announced, { timeout: 3_000 }).toEqual([['general', 'random']]);
+    await sleep(600);
+    expect(test.announced).toEqual([['general', 'random']]);
   });
 });
