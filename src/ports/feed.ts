@@ -15,7 +15,14 @@ export const FEED_METHODS = ['readFeed', 'watchFeed'] as const satisfies readonl
  */
 export interface FeedStore extends StorePort<(typeof FEED_METHODS)[number]> {}
 
-/** The methods of a {@link FeedNotifier}. */
+/**
+ * The methods of a {@link FeedNotifier}, which a store checks its `notifier` option against.
+ *
+ * @example
+ * ```ts
+ * const notifier: OptionsShape = { notifier: port('a feed notifier', FEED_NOTIFIER_METHODS) };
+ * ```
+ */
 export const FEED_NOTIFIER_METHODS = ['announce', 'subscribe'] as const;
 
 /**
