@@ -30,7 +30,8 @@ export type ChannelWebhookErrorCode =
   | 'feed_unavailable'
   | 'cursor_expired'
   | 'invalid_cursor'
-  | 'schema_too_new';
+  | 'schema_too_new'
+  | 'feed_notifier_failed';
 
 /**
  * The one error class of the library. Every error it throws or reports carries a stable `code`

@@ -41,6 +41,8 @@ export type {
   Channel,
   Clock,
   FeedEntry,
+  FeedNotifier,
+  FeedNotifierListener,
   FeedPage,
   FeedStore,
   ImmediateStoreMethods,

@@ -17,7 +17,13 @@ export type { ImmediateStoreMethods, StoreMethodName, StoreMethods, StorePort } 
 export { POST_STORE_METHODS, type PostStore } from './ports/post-store.js';
 export { LIFECYCLE_STORE_METHODS, type LifecycleStore } from './ports/lifecycle-store.js';
 export { POST_HISTORY_METHODS, type PostHistoryStore } from './ports/post-history.js';
-export { FEED_METHODS, type FeedStore } from './ports/feed.js';
+export {
+  FEED_METHODS,
+  FEED_NOTIFIER_METHODS,
+  type FeedNotifier,
+  type FeedNotifierListener,
+  type FeedStore,
+} from './ports/feed.js';
 export type { WebhookStore } from './ports/webhook-store.js';
 export {
   RATE_LIMITER_METHODS,

@@ -1,16 +1,18 @@
-// Two (or more) instances of one app behind a load balancer: webhooks and messages in PostgreSQL,
-// the rate limit in Redis, so idempotency, the 60-per-minute limit, rotation and revocation hold
-// across all of them. Start it twice on different ports (see README.md).
+// Two (or more) instances of one app behind a load balancer: webhooks and messages in PostgreSQL
+// (or MySQL, MariaDB), the rate limit in Redis, so idempotency, the 60-per-minute limit, rotation and
+// revocation hold across all of them. Start it twice on different ports (see README.md).
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { Redis } from 'ioredis';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { createWebhookHandler, createWebhookManager } from 'channel-webhooks';
 import { createExpressManagementMiddleware, createExpressMiddleware, serveFeedEvents } from 'channel-webhooks/express';
 import { createManagementApi } from 'channel-webhooks/manage';
+import { createMysqlStore } from 'channel-webhooks/mysql';
 import { createPostgresStore } from 'channel-webhooks/postgres';
-import { createRedisRateLimiter } from 'channel-webhooks/redis';
+import { createRedisFeedNotifier, createRedisRateLimiter } from 'channel-webhooks/redis';
 
 export const DEMO_CHANNEL_ID = 'general';
 
@@ -21,22 +23,15 @@ export const SERVER_OPTIONS = { requestTimeout: 15_000, headersTimeout: 5_000 };
  * Builds one instance.
  *
  * @param {object} options
- * @param {string} options.databaseUrl - PostgreSQL shared by every instance.
+ * @param {string} options.databaseUrl - PostgreSQL (`postgres://…`) or MySQL, MariaDB (`mysql://…`) shared by every instance.
  * @param {string} options.redisUrl - Redis shared by every instance.
  * @param {string} options.baseUrl - public origin of the app (the load balancer's), which webhook URLs start with.
  * @param {string} options.adminToken - bearer token of the /admin routes (the management API), a stand-in for your app's own sign-in.
- * @param {string} [options.tablePrefix] - PostgreSQL table prefix.
+ * @param {string} [options.tablePrefix] - table prefix.
  * @param {string} [options.keyPrefix] - Redis key prefix.
  * @param {'allow' | 'reject'} [options.onRateLimiterError] - what to do when Redis is down.
  */
 export async function createApp(options) {
-  const pool = new pg.Pool({
-    connectionString: options.databaseUrl,
-    // Deadlines on the database side too: a hung database is a quick 500, never a hung request.
-    statement_timeout: 5_000,
-    connectionTimeoutMillis: 5_000,
-  });
-  pool.on('error', (error) => console.error('PostgreSQL: an idle connection failed:', error.message));
   // Fail fast while Redis is unreachable instead of queueing commands; the handler then lets posts
   // through unthrottled (or answers 500 with onRateLimiterError: 'reject') and tells onError.
   const redis = new Redis(options.redisUrl, {
@@ -48,7 +43,7 @@ export async function createApp(options) {
   redis.on('error', () => {});
   await redis.connect();
 
-  const store = createPostgresStore({ pool, tablePrefix: options.tablePrefix });
+  const { store, pool } = openStore(options, redis);
   await store.migrate(); // safe when several instances start at once
   await store.putChannel({ id: DEMO_CHANNEL_ID, ownerId: 'u-demo', archived: false });
   const rateLimiter = createRedisRateLimiter({ client: redis, keyPrefix: options.keyPrefix });
@@ -72,7 +67,8 @@ export async function createApp(options) {
     res.json(await store.listMessages(req.params.id));
   });
   // The channel's messages as Server-Sent Events, from whichever instance stored them: each
-  // instance follows the shared feed (PostgreSQL LISTEN/NOTIFY), and a client that reconnects, to
+  // instance follows the shared feed (PostgreSQL LISTEN/NOTIFY, or on MySQL a notifier through
+  // Redis), and a client that reconnects, to
   // this instance or another, resumes after its Last-Event-ID. A browser's EventSource sends no
   // Authorization header: a real app serves this behind its own session cookie.
   const streams = new AbortController();
@@ -89,6 +85,26 @@ export async function createApp(options) {
     redis.disconnect();
   };
   return { app, close, endStreams: () => streams.abort() };
+}
+
+/**
+ * The store `options.databaseUrl` names, and its pool. MySQL has no LISTEN: its feed wakes through
+ * Redis, where each instance announces the channels it stored messages in.
+ */
+function openStore(options, redis) {
+  if (options.databaseUrl.startsWith('mysql://')) {
+    const pool = mysql.createPool({ uri: options.databaseUrl, connectionLimit: 10 });
+    const notifier = createRedisFeedNotifier({ client: redis });
+    return { store: createMysqlStore({ pool, tablePrefix: options.tablePrefix, notifier }), pool };
+  }
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    // Deadlines on the database side too: a hung database is a quick 500, never a hung request.
+    statement_timeout: 5_000,
+    connectionTimeoutMillis: 5_000,
+  });
+  pool.on('error', (error) => console.error('PostgreSQL: an idle connection failed:', error.message));
+  return { store: createPostgresStore({ pool, tablePrefix: options.tablePrefix }), pool };
 }
 
 async function main() {

@@ -17,6 +17,8 @@ export type {
   Async,
   Channel,
   FeedEntry,
+  FeedNotifier,
+  FeedNotifierListener,
   FeedPage,
   FeedStore,
   FieldError,
@@ -76,6 +78,8 @@ export {
   type CursorParts,
 } from '../feed/cursor.js';
 export { createFeedWatchers, type FeedWatchers } from '../feed/watchers.js';
+export { createNotifiedFeed, type NotifiedFeed, type NotifiedFeedOptions } from '../feed/notified-feed.js';
+export { FEED_NOTIFIER_METHODS } from '../ports.js';
 export { copyWebhookRecord } from '../lifecycle/copy-webhook-record.js';
 export { createConsoleErrorLog, type FailureContext } from '../reporting/console-error-log.js';
 export { systemClock } from '../clock.js';

@@ -10,7 +10,7 @@ import { createKoaMiddleware } from '../../adapters/frameworks/koa/index.js';
 import { createNodeListener } from '../../adapters/frameworks/node/index.js';
 import { createPostgresStore, postgresMigrations, postgresSchema } from '../../adapters/stores/postgres/index.js';
 import { createDenoKvRateLimiter, createDenoKvStore } from '../../adapters/stores/deno-kv/index.js';
-import { createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
+import { createRedisFeedNotifier, createRedisRateLimiter } from '../../adapters/stores/redis/index.js';
 import { createSqliteRateLimiter, createSqliteStore, sqliteSchema } from '../../adapters/stores/sqlite/index.js';
 import { suggestOptions } from '../../src/arguments/suggest-option.js';
 import { createFakeClock } from '../../src/clock.js';
@@ -305,12 +305,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'no options',
         () => createPostgresStore(undefined as never),
-        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, messages?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got undefined',
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, messages?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, notifier?, feedPollMs?, onError? }, got undefined',
       ],
       [
         'the pool itself as options',
         () => createPostgresStore(pool as never),
-        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, messages?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, onError? }, got a BoundPool',
+        'options must be an object { pool, tablePrefix?, timeoutMs?, channels?, messages?, maxConcurrentLookups?, maxQueuedLookups?, preparedStatements?, listen?, notifier?, feedPollMs?, onError? }, got a BoundPool',
       ],
       [
         'a Redis client as the pool',
@@ -320,12 +320,12 @@ describe.each<[factory: string, cases: Case[]]>([
       [
         'a timeout without its unit',
         () => createPostgresStore({ pool, timeout: 2_000 } as never),
-        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are pool, tablePrefix, timeoutMs, channels, messages, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
+        'options has an unknown key `timeout` (did you mean `timeoutMs`?); the options are pool, tablePrefix, timeoutMs, channels, messages, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, notifier, feedPollMs, onError',
       ],
       [
         "connect-pg-simple's tableName",
         () => createPostgresStore({ pool, tableName: 'hooks' } as never),
-        'options has an unknown key `tableName` (did you mean `tablePrefix`?); the options are pool, tablePrefix, timeoutMs, channels, messages, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, onError',
+        'options has an unknown key `tableName` (did you mean `tablePrefix`?); the options are pool, tablePrefix, timeoutMs, channels, messages, maxConcurrentLookups, maxQueuedLookups, preparedStatements, listen, notifier, feedPollMs, onError',
       ],
       [
         'a typo in a nested option',
@@ -341,6 +341,11 @@ describe.each<[factory: string, cases: Case[]]>([
         'a timeout as text',
         () => createPostgresStore({ pool, timeoutMs: '5000' } as never),
         'options.timeoutMs must be a number of ms above 0 and at most 2147483647: got "5000".',
+      ],
+      [
+        'a Redis client as the notifier',
+        () => createPostgresStore({ pool, notifier: ioredis as never }),
+        "options.notifier must be a feed notifier: it has no announce(). Pass createRedisFeedNotifier({ client }) from 'channel-webhooks/redis', or anything with announce() and subscribe().",
       ],
     ],
   ],
@@ -366,6 +371,26 @@ describe.each<[factory: string, cases: Case[]]>([
         'a prefix with a capital',
         () => postgresMigrations({ tablePrefix: 'Hooks_' }),
         'options.tablePrefix must be 1-40 lower-case letters, digits or "_", starting with a letter or "_": got "Hooks_".',
+      ],
+    ],
+  ],
+  [
+    'createRedisFeedNotifier',
+    [
+      [
+        'a node-redis client as client',
+        () => createRedisFeedNotifier({ client: nodeRedis as never }),
+        'options.client must be an ioredis or iovalkey Redis: it has no status. Pass new Redis(url) from ioredis or iovalkey (node-redis subscribes another way; a Cluster is not supported).',
+      ],
+      [
+        'a pg pool as client',
+        () => createRedisFeedNotifier({ client: pool as never }),
+        'options.client must be an ioredis or iovalkey Redis: it has no publish(), duplicate(). Pass new Redis(url) from ioredis or iovalkey (node-redis subscribes another way; a Cluster is not supported).',
+      ],
+      [
+        'an empty channel',
+        () => createRedisFeedNotifier({ client: ioredis, channel: '' }),
+        'options.channel must be a non-empty string: got "".',
       ],
     ],
   ],

@@ -59,7 +59,8 @@ export interface MysqlStore extends Async<StoreMethods> {
    * Calls `listener` with the channel of each message this store stores, right after its commit,
    * and without one when the feed's counter moved (another instance stored one): while anything
    * watches, the store reads that one row every `feedCheckMs`, on a timer that does not keep the
-   * process alive.
+   * process alive. With a `notifier`, another instance's commit wakes it when announced, and the
+   * row is read only while the notifier is down.
    */
   watchFeed(listener: (channelId?: string) => void): () => void;
 }
@@ -88,10 +89,10 @@ const ER_DUP_ENTRY = 1062;
  * posts to unknown ids cannot take every connection, and a credential this store saw accepted waits
  * in a lane of its own. There is no `LISTEN`: `watchFeed` wakes at once for this store's own
  * messages, and for other instances' when its check of the feed's counter (every `feedCheckMs`)
- * sees it move. The channels are the store's own table, or the app's (`channels`), and each
- * message can also be written into the app's own messages table in the same transaction
- * (`messages`). There is no rate limiter on MySQL: use the Redis limiter, which is exact across
- * instances. Bad options throw `ChannelWebhookError` code
+ * sees it move, or at once through a `notifier` (`createRedisFeedNotifier`). The channels are the
+ * store's own table, or the app's (`channels`), and each message can also be written into the
+ * app's own messages table in the same transaction (`messages`). There is no rate limiter on
+ * MySQL: use the Redis limiter, which is exact across instances. Bad options throw `ChannelWebhookError` code
  * `invalid_argument`.
  *
  * @example
@@ -120,7 +121,7 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
   const { run, transaction } = calls;
   const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups, STORE);
   const proven = createProvenCredentials(PROVEN_CREDENTIALS);
-  const feed = createMysqlFeed(calls, p, feedCheckMs, options.onError);
+  const feed = createMysqlFeed(calls, p, feedCheckMs, options.onError, options.notifier);
 
   const sql = {
     getWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ?`,

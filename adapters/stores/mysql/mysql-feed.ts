@@ -3,6 +3,7 @@ import {
   checkReadFeedOptions,
   createConsoleErrorLog,
   createFeedWatchers,
+  createNotifiedFeed,
   cursorExpired,
   EPOCH_MS,
   formatCursor,
@@ -10,6 +11,7 @@ import {
   invalidCursor,
   parseCursor,
   systemClock,
+  type FeedNotifier,
   type FeedPage,
   type ReadFeedOptions,
 } from '../../../src/store-kit/index.js';
@@ -23,16 +25,19 @@ import { MESSAGE_COLUMNS, toMessage } from './rows.js';
  *
  * There is no `LISTEN` on MySQL: while anything watches, the store reads that row's counter every
  * `checkMs` and wakes the watchers when it moved (another instance stored a message); its own
- * commits wake them at once, with their channel.
+ * commits wake them at once, with their channel. With a `notifier`, the store announces its
+ * commits' channels through it and wakes on what it hears instead, reading the counter only while
+ * the notifier is down.
  */
 export function createMysqlFeed(
   calls: ReturnType<typeof createCalls>,
   p: string,
   checkMs: number,
   onError: ((error: unknown) => void) | undefined,
+  notifier: FeedNotifier | undefined,
 ) {
   const log = onError === undefined ? createConsoleErrorLog(systemClock, 'createMysqlStore') : null;
-  const report = (error: unknown) => (log === null ? onError!(error) : log(error, { stage: 'feed check' }));
+  const report = (error: unknown, stage = 'feed check') => (log === null ? onError!(error) : log(error, { stage }));
   let timer: ReturnType<typeof setTimeout> | undefined;
   let seen: string | null = null;
   let watching = false;
@@ -83,6 +88,22 @@ export function createMysqlFeed(
     },
   );
 
+  let counted: string | null = null;
+  const notified =
+    notifier === undefined
+      ? null
+      : createNotifiedFeed({
+          notifier,
+          pollMs: checkMs,
+          report,
+          poll: async () => {
+            const now = await counter();
+            const moved = now !== counted;
+            counted = now;
+            return moved;
+          },
+        });
+
   const readState = async () => {
     const { rows } = await calls.run('readFeed', `SELECT epoch, pruned_seq FROM ${p}feed WHERE id = 1`);
     if (rows.length === 0) throw new Error(`the table ${p}feed has no row: run store.migrate()`);
@@ -126,11 +147,12 @@ export function createMysqlFeed(
       };
     },
 
-    watch: (listener: (channelId?: string) => void) => watchers.watch(listener),
+    watch: (listener: (channelId?: string) => void) => (notified ?? watchers).watch(listener),
 
-    /** Tells this store's watchers about its own commit of a message of `channelId`. */
+    /** Tells this store's watchers (and, with a notifier, every instance's) about its own commit of a message of `channelId`. */
     stored(channelId: string): void {
-      if (watchers.size > 0) watchers.notify(channelId);
+      if (notified !== null) notified.stored(channelId);
+      else if (watchers.size > 0) watchers.notify(channelId);
     },
 
     /**

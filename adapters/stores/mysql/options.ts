@@ -5,6 +5,8 @@ import {
   MILLISECONDS,
   port,
   required,
+  FEED_NOTIFIER_METHODS,
+  type FeedNotifier,
   type OptionsShape,
 } from '../../../src/store-kit/index.js';
 import {
@@ -127,8 +129,17 @@ export interface MysqlStoreOptions {
    */
   feedCheckMs?: number;
   /**
-   * Called when that check fails; followers are woken, so their next read reports the failure too.
-   * Default: one line on `console.error`, at most one every 10 s.
+   * Wakes the feed through a notifier (`createRedisFeedNotifier` of `channel-webhooks/redis`):
+   * the store announces the channels of its commits through it, and its `watchFeed` wakes on what it
+   * hears, from every instance, at once. The counter is then read every `feedCheckMs` only while the
+   * notifier is down (and until it first subscribes); once it is back, watchers are woken once.
+   * Default: none, the counter is read while anything watches.
+   */
+  notifier?: FeedNotifier;
+  /**
+   * Called when that check fails (followers are woken, so their next read reports the failure
+   * too), and when the `notifier` goes down or an announcement fails (once per outage). Default:
+   * one line on `console.error`, at most one every 10 s.
    */
   onError?: (error: unknown) => void;
 }
@@ -161,6 +172,11 @@ const OPTIONS: OptionsShape = {
   feedCheckMs: integer(10),
   channels: CHANNEL_SOURCE,
   messages: MESSAGE_MAPPING,
+  notifier: port(
+    'a feed notifier',
+    FEED_NOTIFIER_METHODS,
+    "Pass createRedisFeedNotifier({ client }) from 'channel-webhooks/redis', or anything with announce() and subscribe().",
+  ),
   onError: fn(),
 };
 

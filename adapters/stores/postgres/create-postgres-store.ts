@@ -18,6 +18,8 @@ import { migrateSql, refuseNewerSchema } from './migrations.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
 import {
   ChannelWebhookError,
+  createConsoleErrorLog,
+  createNotifiedFeed,
   isChannelWebhookError,
   mergeFolded,
   POST_HISTORY_LIMIT,
@@ -32,6 +34,7 @@ import {
   type StoreMethods,
   type WebhookRecord,
   type WebhookStore,
+  systemClock,
 } from '../../../src/store-kit/index.js';
 import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
 import { createFeedListener } from './feed-listener.js';
@@ -61,7 +64,7 @@ export interface PostgresStore extends Async<Omit<StoreMethods, 'readFeed'>> {
   listMessages(channelId: string): Promise<Message[]>;
   /**
    * The feed, present when the store has a listening connection (`listen`, or a node-postgres
-   * `Pool` as `pool`). Reads return
+   * `Pool` as `pool`) or a `notifier`. Reads return
    * only messages of transactions that ended before the oldest one still open on the server, and
    * say `heldBack` when newer ones wait behind it (see `postgresSchema`): a transaction that writes
    * anywhere on the server and stays open holds new messages back for as long as it does.
@@ -70,7 +73,8 @@ export interface PostgresStore extends Async<Omit<StoreMethods, 'readFeed'>> {
   /**
    * Present with `readFeed`: `LISTEN`s on one connection (from `listen` or the pool) while anything
    * watches (the guarded insert sends a `NOTIFY` in its own transaction), and calls every listener
-   * again after each reconnection.
+   * again after each reconnection. With a `notifier` (and no `listen`), it hears the notifier
+   * instead, and this store's own commits at once.
    */
   watchFeed?(listener: (channelId?: string) => void): () => void;
 }
@@ -139,6 +143,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     maxConcurrentLookups,
     maxQueuedLookups,
     preparedStatements,
+    feedPollMs,
   } = resolveOptions(options);
   const { pool } = options;
   const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups, 'PostgreSQL store');
@@ -146,6 +151,15 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   // Turned off for good when the server loses track of a prepared statement: a pooler between the
   // pool and PostgreSQL that does not keep them (PgBouncer in transaction mode before 1.21).
   let prepare = preparedStatements;
+  const log = options.onError === undefined ? createConsoleErrorLog(systemClock, 'createPostgresStore') : null;
+  const notified =
+    options.notifier === undefined
+      ? null
+      : createNotifiedFeed({
+          notifier: options.notifier,
+          pollMs: feedPollMs,
+          report: (error, stage) => (log === null ? options.onError!(error) : log(error, { stage })),
+        });
 
   const sql = {
     migrate: statement('migrate', migrateSql(p, lockKey(p)), false),
@@ -287,17 +301,33 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     proven.prove(webhookId, secretHash);
     if (row.inserted !== true) return { outcome: 'duplicate', message: row.earlier! };
     // A post of the batch with the same key as an earlier one of it is answered with that one's message.
-    if (row.storedId === undefined || row.storedId === message.id) return { outcome: 'created', message };
+    if (row.storedId === undefined || row.storedId === message.id) {
+      // Called for a batch's posts in one go, after its commit: their channels go in one announcement.
+      notified?.stored(message.channelId);
+      return { outcome: 'created', message };
+    }
     return { outcome: 'duplicate', message: sent.get(row.storedId)! };
   };
 
-  const connect = options.listen ?? poolConnect(pool);
+  const connect = options.listen ?? (options.notifier === undefined ? poolConnect(pool) : null);
+  const listener = connect === null ? null : createFeedListener(connect, feedChannel(p), options.onError);
+  const watchFeed =
+    notified === null
+      ? listener?.watch
+      : listener === null
+        ? notified.watch
+        : (wake: (channelId?: string) => void) => {
+            const unwatch = [notified.watch(wake), listener.watch(wake)];
+            return () => {
+              for (const leave of unwatch) leave();
+            };
+          };
   const feed =
-    connect === null
+    watchFeed === undefined
       ? {}
       : {
           readFeed: createFeedReader((channel, values) => run(channel ? sql.readChannelFeed : sql.readFeed, values)),
-          watchFeed: createFeedListener(connect, feedChannel(p), options.onError).watch,
+          watchFeed,
         };
 
   return {

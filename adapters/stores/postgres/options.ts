@@ -6,6 +6,8 @@ import {
   MILLISECONDS,
   port,
   required,
+  FEED_NOTIFIER_METHODS,
+  type FeedNotifier,
   type OptionsShape,
 } from '../../../src/store-kit/index.js';
 import {
@@ -149,9 +151,22 @@ export interface PostgresStoreOptions {
    */
   listen?: () => Promise<PostgresListenClient>;
   /**
+   * Wakes the feed through a notifier instead of `LISTEN` (`createRedisFeedNotifier` of
+   * `channel-webhooks/redis`), for instances that reach PostgreSQL only through a pooler in
+   * transaction mode or run on an engine without `LISTEN`: the store announces the channels of each
+   * committed batch through it, and its `watchFeed` wakes on what it hears, from every instance.
+   * While the notifier is down (and until it first subscribes), watchers are woken every
+   * `feedPollMs` instead; once it is back, once more. Given with `listen`, both wake the feed.
+   * Default: none.
+   */
+  notifier?: FeedNotifier;
+  /** With `notifier`: the period in ms of the poll while it is down. Default 1,000. */
+  feedPollMs?: number;
+  /**
    * Called when the feed's listening connection fails or cannot be had; the store then opens
    * another (waiting 0.1 s, doubling up to 10 s) and, once it listens again, wakes every watcher
-   * to read what came meanwhile. Default: one line on `console.error`, at most one every 10 s.
+   * to read what came meanwhile. Also called when the `notifier` goes down or an announcement
+   * fails (once per outage). Default: one line on `console.error`, at most one every 10 s.
    */
   onError?: (error: unknown) => void;
 }
@@ -176,6 +191,7 @@ export interface ResolvedOptions {
   maxConcurrentLookups: number;
   maxQueuedLookups: number;
   preparedStatements: boolean;
+  feedPollMs: number;
 }
 
 const FACTORY = 'createPostgresStore';
@@ -192,6 +208,12 @@ const OPTIONS: OptionsShape = {
   maxQueuedLookups: integer(0),
   preparedStatements: BOOLEAN,
   listen: fn(),
+  notifier: port(
+    'a feed notifier',
+    FEED_NOTIFIER_METHODS,
+    "Pass createRedisFeedNotifier({ client }) from 'channel-webhooks/redis', or anything with announce() and subscribe().",
+  ),
+  feedPollMs: integer(10),
   onError: fn(),
 };
 
@@ -207,5 +229,6 @@ export function resolveOptions(options: Omit<PostgresStoreOptions, 'pool'> & { p
     maxConcurrentLookups: options.maxConcurrentLookups ?? 32,
     maxQueuedLookups: options.maxQueuedLookups ?? 64,
     preparedStatements: options.preparedStatements ?? true,
+    feedPollMs: options.feedPollMs ?? 1_000,
   };
 }
