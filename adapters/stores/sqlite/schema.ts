@@ -114,6 +114,23 @@ CREATE TABLE IF NOT EXISTS ${p}posts (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 5,
+    // The post log: a batch of history records appended in post order, folded into the rings later.
+    sql: (p) => `CREATE TABLE IF NOT EXISTS ${p}post_log (
+  seq INTEGER PRIMARY KEY,
+  webhook_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  status INTEGER NOT NULL,
+  code TEXT,
+  errors TEXT NOT NULL,
+  idempotency_key TEXT,
+  message_id TEXT,
+  body_bytes INTEGER,
+  count INTEGER NOT NULL
+);
+`,
+  },
 ];
 
 /**
@@ -155,6 +172,11 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  *   record numbered `position` takes the slot `position % 100` of `posts`, over the one 100 records
  *   before it. So the history never holds more than 100 rows a webhook and a record costs two
  *   writes, never a delete. `errors` and `idempotency_key` hold JSON text, as in `messages`.
+ * - A post does not write the rings: `recordPosts` appends its batch to `post_log`, in post order
+ *   (one or two pages for a whole batch, where the rings take a page of each webhook), and the log
+ *   is folded into the rings, and emptied, in one transaction once it holds 2,048 records and
+ *   before every `listPosts`. So the log never holds more than 2,048 records and a read sees every
+ *   record written before it.
  *
  * @example
  * ```ts

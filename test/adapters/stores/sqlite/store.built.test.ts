@@ -269,6 +269,7 @@ describe('SQLite store: start-up and schema', () => {
         'hooks_messages',
         'hooks_migrations',
         'hooks_post_heads',
+        'hooks_post_log',
         'hooks_posts',
         'hooks_rate_hits',
         'hooks_webhooks',

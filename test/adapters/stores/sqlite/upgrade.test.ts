@@ -21,6 +21,7 @@ const SHIPPED = [
   { fixture: 'v1', versions: [1] },
   { fixture: 'v2', versions: [1, 2] },
   { fixture: 'v4-before-3', versions: [1, 2, 4] },
+  { fixture: 'v4', versions: [1, 2, 3, 4] },
 ] as const;
 
 const fixture = (name: string) =>
