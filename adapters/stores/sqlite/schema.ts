@@ -131,6 +131,20 @@ CREATE TABLE IF NOT EXISTS ${p}posts (
 );
 `,
   },
+  {
+    version: 6,
+    // The limiter's log: requests appended in the order they were allowed, one page for a batch;
+    // the requests of the window in flight move over, so no decision of the upgrade's moment is lost.
+    sql: (p) => `CREATE TABLE IF NOT EXISTS ${p}rate_log (
+  seq INTEGER PRIMARY KEY,
+  key TEXT NOT NULL,
+  expires_at REAL NOT NULL,
+  tag INTEGER NOT NULL
+);
+INSERT INTO ${p}rate_log (key, expires_at, tag) SELECT key, expires_at, tag FROM ${p}rate_hits ORDER BY expires_at;
+DROP TABLE ${p}rate_hits;
+`,
+  },
 ];
 
 /**
@@ -160,9 +174,12 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  * - Each post writes as few pages as it can, since a commit writes every page it changed to the
  *   log: the messages table, its channel index, and the key index only for a post with a key (a
  *   partial index); message ids are random UUIDs made by the handler, so they have no index.
- * - `rate_hits` holds one row per allowed request still in its window, with the time it leaves it,
- *   in one B-tree ordered by key (`WITHOUT ROWID`); `tag` tells apart requests of one key at one
- *   millisecond.
+ * - `rate_log` holds one row per allowed request still in its window, with the time it leaves it,
+ *   appended in the order the requests were allowed (so a batch of decisions writes one page, where
+ *   rows kept by key took a page of each key). Each limiter keeps the windows in memory and, before
+ *   each decision, under the write lock, reads the rows appended since the last one it read (found
+ *   again by its `seq` and `tag`; when it is gone, it reads the whole window again). A sweep, once
+ *   per window, deletes the rows that left it.
  * - A message's `seq` is its place in the feed: one writer at a time assigns it, so it is also the
  *   order of commits. The feed's cursor is `<prefix>feed.epoch` and `seq`; `pruned_seq` is the last
  *   one `pruneMessages()` deleted, which never deletes the newest message (SQLite would hand its
