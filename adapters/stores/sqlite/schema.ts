@@ -114,6 +114,37 @@ CREATE TABLE IF NOT EXISTS ${p}posts (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 5,
+    // The post log: a batch of history records appended in post order, folded into the rings later.
+    sql: (p) => `CREATE TABLE IF NOT EXISTS ${p}post_log (
+  seq INTEGER PRIMARY KEY,
+  webhook_id TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  status INTEGER NOT NULL,
+  code TEXT,
+  errors TEXT NOT NULL,
+  idempotency_key TEXT,
+  message_id TEXT,
+  body_bytes INTEGER,
+  count INTEGER NOT NULL
+);
+`,
+  },
+  {
+    version: 6,
+    // The limiter's log: requests appended in the order they were allowed, one page for a batch;
+    // the requests of the window in flight move over, so no decision of the upgrade's moment is lost.
+    sql: (p) => `CREATE TABLE IF NOT EXISTS ${p}rate_log (
+  seq INTEGER PRIMARY KEY,
+  key TEXT NOT NULL,
+  expires_at REAL NOT NULL,
+  tag INTEGER NOT NULL
+);
+INSERT INTO ${p}rate_log (key, expires_at, tag) SELECT key, expires_at, tag FROM ${p}rate_hits ORDER BY expires_at;
+DROP TABLE ${p}rate_hits;
+`,
+  },
 ];
 
 /**
@@ -143,9 +174,12 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  * - Each post writes as few pages as it can, since a commit writes every page it changed to the
  *   log: the messages table, its channel index, and the key index only for a post with a key (a
  *   partial index); message ids are random UUIDs made by the handler, so they have no index.
- * - `rate_hits` holds one row per allowed request still in its window, with the time it leaves it,
- *   in one B-tree ordered by key (`WITHOUT ROWID`); `tag` tells apart requests of one key at one
- *   millisecond.
+ * - `rate_log` holds one row per allowed request still in its window, with the time it leaves it,
+ *   appended in the order the requests were allowed (so a batch of decisions writes one page, where
+ *   rows kept by key took a page of each key). Each limiter keeps the windows in memory and, before
+ *   each decision, under the write lock, reads the rows appended since the last one it read (found
+ *   again by its `seq` and `tag`; when it is gone, it reads the whole window again). A sweep, once
+ *   per window, deletes the rows that left it.
  * - A message's `seq` is its place in the feed: one writer at a time assigns it, so it is also the
  *   order of commits. The feed's cursor is `<prefix>feed.epoch` and `seq`; `pruned_seq` is the last
  *   one `pruneMessages()` deleted, which never deletes the newest message (SQLite would hand its
@@ -155,6 +189,11 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  *   record numbered `position` takes the slot `position % 100` of `posts`, over the one 100 records
  *   before it. So the history never holds more than 100 rows a webhook and a record costs two
  *   writes, never a delete. `errors` and `idempotency_key` hold JSON text, as in `messages`.
+ * - A post does not write the rings: `recordPosts` appends its batch to `post_log`, in post order
+ *   (one or two pages for a whole batch, where the rings take a page of each webhook), and the log
+ *   is folded into the rings, and emptied, in one transaction once it holds 2,048 records and
+ *   before every `listPosts`. So the log never holds more than 2,048 records and a read sees every
+ *   record written before it.
  *
  * @example
  * ```ts

@@ -17,9 +17,16 @@ const t0 = Date.UTC(2026, 0, 1);
 const failure = (code: string, message: RegExp) =>
   expect.objectContaining({ name: 'ChannelWebhookError', code, message: expect.stringMatching(message) });
 
-/** A connection that runs `between` once, right after the first `get` of a statement matching `sql`. */
+/** A connection that runs `between` once, right after the first read (`get` or `all`) of a statement matching `sql`. */
 function interrupted(database: SqliteDatabase, sql: RegExp, between: () => void): SqliteDatabase {
   let done = false;
+  const once = <T>(read: T): T => {
+    if (!done) {
+      done = true;
+      between();
+    }
+    return read;
+  };
   return {
     exec: (text) => database.exec(text),
     prepare(text): SqliteStatement {
@@ -27,15 +34,8 @@ function interrupted(database: SqliteDatabase, sql: RegExp, between: () => void)
       if (!sql.test(text)) return statement;
       return {
         run: (...params) => statement.run(...params),
-        all: (...params) => statement.all(...params),
-        get: (...params) => {
-          const row = statement.get(...params);
-          if (!done) {
-            done = true;
-            between();
-          }
-          return row;
-        },
+        all: (...params) => once(statement.all(...params)),
+        get: (...params) => once(statement.get(...params)),
       };
     },
   };
@@ -80,12 +80,12 @@ describe('SQLite store: one transaction per decision', () => {
     expect(other.listMessages('general')).toEqual([message]);
   });
 
-  it('a decision of another limiter on the file cannot land between a decision’s count and its write', () => {
+  it('a decision of another limiter on the file cannot land between a decision’s read of the window and its write', () => {
     const file = freshFile();
     const other = createSqliteRateLimiter({ database: new Database(file), limit: 1, busyTimeoutMs: 50 });
     let between: unknown = null;
     const limiter = createSqliteRateLimiter({
-      database: interrupted(new Database(file), /count\(\*\)/, () => {
+      database: interrupted(new Database(file), /FROM channel_webhooks_rate_log WHERE/, () => {
         try {
           between = other.hit('k', t0);
         } catch (error) {
@@ -269,8 +269,9 @@ describe('SQLite store: start-up and schema', () => {
         'hooks_messages',
         'hooks_migrations',
         'hooks_post_heads',
+        'hooks_post_log',
         'hooks_posts',
-        'hooks_rate_hits',
+        'hooks_rate_log',
         'hooks_webhooks',
       ].map((name) => ({
         name,

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createSqliteStore, SQLITE_SCHEMA_VERSION } from '../../../../adapters/stores/sqlite/index.js';
+import {
+  createSqliteRateLimiter,
+  createSqliteStore,
+  SQLITE_SCHEMA_VERSION,
+} from '../../../../adapters/stores/sqlite/index.js';
 import {
   createFakeClock,
   createMemoryRateLimiter,
@@ -21,6 +25,7 @@ const SHIPPED = [
   { fixture: 'v1', versions: [1] },
   { fixture: 'v2', versions: [1, 2] },
   { fixture: 'v4-before-3', versions: [1, 2, 4] },
+  { fixture: 'v4', versions: [1, 2, 3, 4] },
 ] as const;
 
 const fixture = (name: string) =>
@@ -165,6 +170,9 @@ function fillAsRelease(database: Database.Database, versions: readonly number[])
     database.prepare('INSERT INTO channel_webhooks_post_heads (webhook_id, next) VALUES (?, 2)').run(active.id);
     history.push(...records.reverse());
   }
+  // The limiter's window in flight: the active webhook has used its 60 of the minute.
+  const hit = database.prepare('INSERT INTO channel_webhooks_rate_hits (key, expires_at, tag) VALUES (?, ?, ?)');
+  for (let i = 0; i < 60; i++) hit.run(active.id, DAY + 9_000 + i + 60_000, i);
   return { channelId, active, rotated, revoked, messages, keyed, history };
 }
 
@@ -244,6 +252,11 @@ describe('SQLite upgrades from every shipped schema', () => {
       createSqliteStore({ database });
       expect(shape(database)).toEqual(current());
       await expectStillServing(database, world);
+      expect(createSqliteRateLimiter({ database }).hit(world.active.id, DAY + 10_000)).toMatchObject({
+        allowed: false,
+        remaining: 0,
+        resetMs: 59_000,
+      });
     });
   }
 
