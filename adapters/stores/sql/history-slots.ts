@@ -29,19 +29,24 @@ export function historySlotRows(
     next.set(record.webhookId, position + 1);
     // A record whose slot a later record of this batch takes is left out.
     if (position < end - POST_HISTORY_LIMIT) continue;
-    rows.push([
-      record.webhookId,
-      position % POST_HISTORY_LIMIT,
-      position,
-      record.at,
-      record.status,
-      record.code,
-      JSON.stringify(record.errors),
-      record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
-      record.messageId,
-      record.bodyBytes,
-      record.count,
-    ]);
+    rows.push([record.webhookId, position % POST_HISTORY_LIMIT, position, ...postRecordValues(record)]);
   }
   return rows;
+}
+
+/**
+ * A history record's own values, JSON text where the tables keep JSON, in the column order `at,
+ * status, code, errors, idempotency_key, message_id, body_bytes, count`.
+ */
+export function postRecordValues(record: PostRecord): unknown[] {
+  return [
+    record.at,
+    record.status,
+    record.code,
+    JSON.stringify(record.errors),
+    record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
+    record.messageId,
+    record.bodyBytes,
+    record.count,
+  ];
 }

@@ -22,7 +22,7 @@ export {
   type ResolvedMessageMapping,
 } from './app-tables.js';
 export { WEBHOOK_COLUMNS, webhookRowValues } from './webhook-row.js';
-export { countPerWebhook, historySlotRows } from './history-slots.js';
+export { countPerWebhook, historySlotRows, postRecordValues } from './history-slots.js';
 export { createLookupGate, createProvenCredentials, type LookupGate } from './lookup-gate.js';
 export {
   createSqliteStatements,

@@ -6,6 +6,7 @@ import {
   MESSAGE_COLUMNS,
   MESSAGE_MAPPING,
   orNull,
+  postRecordValues,
   resolveChannelSource,
   resolveMessageMapping,
   toMessage,
@@ -205,7 +206,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
 
   /** Appends a batch of history records to the log, inside the caller's transaction; folds a full log. */
   function appendRecords(records: readonly PostRecord[]): void {
-    const values = records.map(logRowValues);
+    const values = records.map((record) => [record.webhookId, ...postRecordValues(record)]);
     for (const chunk of chunksOf(values, CHUNK)) statement(logSql(p, chunk.length)).run(...chunk.flat());
     const held = statement(`SELECT max(seq) - min(seq) + 1 AS held FROM ${p}post_log`).get() as {
       held: number | bigint;
@@ -354,21 +355,6 @@ function headsSql(p: string, webhooks: number): string {
 /** Appends records to the log, in the order given. */
 function logSql(p: string, rows: number): string {
   return `INSERT INTO ${p}post_log (${POST_COLUMNS}) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
-}
-
-/** A record's values in the order of `POST_COLUMNS`, JSON text where the tables keep JSON. */
-function logRowValues(record: PostRecord): unknown[] {
-  return [
-    record.webhookId,
-    record.at,
-    record.status,
-    record.code,
-    JSON.stringify(record.errors),
-    record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
-    record.messageId,
-    record.bodyBytes,
-    record.count,
-  ];
 }
 
 /** Writes records into their slots, over the older records there. */
