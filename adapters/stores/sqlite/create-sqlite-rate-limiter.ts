@@ -125,7 +125,10 @@ export function createSqliteRateLimiter(
 
   const add = (row: LogRow): void => {
     let window = windows.get(row.key);
-    if (window === undefined) windows.set(row.key, (window = { expiries: [], start: 0 }));
+    if (window === undefined) {
+      window = { expiries: [], start: 0 };
+      windows.set(row.key, window);
+    }
     insertSorted(window, row.expires_at);
     synced = { seq: Number(row.seq), tag: Number(row.tag) };
   };
