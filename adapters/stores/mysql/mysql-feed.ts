@@ -1,7 +1,6 @@
 import {
   checkArgument,
   checkReadFeedOptions,
-  createConsoleErrorLog,
   createFeedWatchers,
   createNotifiedFeed,
   cursorExpired,
@@ -10,13 +9,13 @@ import {
   integer,
   invalidCursor,
   parseCursor,
-  systemClock,
   type FeedNotifier,
   type FeedPage,
   type ReadFeedOptions,
 } from '../../../src/store-kit/index.js';
 import { type Answer, STORE, type createCalls } from './mysql-calls.js';
 import { MESSAGE_COLUMNS, toMessage } from './rows.js';
+import { createFailureReport } from '../sql/index.js';
 
 /**
  * The MySQL store's feed. A message's `seq` is its place: the guarded insert takes it from the one
@@ -36,8 +35,8 @@ export function createMysqlFeed(
   onError: ((error: unknown) => void) | undefined,
   notifier: FeedNotifier | undefined,
 ) {
-  const log = onError === undefined ? createConsoleErrorLog(systemClock, 'createMysqlStore') : null;
-  const report = (error: unknown, stage = 'feed check') => (log === null ? onError!(error) : log(error, { stage }));
+  const fail = createFailureReport(onError, 'createMysqlStore');
+  const report = (error: unknown, stage = 'feed check') => fail(error, stage);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let seen: string | null = null;
   let watching = false;

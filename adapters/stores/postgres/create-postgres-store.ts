@@ -1,4 +1,5 @@
 import {
+  createFailureReport,
   createLookupGate,
   createProvenCredentials,
   messageFieldValue,
@@ -18,7 +19,6 @@ import { migrateSql, refuseNewerSchema } from './migrations.js';
 import { storeTimedOut, withDeadline } from './with-deadline.js';
 import {
   ChannelWebhookError,
-  createConsoleErrorLog,
   createNotifiedFeed,
   isChannelWebhookError,
   mergeFolded,
@@ -34,7 +34,6 @@ import {
   type StoreMethods,
   type WebhookRecord,
   type WebhookStore,
-  systemClock,
 } from '../../../src/store-kit/index.js';
 import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
 import { createFeedListener } from './feed-listener.js';
@@ -151,14 +150,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   // Turned off for good when the server loses track of a prepared statement: a pooler between the
   // pool and PostgreSQL that does not keep them (PgBouncer in transaction mode before 1.21).
   let prepare = preparedStatements;
-  const log = options.onError === undefined ? createConsoleErrorLog(systemClock, 'createPostgresStore') : null;
   const notified =
     options.notifier === undefined
       ? null
       : createNotifiedFeed({
           notifier: options.notifier,
           pollMs: feedPollMs,
-          report: (error, stage) => (log === null ? options.onError!(error) : log(error, { stage })),
+          report: createFailureReport(options.onError, 'createPostgresStore'),
         });
 
   const sql = {

@@ -1,4 +1,5 @@
-import { createConsoleErrorLog, createFeedWatchers, systemClock } from '../../../src/store-kit/index.js';
+import { createFeedWatchers } from '../../../src/store-kit/index.js';
+import { createFailureReport } from '../sql/index.js';
 import type { PostgresListenClient } from './options.js';
 
 // Reconnection waits this long, doubling up to the ceiling (with jitter), while PostgreSQL or the
@@ -22,8 +23,8 @@ export function createFeedListener(
   channel: string,
   onError: ((error: unknown) => void) | undefined,
 ) {
-  const log = onError === undefined ? createConsoleErrorLog(systemClock, 'createPostgresStore') : null;
-  const report = (error: unknown) => (log === null ? onError!(error) : log(error, { stage: 'feed listen' }));
+  const reportFailure = createFailureReport(onError, 'createPostgresStore');
+  const report = (error: unknown) => reportFailure(error, 'feed listen');
   let active = false;
   let client: PostgresListenClient | null = null;
   let detach: (() => void) | null = null;

@@ -22,6 +22,7 @@ export {
   type ResolvedMessageMapping,
 } from './app-tables.js';
 export { WEBHOOK_COLUMNS, webhookRowValues } from './webhook-row.js';
+export { createFailureReport } from './failure-report.js';
 export { countPerWebhook, historySlotRows, postRecordValues } from './history-slots.js';
 export { createLookupGate, createProvenCredentials, type LookupGate } from './lookup-gate.js';
 export {
