@@ -24,6 +24,8 @@ export interface RedisSubscriberConnection {
   connect(): Promise<unknown>;
   /** Subscribes to a pub/sub channel. */
   subscribe(channel: string): Promise<unknown>;
+  /** Asks the server for a `PONG`, which a subscribed connection may still do. */
+  ping(): Promise<unknown>;
   /** Hears each message of a channel it subscribed to. */
   on(event: 'message', listener: (channel: string, message: string) => void): unknown;
   /** Hears the connection ready (first, and after each reconnection). */
@@ -68,6 +70,13 @@ export interface RedisFeedNotifierOptions {
   client: RedisPubSubClient;
   /** The pub/sub channel, one per set of stores that share a database. Default `'channel-webhooks:feed'`. */
   channel?: string;
+  /**
+   * How often (ms) the subscribing connection is asked for a `PING` while subscribed, and how long
+   * its answer may take: a connection that answers nothing in that time is counted down and replaced
+   * by a new one. A subscriber only listens, so a connection the network dropped without a word (a
+   * failover, a NAT that forgot it) is otherwise never noticed. Default 10,000.
+   */
+  pingMs?: number;
 }
 
 const FACTORY = 'createRedisFeedNotifier';
@@ -87,7 +96,13 @@ const OPTIONS: OptionsShape = {
       (typeof (value as { status?: unknown }).status === 'string' ? undefined : 'it has no status'),
   }),
   channel: rule('a non-empty string', (value) => typeof value === 'string' && value !== ''),
+  pingMs: rule(
+    'a whole number of milliseconds from 10 to 3,600,000',
+    (value) => Number.isInteger(value) && (value as number) >= 10 && (value as number) <= 3_600_000,
+  ),
 };
+
+const DEFAULT_PING_MS = 10_000;
 
 /**
  * A {@link FeedNotifier} on Redis pub/sub, for stores shared by several instances whose database
@@ -98,7 +113,9 @@ const OPTIONS: OptionsShape = {
  * itself each time the client has reconnected (a Redis restart): subscribers hear `ready` once the
  * subscription is in place, so the read they do then misses nothing announced after it. A closed
  * connection is told as `down`, once per outage, with a `ChannelWebhookError` of code
- * `feed_notifier_failed`; an announcement that fails rejects with that code. Pub/sub keeps nothing:
+ * `feed_notifier_failed`; so is one that stops answering the `PING` it is sent every `pingMs`
+ * (a connection dropped without a close), which is then replaced by a new one. An announcement that
+ * fails rejects with that code. Pub/sub keeps nothing:
  * what was announced while a subscriber was away is not heard, which the read at `ready` covers.
  *
  * @example
@@ -115,12 +132,15 @@ export function createRedisFeedNotifier(options: RedisFeedNotifierOptions): Feed
   checkOptions(FACTORY, options, OPTIONS);
   const { client } = options;
   const channel = options.channel ?? 'channel-webhooks:feed';
+  const pingMs = options.pingMs ?? DEFAULT_PING_MS;
   const listeners = new Set<FeedNotifierListener>();
   let connection: RedisSubscriberConnection | null = null;
   // Whether the subscription is in place; a `down` is told only after a `ready` (or before the first).
   let subscribed = false;
   let toldDown = false;
   let lastError: Error | undefined;
+  // The PING check of the subscription in place, if any (see `keepChecking`).
+  let currentCheck: object | null = null;
 
   const each = (call: (listener: FeedNotifierListener) => void) => {
     for (const listener of [...listeners]) {
@@ -154,6 +174,8 @@ export function createRedisFeedNotifier(options: RedisFeedNotifierOptions): Feed
           if (opened !== connection) return;
           subscribed = true;
           toldDown = false;
+          currentCheck = {};
+          keepChecking(opened, currentCheck);
           each((listener) => listener.ready());
         },
         (error: unknown) => {
@@ -169,8 +191,44 @@ export function createRedisFeedNotifier(options: RedisFeedNotifierOptions): Feed
     if (opened.status === 'wait') opened.connect().catch(() => undefined);
   }
 
+  /**
+   * While the subscription `check` stands (the one of `opened`, made when it subscribed), a `PING`
+   * every `pingMs`; one not answered within `pingMs`, or refused, means the connection is gone
+   * though it never closed: it is told as down and replaced, and the new connection tells `ready`
+   * once it has subscribed. A close or a new subscription ends the check.
+   */
+  function keepChecking(opened: RedisSubscriberConnection, check: object): void {
+    const stands = () => check === currentCheck && opened === connection;
+    const timer = setTimeout(() => {
+      if (!stands()) return;
+      const silent = setTimeout(() => {
+        if (stands()) replace(opened, new Error(`the subscribing connection did not answer PING within ${pingMs} ms`));
+      }, pingMs);
+      (silent as { unref?: () => void }).unref?.();
+      opened.ping().then(
+        () => {
+          clearTimeout(silent);
+          if (stands()) keepChecking(opened, check);
+        },
+        (error: unknown) => {
+          clearTimeout(silent);
+          if (stands()) replace(opened, error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    }, pingMs);
+    (timer as { unref?: () => void }).unref?.();
+  }
+
+  function replace(opened: RedisSubscriberConnection, error: Error): void {
+    lastError = error;
+    lost();
+    open();
+    opened.disconnect();
+  }
+
   function lost(): void {
     subscribed = false;
+    currentCheck = null;
     if (toldDown) return;
     toldDown = true;
     const error = failed(lastError ?? new Error('the subscribing connection closed'));
