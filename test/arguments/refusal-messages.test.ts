@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ import { createWebhookSender } from '../../src/send/index.js';
 // Real clients, never connected: what a user holds when they pass one in the wrong place.
 const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
 const ioredis = new Redis({ lazyConnect: true });
+const ioredisCluster = new Cluster([{ host: '127.0.0.1', port: 7000 }], { lazyConnect: true });
 const nodeRedis = createClient();
 const database = new Database(':memory:');
 // Node has no Deno.Kv: its shape, which is all the factories look at.
@@ -44,6 +45,7 @@ const HANDLE_HINT = 'Pass createWebhookHandler({ store }).';
 afterAll(async () => {
   await pool.end();
   ioredis.disconnect();
+  ioredisCluster.disconnect();
   database.close();
 });
 
@@ -388,9 +390,19 @@ describe.each<[factory: string, cases: Case[]]>([
         'options.client must be an ioredis or iovalkey Redis: it has no publish(), duplicate(). Pass new Redis(url) from ioredis or iovalkey (node-redis subscribes another way; a Cluster is not supported).',
       ],
       [
+        'a Redis Cluster as client',
+        () => createRedisFeedNotifier({ client: ioredisCluster as never }),
+        'options.client must be an ioredis or iovalkey Redis: it is a Cluster. Pass new Redis(url) from ioredis or iovalkey (node-redis subscribes another way; a Cluster is not supported).',
+      ],
+      [
         'an empty channel',
         () => createRedisFeedNotifier({ client: ioredis, channel: '' }),
         'options.channel must be a non-empty string: got "".',
+      ],
+      [
+        'a PING period of 0',
+        () => createRedisFeedNotifier({ client: ioredis, pingMs: 0 }),
+        'options.pingMs must be a whole number of milliseconds from 10 to 3,600,000: got 0.',
       ],
     ],
   ],

@@ -93,7 +93,9 @@ const OPTIONS: OptionsShape = {
     ...CLIENT,
     problem: (value) =>
       CLIENT.problem(value) ??
-      (typeof (value as { status?: unknown }).status === 'string' ? undefined : 'it has no status'),
+      (typeof (value as { status?: unknown }).status === 'string' ? undefined : 'it has no status') ??
+      // A Cluster's duplicate() takes its nodes first, and its subscriber moves between nodes unseen.
+      ((value as { isCluster?: unknown }).isCluster === true ? 'it is a Cluster' : undefined),
   }),
   channel: rule('a non-empty string', (value) => typeof value === 'string' && value !== ''),
   pingMs: rule(
