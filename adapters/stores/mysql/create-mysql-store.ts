@@ -5,8 +5,6 @@ import {
   minuteOf,
   type Async,
   type Channel,
-  type InsertMessageInput,
-  type InsertMessageResult,
   type Message,
   type PostRecord,
   type StoreMethods,
@@ -17,10 +15,11 @@ import {
   createLookupGate,
   createProvenCredentials,
   historySlotRows,
-  messageFieldValue,
   WEBHOOK_COLUMNS,
   webhookRowValues,
 } from '../sql/index.js';
+import { createGuardedInsert } from './guarded-insert.js';
+import { messageWrites } from './message-writes.js';
 import { createCalls, STORE } from './mysql-calls.js';
 import { createMysqlFeed } from './mysql-feed.js';
 import { type MysqlStoreOptions, resolveMysqlOptions } from './options.js';
@@ -68,15 +67,14 @@ export interface MysqlStore extends Async<StoreMethods> {
 const MIGRATE_TIMEOUT_MS = 60_000;
 // Credentials remembered as proven (see `createProvenCredentials`): about 1.5 MB at most.
 const PROVEN_CREDENTIALS = 10_000;
-// MySQL's error for a duplicate entry in a unique index.
-const ER_DUP_ENTRY = 1062;
 
 /**
  * A `WebhookStore` on MySQL 8 or MariaDB 10.11 (or later), shared by any number of
  * instances, over a `mysql2/promise` pool.
  *
- * The guarded insert is one transaction: it locks the webhook row and then its channel's
- * (`SELECT … FOR UPDATE`, which reads their newest committed versions), stores only if the webhook
+ * The guarded insert is one transaction: it locks the webhook row (the `UPDATE` of its
+ * `last_post_at`, undone when the post is refused) and then its channel's, shared
+ * (`LOCK IN SHARE MODE`), reads both at their newest committed versions, stores only if the webhook
  * still answers to the post's secret and the channel is active, and keeps a key once per webhook
  * with a unique index: N racing posts with one key, on any number of instances, store one message
  * and all get it back. Revocations, rotations and archivals wait for a post in flight, or the post
@@ -116,7 +114,6 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
     channels: c,
     messages: appMessages,
   } = resolveMysqlOptions(options);
-  const ownChannels = c.table === `${p}channels`;
   const calls = createCalls(options.pool, timeoutMs);
   const { run, transaction } = calls;
   const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups, STORE);
@@ -126,88 +123,12 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
   const sql = {
     getWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ?`,
     lockWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ? FOR UPDATE`,
-    // The webhook row, then its channel's: one statement, locked in that order (the webhook is
-    // found by its key first), as every write of the store takes them.
-    guard: ownChannels
-      ? `SELECT w.channel_id, (w.revoked_at IS NULL AND w.secret_hash = ?) AS active, c.archived
-       FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ? FOR UPDATE`
-      : `SELECT channel_id, (revoked_at IS NULL AND secret_hash = ?) AS active FROM ${p}webhooks WHERE id = ? FOR UPDATE`,
-    // The app's channel by the bound id, so that its own column's collation and index decide (a
-    // join with the store's utf8mb4_bin column could refuse to mix collations); a shared lock, as
-    // posts to one channel need not wait for each other, while the app's UPDATE waits for them.
-    lockAppChannel: `SELECT COALESCE(${c.archived}, 0) AS archived FROM ${c.table} WHERE ${c.id} = ? LOCK IN SHARE MODE`,
     getChannel: `SELECT ${c.id} AS id, ${c.ownerId} AS owner_id, ${c.archived} AS archived FROM ${c.table} WHERE ${c.id} = ?`,
     putChannel: `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES (?, ?, ?)
          ON DUPLICATE KEY UPDATE ${c.ownerId} = VALUES(${c.ownerId}), ${c.archived} = VALUES(${c.archived})`,
-    insertAppMessage:
-      appMessages === null
-        ? null
-        : `INSERT INTO ${appMessages.table} (${appMessages.columns.map(({ column }) => column).join(', ')})
-       VALUES (${appMessages.columns.map(() => '?').join(', ')})`,
-    keyed: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND key_hash = UNHEX(SHA2(?, 256)) AND idempotency_key = ?`,
-    // LAST_INSERT_ID(expr) keeps the new value on the connection, for the insert that follows.
-    takePlace: `UPDATE ${p}feed SET next_seq = LAST_INSERT_ID(next_seq + 1) WHERE id = 1`,
-    insertMessage: `INSERT INTO ${p}messages (seq, id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key, key_hash)
-       VALUES (LAST_INSERT_ID(), ?, ?, ?, ?, ?, ?, ?, ?, IF(? IS NULL, NULL, UNHEX(SHA2(?, 256))))`,
   };
 
-  /** The guarded insert (see `createMysqlStore`), in one transaction. */
-  const guardedInsert = ({ message, idempotencyKey, secretHash, postedAt }: InsertMessageInput) =>
-    transaction<InsertMessageResult>('insertMessage', async (tx) => {
-      const webhookId = message.author.id;
-      const refused = (result: InsertMessageResult) => ({ value: result, commit: false });
-      const [guard] = (await tx(sql.guard, [secretHash, webhookId])).rows;
-      if (guard === undefined || Number(guard.active) !== 1) return refused({ outcome: 'webhook_inactive' });
-      const archived = ownChannels
-        ? guard.archived
-        : (await tx(sql.lockAppChannel, [guard.channel_id])).rows[0]?.archived;
-      if (archived === null || archived === undefined) return refused({ outcome: 'channel_not_found' });
-      if (Number(archived) !== 0) return refused({ outcome: 'channel_archived' });
-      const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
-      // Posts of one webhook take turns on its row lock, so an earlier post with this key has
-      // committed before this read, which is the transaction's first plain read and so sees it.
-      const earlier = async () => (key === null ? undefined : (await tx(sql.keyed, [webhookId, key, key])).rows[0]);
-      const found = await earlier();
-      if (found !== undefined) return refused({ outcome: 'duplicate', message: toMessage(found) });
-      await tx(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`, [postedAt, webhookId]);
-      // The feed's counter last: its lock is held from here to the commit, which every other
-      // insert of the database waits for.
-      await tx(sql.takePlace);
-      try {
-        await tx(sql.insertMessage, [
-          message.id,
-          message.channelId,
-          webhookId,
-          message.author.name,
-          JSON.stringify(message.body),
-          JSON.stringify(message.blocks),
-          message.createdAt,
-          key,
-          key,
-          key,
-        ]);
-      } catch (error) {
-        // The unique index answers for a key another writer stored after all.
-        if ((error as { errno?: unknown }).errno !== ER_DUP_ENTRY || key === null) throw error;
-        const stored = (await tx(`${sql.keyed} LOCK IN SHARE MODE`, [webhookId, key, key])).rows[0];
-        if (stored === undefined) throw error;
-        return refused({ outcome: 'duplicate', message: toMessage(stored) });
-      }
-      // The app's row last, in this transaction: a constraint of its table refusing it rolls the
-      // message and its key back with it.
-      if (sql.insertAppMessage !== null) await tx(sql.insertAppMessage, appRowValues(message));
-      return { value: { outcome: 'created', message }, commit: true };
-    });
-
-  /** The values of the app's row for `message`, in its columns' order. */
-  const appRowValues = (message: Message): unknown[] =>
-    (appMessages?.columns ?? []).map((entry) =>
-      'value' in entry
-        ? entry.value
-        : entry.field === 'createdAt'
-          ? mysqlTime(message.createdAt)
-          : messageFieldValue(message, entry.field),
-    );
+  const insert = createGuardedInsert(calls, p, c, messageWrites(p, appMessages), feed.stored);
 
   /** A change of one webhook row: locked, judged by `change` (null: nothing to change), then written. */
   const changeWebhook = (
@@ -342,13 +263,11 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
       }),
 
     async insertMessage(input) {
-      const result = await guardedInsert(input);
+      const result = await insert(input, Date.now() + timeoutMs);
       const webhookId = input.message.author.id;
       if (result.outcome === 'webhook_inactive') proven.forget(webhookId, input.secretHash);
       else if (result.outcome === 'created' || result.outcome === 'duplicate')
         proven.prove(webhookId, input.secretHash);
-      // After the commit: a follower woken now reads the message.
-      if (result.outcome === 'created') feed.stored(input.message.channelId);
       return result;
     },
 
@@ -408,9 +327,4 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
     watchFeed: feed.watch,
     pruneMessages: feed.prune,
   };
-}
-
-/** An ISO 8601 time in UTC as MySQL's `DATETIME` literal takes it (`2026-01-01 12:00:00.000`), without the `T` and `Z`. */
-function mysqlTime(iso: string): string {
-  return iso.replace('T', ' ').replace(/Z$/, '');
 }
