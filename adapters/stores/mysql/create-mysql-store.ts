@@ -5,6 +5,7 @@ import {
   minuteOf,
   type Async,
   type Channel,
+  type InsertMessageResult,
   type Message,
   type PostRecord,
   type StoreMethods,
@@ -12,15 +13,17 @@ import {
 } from '../../../src/store-kit/index.js';
 import {
   countPerWebhook,
+  createGroupCommit,
   createLookupGate,
   createProvenCredentials,
   historySlotRows,
   WEBHOOK_COLUMNS,
   webhookRowValues,
 } from '../sql/index.js';
+import { type BatchPost, createBatchInsert } from './batch-insert.js';
 import { createGuardedInsert } from './guarded-insert.js';
 import { messageWrites } from './message-writes.js';
-import { createCalls, STORE } from './mysql-calls.js';
+import { createCalls, STORE, storeTimedOut, withDeadline } from './mysql-calls.js';
 import { createMysqlFeed } from './mysql-feed.js';
 import { type MysqlStoreOptions, resolveMysqlOptions } from './options.js';
 import { MESSAGE_COLUMNS, POST_COLUMNS, toMessage, toPostRecord, toWebhook } from './rows.js';
@@ -67,6 +70,14 @@ export interface MysqlStore extends Async<StoreMethods> {
 const MIGRATE_TIMEOUT_MS = 60_000;
 // Credentials remembered as proven (see `createProvenCredentials`): about 1.5 MB at most.
 const PROVEN_CREDENTIALS = 10_000;
+// The most posts (or lookups) one transaction (or query) carries. A batch holds the row locks of
+// its webhooks until it commits, so its size bounds how long one post can wait behind others' rows.
+const MAX_BATCH = 64;
+// One batch of each kind out at a time gathers the most posts per transaction; a batch out longer
+// than 25 ms may be waiting on a lock (the app's row, the feed's counter) or a busy server, and then
+// others may go beside it, four at most, so that the posts behind it are not held up and batches
+// take at most four of the pool's connections (posts sent alone take their own).
+const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most: 4 };
 
 /**
  * A `WebhookStore` on MySQL 8 or MariaDB 10.11 (or later), shared by any number of
@@ -122,13 +133,39 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
 
   const sql = {
     getWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ?`,
+    getWebhooks: (count: number) =>
+      `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id IN (${Array.from({ length: count }, () => '?').join(', ')})`,
     lockWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ? FOR UPDATE`,
     getChannel: `SELECT ${c.id} AS id, ${c.ownerId} AS owner_id, ${c.archived} AS archived FROM ${c.table} WHERE ${c.id} = ?`,
     putChannel: `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES (?, ?, ?)
          ON DUPLICATE KEY UPDATE ${c.ownerId} = VALUES(${c.ownerId}), ${c.archived} = VALUES(${c.archived})`,
   };
 
-  const insert = createGuardedInsert(calls, p, c, messageWrites(p, appMessages), feed.stored);
+  // Lookups and guarded inserts that arrive while others are out go together (see
+  // `createGroupCommit`): a batch of one is the single query or transaction, a larger one a query
+  // of the batch's ids or one transaction of its posts (see `createBatchInsert`). Each call gets
+  // its own outcome.
+  const lookups = createGroupCommit<string, WebhookRecord | null>(
+    GROUP_COMMIT,
+    async (ids, deadline) => {
+      const ms = Math.max(1, deadline - Date.now());
+      if (ids.length === 1) return [toWebhook((await run('getWebhook', sql.getWebhook, ids, ms)).rows[0])];
+      const found = new Map(
+        (await run('getWebhook', sql.getWebhooks(ids.length), ids, ms)).rows.map((row) => [String(row.id), row]),
+      );
+      return ids.map((id) => toWebhook(found.get(id)));
+    },
+    () => storeTimedOut('getWebhook', timeoutMs),
+  );
+  const writes = messageWrites(p, appMessages);
+  const single = createGuardedInsert(calls, p, c, writes, feed.stored);
+  const batch = createBatchInsert(calls, p, c, writes, single, feed.stored);
+  const inserts = createGroupCommit<BatchPost, InsertMessageResult>(
+    GROUP_COMMIT,
+    async (posts, deadline) =>
+      posts.length === 1 ? [await single(posts[0]!.post, posts[0]!.deadline)] : batch(posts, deadline),
+    () => storeTimedOut('insertMessage', timeoutMs),
+  );
 
   /** A change of one webhook row: locked, judged by `change` (null: nothing to change), then written. */
   const changeWebhook = (
@@ -205,14 +242,17 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
       if (webhook.revokedAt === null) proven.prove(webhook.id, webhook.secretHash);
     },
 
-    async getWebhook(webhookId, presentedSecretHash) {
+    getWebhook(webhookId, presentedSecretHash) {
+      // A slot is held until the lookup's batch settles, so the gate bounds the lookups out at once.
       // The lane is chosen by the whole presented credential: a wrong secret for a real id waits
-      // where an unknown id waits, so neither the answer nor its odds tell them apart.
+      // where an unknown id waits, so neither the answer nor its odds tell them apart. A lookup
+      // joins only a batch not yet sent, so it never reads a webhook as it was before it was asked.
       const deadline = Date.now() + timeoutMs;
-      const lookup = gate(proven.has(webhookId, presentedSecretHash), () =>
-        run('getWebhook', sql.getWebhook, [webhookId], Math.max(1, deadline - Date.now())),
+      return withDeadline(
+        gate(proven.has(webhookId, presentedSecretHash), () => lookups(webhookId, deadline)),
+        timeoutMs,
+        'getWebhook',
       );
-      return toWebhook((await lookup).rows[0]);
     },
 
     listWebhooks: async (channelId) =>
@@ -263,7 +303,8 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
       }),
 
     async insertMessage(input) {
-      const result = await insert(input, Date.now() + timeoutMs);
+      const deadline = Date.now() + timeoutMs;
+      const result = await withDeadline(inserts({ post: input, deadline }, deadline), timeoutMs, 'insertMessage');
       const webhookId = input.message.author.id;
       if (result.outcome === 'webhook_inactive') proven.forget(webhookId, input.secretHash);
       else if (result.outcome === 'created' || result.outcome === 'duplicate')
