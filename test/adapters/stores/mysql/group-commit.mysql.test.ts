@@ -4,6 +4,7 @@ import {
   createMysqlStore,
   type MessageMapping,
   type MysqlPool,
+  type MysqlQuery,
   type MysqlStore,
 } from '../../../../adapters/stores/mysql/index.js';
 import {
@@ -42,21 +43,25 @@ const messages: MessageMapping = {
   columns: { id: 'message_id', channelId: 'room_id', body: 'text' },
 };
 
-/** A pool whose statements, on the pool and in transactions, are written down in `sent`, in order. */
+/**
+ * A pool whose statements, on the pool and in transactions, are written down in `sent`, in order,
+ * each one the server refused followed by `failed <errno>`.
+ */
 function recordingPool(pool: mysql.Pool, sent: string[], setUp: string | null = null): MysqlPool {
+  const record = (query: MysqlQuery, send: () => Promise<[unknown, unknown]>) => {
+    sent.push(query.sql);
+    return send().catch((error: unknown) => {
+      sent.push(`failed ${(error as { errno?: number }).errno}`);
+      throw error;
+    });
+  };
   return {
-    query(query) {
-      sent.push(query.sql);
-      return pool.query(query);
-    },
+    query: (query) => record(query, () => pool.query(query)),
     async getConnection() {
       const connection = await pool.getConnection();
       if (setUp !== null) await connection.query(setUp);
       return {
-        query(query) {
-          sent.push(query.sql);
-          return connection.query(query);
-        },
+        query: (query) => record(query, () => connection.query(query)),
         release: () => connection.release(),
         destroy: () => connection.destroy(),
       };
@@ -353,8 +358,9 @@ describe.skipIf(mysqlUrl === null)(title('MySQL group commit on MariaDB', 'mysql
     expect(sent.at(-1)).toContain('WHERE id IN (?, ?, ?, ?, ?)');
   });
 
-  it('two instances batching over the same webhooks and keys store each key once, without deadlock', async () => {
-    const peer = createMysqlStore({ pool: peerPool, tablePrefix });
+  it('two instances batching over the same webhooks and keys store each key once, no statement failing', async () => {
+    const peerSent: string[] = [];
+    const peer = createMysqlStore({ pool: recordingPool(peerPool, peerSent), tablePrefix });
     const webhooks = await Promise.all(Array.from({ length: 4 }, () => seeded()));
     const keys = Array.from({ length: 12 }, (_, i) => `k${i}`);
     // Each instance posts every key of every webhook, in opposite orders.
@@ -365,7 +371,10 @@ describe.skipIf(mysqlUrl === null)(title('MySQL group commit on MariaDB', 'mysql
           instance.insertMessage(post(webhook, key)).then((result) => ({ webhook, key, result })),
         ),
       );
+    const from = sent.length;
     const [mine, theirs] = await Promise.all([posting(store, plan), posting(peer, [...plan].reverse())]);
+    // Neither a deadlock nor a duplicate entry: each batch locks its webhooks before it reads their keys.
+    expect([...sent.slice(from), ...peerSent].filter((sql) => sql.startsWith('failed'))).toEqual([]);
     const byKey = new Map<string, string[]>();
     for (const { webhook, key, result } of [...mine, ...theirs]) {
       expect(['created', 'duplicate']).toContain(result.outcome);
