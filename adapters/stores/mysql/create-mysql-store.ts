@@ -94,15 +94,9 @@ const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most
  * `mysqlSchema`). A failed or timed-out call rejects with a `ChannelWebhookError` (`store_failed`
  * or `store_timeout`) and, being one transaction, has written nothing or everything.
  *
- * Posts that arrive while a guarded insert is out go together in the next one (group commit, at
- * most 64 a transaction; nothing waits for a batch to fill, so a post alone costs what it did), and
- * lookups that arrive while one is out in one `WHERE id IN (…)` query; each call gets its own
- * outcome. A batch locks its webhook rows, then their channels' (shared), in id order and
- * `SKIP LOCKED`, judges each post as the single insert would, and takes one block of places in the
- * feed right before its insert and its commit. A post whose row another transaction holds (a
- * revocation, the app's own) is sent again alone and waits for it there, holding up no other post;
- * a deadlock, a lock wait timeout or a value the server refuses rolls the batch back and sends its
- * posts again alone, in order, so each fails alone.
+ * Posts that arrive while a guarded insert is out share the next transaction, and lookups one query
+ * (group commit), each with its own outcome; a post alone costs what it did. A post whose row
+ * another transaction holds, or that its batch failed for, goes again alone (docs/mysql.md).
  *
  * Webhook lookups pass a bounded gate (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of
  * posts to unknown ids cannot take every connection, and a credential this store saw accepted waits
