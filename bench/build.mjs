@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
  *   fetch: typeof import('channel-webhooks/fetch');
  *   sqlite: typeof import('channel-webhooks/sqlite');
  *   postgres: typeof import('channel-webhooks/postgres');
+ *   mysql: typeof import('channel-webhooks/mysql');
  * }} Entries
  */
 

@@ -12,8 +12,8 @@
 // Settings: BENCH_GROUP_SECONDS seconds of each round (default 2); BENCH_ROUNDS rounds (default 3).
 
 /**
- * @import { RateLimiter } from 'channel-webhooks'
  * @import { PostgresStore } from 'channel-webhooks/postgres'
+ * @import { Side } from './post-cost.mjs'
  * @import { Summary } from './stats.mjs'
  */
 import { existsSync } from 'node:fs';
@@ -21,24 +21,16 @@ import { join } from 'node:path';
 import { BASELINE, importEntry } from './build.mjs';
 import { countCalls } from './count-calls.mjs';
 import { SMOKE, loadServers } from './internal.mjs';
-import { SMALL } from './payloads.mjs';
-import { roundRobin } from './round-robin.mjs';
+import { FIGURES as KEYS, handlerWorld, measurePosts } from './post-cost.mjs';
 import { postgresCpuUs } from './scale/postgres-cpu.mjs';
 import { perRound, round, summarize } from './stats.mjs';
 
 const seconds = Number(process.env.BENCH_GROUP_SECONDS ?? (SMOKE ? 0.1 : 2));
 const rounds = Math.max(2, Number(process.env.BENCH_ROUNDS ?? (SMOKE ? 2 : 3)));
 const WEBHOOKS = SMOKE ? 20 : 300;
-/** @type {RateLimiter} */
-const allowAll = {
-  hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }),
-};
-const body = new TextEncoder().encode(SMALL);
-const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
 
 /**
  * @typedef {Awaited<ReturnType<typeof build>>} Build
- * @typedef {{ post: () => Promise<void>; pool: ReturnType<typeof countedPool> }} Side
  */
 
 /**
@@ -63,83 +55,35 @@ function countedPool(pg, url) {
 }
 
 /**
- * A handler on `store` with `WEBHOOKS` webhooks of one channel: one post to the next of them.
+ * A build's store as a side of the comparison: its posts, its pool's statements, the cluster's CPU.
  * @param {Build} build
  * @param {PostgresStore} store
- */
-async function world({ core }, store) {
-  await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
-  const manager = core.createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
-  /** @type {string[]} */
-  const paths = [];
-  for (let i = 0; i < WEBHOOKS; i++)
-    paths.push(
-      new URL((await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` })).url)
-        .pathname,
-    );
-  const handle = core.createWebhookHandler({ store, rateLimiter: allowAll });
-  let next = 0;
-  return async () => {
-    const answer = await handle({ method: 'POST', url: roundRobin(paths, next++), headers, body: async () => body });
-    if (answer.status !== 201) throw new Error(`post answered ${answer.status}`);
-  };
-}
-
-/**
- * Posts for `seconds`, `concurrency` at a time.
- * @param {Side} side
- * @param {number} concurrency
+ * @param {ReturnType<typeof countedPool>} pool
  * @param {number} port
+ * @returns {Promise<Side>}
  */
-async function measure({ post, pool }, concurrency, port) {
-  let posts = 0;
-  /** @type {number[]} */
-  const walls = [];
-  const cpu = process.cpuUsage();
-  const serverBefore = postgresCpuUs(port);
-  const statementsBefore = pool.statements;
-  const start = performance.now();
-  const deadline = start + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        const began = performance.now();
-        await post();
-        walls.push(performance.now() - began);
-        posts++;
-      }
-    }),
-  );
-  const used = process.cpuUsage(cpu);
-  walls.sort((a, b) => a - b);
+async function side({ core }, store, pool, port) {
   return {
-    perSecond: posts / ((performance.now() - start) / 1000),
-    nodeUs: (used.user + used.system) / posts,
-    serverUs: (postgresCpuUs(port) - serverBefore) / posts,
-    statements: (pool.statements - statementsBefore) / posts,
-    p50Ms: walls[Math.floor(walls.length / 2)] ?? Number.NaN,
-    p99Ms: walls[Math.min(walls.length - 1, Math.floor(walls.length * 0.99))] ?? Number.NaN,
+    post: await handlerWorld(core, store, WEBHOOKS),
+    statements: () => pool.statements,
+    serverCpuUs: () => postgresCpuUs(port),
   };
 }
-
-/** @type {(keyof Awaited<ReturnType<typeof measure>>)[]} */
-const KEYS = ['perSecond', 'nodeUs', 'serverUs', 'statements', 'p50Ms', 'p99Ms'];
 
 /**
  * Alternating rounds of `before` and `after`: each figure's median and range, and the after ÷ before ratios per round.
  * @param {Side} before
  * @param {Side} after
  * @param {number} concurrency
- * @param {number} port
  */
-async function compare(before, after, concurrency, port) {
-  /** @type {{ before: Awaited<ReturnType<typeof measure>>[]; after: Awaited<ReturnType<typeof measure>>[] }} */
+async function compare(before, after, concurrency) {
+  /** @type {{ before: Awaited<ReturnType<typeof measurePosts>>[]; after: Awaited<ReturnType<typeof measurePosts>>[] }} */
   const runs = { before: [], after: [] };
   for (let r = 0; r < rounds; r++) {
     for (const which of r % 2 === 0
       ? /** @type {const} */ (['before', 'after'])
       : /** @type {const} */ (['after', 'before']))
-      runs[which].push(await measure(which === 'before' ? before : after, concurrency, port));
+      runs[which].push(await measurePosts(which === 'before' ? before : after, concurrency, seconds));
   }
   const result = /** @type {Record<(typeof KEYS)[number], { before: Summary; after: Summary; ratio: Summary }>} */ (
     Object.fromEntries(
@@ -175,15 +119,15 @@ async function postCost(postgresUrl) {
   const stops = [];
   try {
     for (const store of stores) await store.migrate();
-    const beforeSide = { post: await world(before, beforeStore), pool: beforePool };
-    const afterSide = { post: await world(after, afterStore), pool: afterPool };
-    const alone = await compare(beforeSide, afterSide, 1, port);
-    const unwatched = await compare(beforeSide, afterSide, 32, port);
+    const beforeSide = await side(before, beforeStore, beforePool, port);
+    const afterSide = await side(after, afterStore, afterPool, port);
+    const alone = await compare(beforeSide, afterSide, 1);
+    const unwatched = await compare(beforeSide, afterSide, 32);
     for (const store of stores) {
       if (store.watchFeed === undefined) throw new Error('the PostgreSQL store has no watchFeed');
       stops.push(store.watchFeed(() => {}));
     }
-    const watched = await compare(beforeSide, afterSide, 32, port);
+    const watched = await compare(beforeSide, afterSide, 32);
     return { baseline: BASELINE, alone, unwatched, watched };
   } finally {
     for (const stop of stops) stop();

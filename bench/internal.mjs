@@ -1,6 +1,6 @@
 // Pieces of the core that the package does not export (validation, secret hashing), bundled from
 // src/ with the esbuild that the build tool installs, so that their cost can be timed alone; the
-// tests' ephemeral servers, bundled the same way; and the switch of a smoke run.
+// tests' ephemeral servers (and MariaDB), bundled the same way; and the switch of a smoke run.
 
 import { mkdir, rename } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -64,6 +64,13 @@ export const loadCoreInternals = async () =>
 
 /** The core's hashSecret alone, bundled (the scale worlds hash their secrets with it); answers its URL. */
 export const bundleHashSecret = () => bundle('scale-core.mjs', `export { hashSecret } from './src/secret/secret.ts';`);
+
+/**
+ * The throwaway MariaDB the tests start (test/support/mariadb-server.ts).
+ * @returns {Promise<typeof import('../test/support/mariadb-server.js')>}
+ */
+export const loadMariadb = async () =>
+  import(await bundle('mariadb-server.mjs', `export * from './test/support/mariadb-server.ts';`));
 
 /**
  * The throwaway PostgreSQL, Redis and Redis Cluster the tests start (test/support/servers.ts).

@@ -12,6 +12,7 @@
  *   history: import('./history.mjs').HistoryResult;
  *   feed: import('./feed.mjs').FeedResult;
  *   groupcommit: import('./group-commit.mjs').GroupCommitResult;
+ *   mysql: import('./mysql.mjs').MysqlResult;
  * }} PartResults
  */
 
@@ -20,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Each part's script and the Node flags it runs with; `backends` for the parts that start the
- * throwaway PostgreSQL (and Redis) the tests start (test/support/servers.ts).
+ * throwaway PostgreSQL (and Redis, or MariaDB) the tests start (test/support/servers.ts).
  * @type {{ [Name in keyof PartResults]: { script: string; flags: string[]; backends: boolean } }}
  */
 export const PARTS = {
@@ -33,6 +34,7 @@ export const PARTS = {
   history: { script: 'history.mjs', flags: [], backends: true },
   feed: { script: 'feed.mjs', flags: [], backends: true },
   groupcommit: { script: 'group-commit.mjs', flags: [], backends: true },
+  mysql: { script: 'mysql.mjs', flags: [], backends: true },
 };
 
 /**

@@ -17,6 +17,7 @@
  *   history?: import('./history.mjs').HistoryResult;
  *   feed?: import('./feed.mjs').FeedResult;
  *   groupCommit?: import('./group-commit.mjs').GroupCommitResult;
+ *   mysql?: import('./mysql.mjs').MysqlResult;
  *   loadAverageAfter?: number[];
  *   seconds?: number;
  *   targets?: Target[];

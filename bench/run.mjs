@@ -8,13 +8,13 @@
 //   BENCH_ROUNDS    alternating A/B rounds of every HTTP pair (default 6); the other parts run
 //                   min(3, BENCH_ROUNDS) rounds
 //   BENCH_PARTS     comma-separated subset of core,memory,http,backends,sqlite,instrumentation,history,feed,
-//                   groupcommit
+//                   groupcommit,mysql
 //                   (default all)
 //   BENCH_PAIRS     comma-separated subset of the pairs in http.mjs (node-small, express, koa,
 //                   fastify, fetch, …, and with BENCH_BASELINE node-core-vs-baseline, …)
 //   BENCH_BASELINE  root of another built package (package.json and dist/): each adapter is also
-//                   measured against itself from that build, and the feed part's post costs
-//                   against that build's
+//                   measured against itself from that build, and the feed, group commit and MySQL
+//                   parts' post costs against that build's
 //   BENCH_WEBHOOKS  webhooks each HTTP server spreads its posts over (default 10,000)
 //   BENCH_SMOKE     1: every part once, for a moment, on a tiny world (what the tests run), its
 //                   results in bench/.tmp/smoke/; they show that the parts run, and measure nothing
@@ -51,9 +51,10 @@ const options = {
   webhooks: Number(env('BENCH_WEBHOOKS', SMOKE ? '100' : '10000')),
   pairs: process.env.BENCH_PAIRS ? process.env.BENCH_PAIRS.split(',') : undefined,
 };
-const parts = env('BENCH_PARTS', 'core,memory,http,backends,sqlite,instrumentation,history,feed,groupcommit').split(
-  ',',
-);
+const parts = env(
+  'BENCH_PARTS',
+  'core,memory,http,backends,sqlite,instrumentation,history,feed,groupcommit,mysql',
+).split(',');
 /** @param {string} line */
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -138,6 +139,11 @@ async function main() {
     results.groupCommit = await runPart('groupcommit', rounds);
     if (results.groupCommit.skipped) log(`  skipped: ${results.groupCommit.skipped}`);
   }
+  if (parts.includes('mysql')) {
+    log(`MySQL on MariaDB beside PostgreSQL … (${elapsed()})`);
+    results.mysql = await runPart('mysql', rounds);
+    if (results.mysql.skipped) log(`  skipped: ${results.mysql.skipped}`);
+  }
   results.loadAverageAfter = os.loadavg().map((x) => Number(x.toFixed(2)));
   results.seconds = Math.round((performance.now() - started) / 1000);
   results.targets = checkTargets(results);
@@ -150,6 +156,7 @@ async function main() {
     results.history?.table,
     results.feed?.table,
     results.groupCommit?.table,
+    results.mysql?.table,
   ]
     .filter((part) => part !== undefined)
     .join('\n');

@@ -10,7 +10,7 @@ import { SMOKE_ENV, SMOKE_TIMEOUT_MS, root, runSmoke } from './smoke.js';
 const run = promisify(execFile);
 const { databaseUrl, redisUrl, title } = backends();
 
-// The parts of `npm run bench` and `npm run bench:scale` on PostgreSQL and Redis, each for a moment
+// The parts of `npm run bench` and `npm run bench:scale` on PostgreSQL and Redis (and MariaDB), each for a moment
 // on a tiny world (BENCH_SMOKE=1), on the throwaway servers each starts as the tests' set-up does:
 // every row must have been measured, with every post answered and every seeded row stored. Each
 // part compares this build with itself where it compares two builds (BENCH_BASELINE).
@@ -60,6 +60,20 @@ const checks: { [Name in keyof PartResults]?: (result: PartResults[Name]) => voi
       expect(figures.perSecond.before.median).toBeGreaterThan(0);
       expect(figures.perSecond.after.median).toBeGreaterThan(0);
       expect(figures.statements.after.median).toBeGreaterThan(0);
+    }
+  },
+  mysql(result) {
+    if (!('alone' in result)) throw new Error(`skipped: ${result.skipped}`);
+    expect(result.sides).toEqual(['mysql', 'mysqlBaseline', 'postgres']);
+    for (const figures of [result.alone, result.busy]) {
+      for (const side of result.sides) {
+        expect(figures.perSecond.sides[side]?.median, side).toBeGreaterThan(0);
+        expect(figures.statements.sides[side]?.median, side).toBeGreaterThan(0);
+        // The server's CPU was found in /proc (it may round to 0 in a moment's run).
+        expect(figures.serverUs.sides[side]?.median, side).not.toBeNaN();
+      }
+      expect(figures.perSecond.ofBaseline?.median).toBeGreaterThan(0);
+      expect(figures.perSecond.ofPostgres?.median).toBeGreaterThan(0);
     }
   },
 };

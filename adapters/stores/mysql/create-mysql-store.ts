@@ -5,7 +5,6 @@ import {
   minuteOf,
   type Async,
   type Channel,
-  type InsertMessageInput,
   type InsertMessageResult,
   type Message,
   type PostRecord,
@@ -14,14 +13,17 @@ import {
 } from '../../../src/store-kit/index.js';
 import {
   countPerWebhook,
+  createGroupCommit,
   createLookupGate,
   createProvenCredentials,
   historySlotRows,
-  messageFieldValue,
   WEBHOOK_COLUMNS,
   webhookRowValues,
 } from '../sql/index.js';
-import { createCalls, STORE } from './mysql-calls.js';
+import { type BatchPost, createBatchInsert } from './batch-insert.js';
+import { createGuardedInsert } from './guarded-insert.js';
+import { messageWrites } from './message-writes.js';
+import { createCalls, STORE, storeTimedOut, withDeadline } from './mysql-calls.js';
 import { createMysqlFeed } from './mysql-feed.js';
 import { type MysqlStoreOptions, resolveMysqlOptions } from './options.js';
 import { MESSAGE_COLUMNS, POST_COLUMNS, toMessage, toPostRecord, toWebhook } from './rows.js';
@@ -68,15 +70,22 @@ export interface MysqlStore extends Async<StoreMethods> {
 const MIGRATE_TIMEOUT_MS = 60_000;
 // Credentials remembered as proven (see `createProvenCredentials`): about 1.5 MB at most.
 const PROVEN_CREDENTIALS = 10_000;
-// MySQL's error for a duplicate entry in a unique index.
-const ER_DUP_ENTRY = 1062;
+// The most posts (or lookups) one transaction (or query) carries. A batch holds the row locks of
+// its webhooks until it commits, so its size bounds how long one post can wait behind others' rows.
+const MAX_BATCH = 64;
+// One batch of each kind out at a time gathers the most posts per transaction; a batch out longer
+// than 25 ms may be waiting on a lock (the app's row, the feed's counter) or a busy server, and then
+// others may go beside it, four at most, so that the posts behind it are not held up and batches
+// take at most four of the pool's connections (posts sent alone take their own).
+const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most: 4 };
 
 /**
  * A `WebhookStore` on MySQL 8 or MariaDB 10.11 (or later), shared by any number of
  * instances, over a `mysql2/promise` pool.
  *
- * The guarded insert is one transaction: it locks the webhook row and then its channel's
- * (`SELECT … FOR UPDATE`, which reads their newest committed versions), stores only if the webhook
+ * The guarded insert is one transaction: it locks the webhook row (the `UPDATE` of its
+ * `last_post_at`, undone when the post is refused) and then its channel's, shared
+ * (`LOCK IN SHARE MODE`), reads both at their newest committed versions, stores only if the webhook
  * still answers to the post's secret and the channel is active, and keeps a key once per webhook
  * with a unique index: N racing posts with one key, on any number of instances, store one message
  * and all get it back. Revocations, rotations and archivals wait for a post in flight, or the post
@@ -84,6 +93,10 @@ const ER_DUP_ENTRY = 1062;
  * before its commit, so places commit in order and the feed never skips a message (see
  * `mysqlSchema`). A failed or timed-out call rejects with a `ChannelWebhookError` (`store_failed`
  * or `store_timeout`) and, being one transaction, has written nothing or everything.
+ *
+ * Posts that arrive while a guarded insert is out share the next transaction, and lookups one query
+ * (group commit), each with its own outcome; a post alone costs what it did. A post whose row
+ * another transaction holds, or that its batch failed for, goes again alone (docs/mysql.md).
  *
  * Webhook lookups pass a bounded gate (`maxConcurrentLookups`, `maxQueuedLookups`), so a flood of
  * posts to unknown ids cannot take every connection, and a credential this store saw accepted waits
@@ -116,7 +129,6 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
     channels: c,
     messages: appMessages,
   } = resolveMysqlOptions(options);
-  const ownChannels = c.table === `${p}channels`;
   const calls = createCalls(options.pool, timeoutMs);
   const { run, transaction } = calls;
   const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups, STORE);
@@ -125,89 +137,39 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
 
   const sql = {
     getWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ?`,
+    getWebhooks: (count: number) =>
+      `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id IN (${Array.from({ length: count }, () => '?').join(', ')})`,
     lockWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ? FOR UPDATE`,
-    // The webhook row, then its channel's: one statement, locked in that order (the webhook is
-    // found by its key first), as every write of the store takes them.
-    guard: ownChannels
-      ? `SELECT w.channel_id, (w.revoked_at IS NULL AND w.secret_hash = ?) AS active, c.archived
-       FROM ${p}webhooks w LEFT JOIN ${p}channels c ON c.id = w.channel_id WHERE w.id = ? FOR UPDATE`
-      : `SELECT channel_id, (revoked_at IS NULL AND secret_hash = ?) AS active FROM ${p}webhooks WHERE id = ? FOR UPDATE`,
-    // The app's channel by the bound id, so that its own column's collation and index decide (a
-    // join with the store's utf8mb4_bin column could refuse to mix collations); a shared lock, as
-    // posts to one channel need not wait for each other, while the app's UPDATE waits for them.
-    lockAppChannel: `SELECT COALESCE(${c.archived}, 0) AS archived FROM ${c.table} WHERE ${c.id} = ? LOCK IN SHARE MODE`,
     getChannel: `SELECT ${c.id} AS id, ${c.ownerId} AS owner_id, ${c.archived} AS archived FROM ${c.table} WHERE ${c.id} = ?`,
     putChannel: `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES (?, ?, ?)
          ON DUPLICATE KEY UPDATE ${c.ownerId} = VALUES(${c.ownerId}), ${c.archived} = VALUES(${c.archived})`,
-    insertAppMessage:
-      appMessages === null
-        ? null
-        : `INSERT INTO ${appMessages.table} (${appMessages.columns.map(({ column }) => column).join(', ')})
-       VALUES (${appMessages.columns.map(() => '?').join(', ')})`,
-    keyed: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND key_hash = UNHEX(SHA2(?, 256)) AND idempotency_key = ?`,
-    // LAST_INSERT_ID(expr) keeps the new value on the connection, for the insert that follows.
-    takePlace: `UPDATE ${p}feed SET next_seq = LAST_INSERT_ID(next_seq + 1) WHERE id = 1`,
-    insertMessage: `INSERT INTO ${p}messages (seq, id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key, key_hash)
-       VALUES (LAST_INSERT_ID(), ?, ?, ?, ?, ?, ?, ?, ?, IF(? IS NULL, NULL, UNHEX(SHA2(?, 256))))`,
   };
 
-  /** The guarded insert (see `createMysqlStore`), in one transaction. */
-  const guardedInsert = ({ message, idempotencyKey, secretHash, postedAt }: InsertMessageInput) =>
-    transaction<InsertMessageResult>('insertMessage', async (tx) => {
-      const webhookId = message.author.id;
-      const refused = (result: InsertMessageResult) => ({ value: result, commit: false });
-      const [guard] = (await tx(sql.guard, [secretHash, webhookId])).rows;
-      if (guard === undefined || Number(guard.active) !== 1) return refused({ outcome: 'webhook_inactive' });
-      const archived = ownChannels
-        ? guard.archived
-        : (await tx(sql.lockAppChannel, [guard.channel_id])).rows[0]?.archived;
-      if (archived === null || archived === undefined) return refused({ outcome: 'channel_not_found' });
-      if (Number(archived) !== 0) return refused({ outcome: 'channel_archived' });
-      const key = idempotencyKey === null ? null : JSON.stringify(idempotencyKey);
-      // Posts of one webhook take turns on its row lock, so an earlier post with this key has
-      // committed before this read, which is the transaction's first plain read and so sees it.
-      const earlier = async () => (key === null ? undefined : (await tx(sql.keyed, [webhookId, key, key])).rows[0]);
-      const found = await earlier();
-      if (found !== undefined) return refused({ outcome: 'duplicate', message: toMessage(found) });
-      await tx(`UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`, [postedAt, webhookId]);
-      // The feed's counter last: its lock is held from here to the commit, which every other
-      // insert of the database waits for.
-      await tx(sql.takePlace);
-      try {
-        await tx(sql.insertMessage, [
-          message.id,
-          message.channelId,
-          webhookId,
-          message.author.name,
-          JSON.stringify(message.body),
-          JSON.stringify(message.blocks),
-          message.createdAt,
-          key,
-          key,
-          key,
-        ]);
-      } catch (error) {
-        // The unique index answers for a key another writer stored after all.
-        if ((error as { errno?: unknown }).errno !== ER_DUP_ENTRY || key === null) throw error;
-        const stored = (await tx(`${sql.keyed} LOCK IN SHARE MODE`, [webhookId, key, key])).rows[0];
-        if (stored === undefined) throw error;
-        return refused({ outcome: 'duplicate', message: toMessage(stored) });
-      }
-      // The app's row last, in this transaction: a constraint of its table refusing it rolls the
-      // message and its key back with it.
-      if (sql.insertAppMessage !== null) await tx(sql.insertAppMessage, appRowValues(message));
-      return { value: { outcome: 'created', message }, commit: true };
-    });
-
-  /** The values of the app's row for `message`, in its columns' order. */
-  const appRowValues = (message: Message): unknown[] =>
-    (appMessages?.columns ?? []).map((entry) =>
-      'value' in entry
-        ? entry.value
-        : entry.field === 'createdAt'
-          ? mysqlTime(message.createdAt)
-          : messageFieldValue(message, entry.field),
-    );
+  // Lookups and guarded inserts that arrive while others are out go together (see
+  // `createGroupCommit`): a batch of one is the single query or transaction, a larger one a query
+  // of the batch's ids or one transaction of its posts (see `createBatchInsert`). Each call gets
+  // its own outcome.
+  const lookups = createGroupCommit<string, WebhookRecord | null>(
+    GROUP_COMMIT,
+    async (ids, deadline) => {
+      const ms = Math.max(1, deadline - Date.now());
+      if (ids.length === 1) return [toWebhook((await run('getWebhook', sql.getWebhook, ids, ms)).rows[0])];
+      const found = new Map(
+        (await run('getWebhook', sql.getWebhooks(ids.length), ids, ms)).rows.map((row) => [String(row.id), row]),
+      );
+      return ids.map((id) => toWebhook(found.get(id)));
+    },
+    () => storeTimedOut('getWebhook', timeoutMs),
+  );
+  const writes = messageWrites(p, appMessages);
+  const single = createGuardedInsert(calls, p, c, writes, feed.stored);
+  const batch = createBatchInsert(calls, p, c, writes, single, feed.stored);
+  const inserts = createGroupCommit<BatchPost, InsertMessageResult>(
+    GROUP_COMMIT,
+    async (posts, deadline) =>
+      posts.length === 1 ? [await single(posts[0]!.post, posts[0]!.deadline)] : batch(posts, deadline),
+    () => storeTimedOut('insertMessage', timeoutMs),
+  );
 
   /** A change of one webhook row: locked, judged by `change` (null: nothing to change), then written. */
   const changeWebhook = (
@@ -284,14 +246,17 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
       if (webhook.revokedAt === null) proven.prove(webhook.id, webhook.secretHash);
     },
 
-    async getWebhook(webhookId, presentedSecretHash) {
+    getWebhook(webhookId, presentedSecretHash) {
+      // A slot is held until the lookup's batch settles, so the gate bounds the lookups out at once.
       // The lane is chosen by the whole presented credential: a wrong secret for a real id waits
-      // where an unknown id waits, so neither the answer nor its odds tell them apart.
+      // where an unknown id waits, so neither the answer nor its odds tell them apart. A lookup
+      // joins only a batch not yet sent, so it never reads a webhook as it was before it was asked.
       const deadline = Date.now() + timeoutMs;
-      const lookup = gate(proven.has(webhookId, presentedSecretHash), () =>
-        run('getWebhook', sql.getWebhook, [webhookId], Math.max(1, deadline - Date.now())),
+      return withDeadline(
+        gate(proven.has(webhookId, presentedSecretHash), () => lookups(webhookId, deadline)),
+        timeoutMs,
+        'getWebhook',
       );
-      return toWebhook((await lookup).rows[0]);
     },
 
     listWebhooks: async (channelId) =>
@@ -342,13 +307,12 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
       }),
 
     async insertMessage(input) {
-      const result = await guardedInsert(input);
+      const deadline = Date.now() + timeoutMs;
+      const result = await withDeadline(inserts({ post: input, deadline }, deadline), timeoutMs, 'insertMessage');
       const webhookId = input.message.author.id;
       if (result.outcome === 'webhook_inactive') proven.forget(webhookId, input.secretHash);
       else if (result.outcome === 'created' || result.outcome === 'duplicate')
         proven.prove(webhookId, input.secretHash);
-      // After the commit: a follower woken now reads the message.
-      if (result.outcome === 'created') feed.stored(input.message.channelId);
       return result;
     },
 
@@ -408,9 +372,4 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
     watchFeed: feed.watch,
     pruneMessages: feed.prune,
   };
-}
-
-/** An ISO 8601 time in UTC as MySQL's `DATETIME` literal takes it (`2026-01-01 12:00:00.000`), without the `T` and `Z`. */
-function mysqlTime(iso: string): string {
-  return iso.replace('T', ' ').replace(/Z$/, '');
 }

@@ -37,7 +37,7 @@ import {
 } from '../../../src/store-kit/index.js';
 import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
 import { createFeedListener } from './feed-listener.js';
-import { createGroupCommit } from './group-commit.js';
+import { createGroupCommit } from '../sql/index.js';
 
 /**
  * The PostgreSQL store, with the extra methods of the reference stores and its migration.

@@ -1,8 +1,8 @@
 /**
  * What the SQL stores share (the PostgreSQL, MySQL and SQLite stores, and the Durable Object, whose
  * storage is SQLite): the table prefix's rule, the webhook table's columns, the bounded webhook
- * lookups of the server stores, the host app's own tables (channels read through, messages written
- * beside the store's own), and the statements
+ * lookups and the group commit of the server stores, the host app's own tables (channels read
+ * through, messages written beside the store's own), and the statements
  * whose SQL is the same on every SQLite database with the library's tables.
  *
  * @module
@@ -25,6 +25,7 @@ export { WEBHOOK_COLUMNS, webhookRowValues } from './webhook-row.js';
 export { createFailureReport } from './failure-report.js';
 export { countPerWebhook, historySlotRows, postRecordValues } from './history-slots.js';
 export { createLookupGate, createProvenCredentials, type LookupGate } from './lookup-gate.js';
+export { createGroupCommit, type GroupCommitLimits, type Pending, type SendBatch } from './group-commit.js';
 export {
   createSqliteStatements,
   MESSAGE_COLUMNS,
