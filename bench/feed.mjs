@@ -15,7 +15,7 @@
 // BENCH_FEED_RATE posts per second of the latency runs (default 100).
 
 /**
- * @import { MemoryStore, RateLimiter } from 'channel-webhooks'
+ * @import { MemoryStore } from 'channel-webhooks'
  * @import { PostgresStore } from 'channel-webhooks/postgres'
  * @import { SqliteStore } from 'channel-webhooks/sqlite'
  */
@@ -28,6 +28,7 @@ import { BASELINE, importEntry } from './build.mjs';
 import { SMOKE, loadServers } from './internal.mjs';
 import { SMALL } from './payloads.mjs';
 import { roundRobin } from './round-robin.mjs';
+import { handlerWorld } from './post-cost.mjs';
 import { postgresCpuUs } from './scale/postgres-cpu.mjs';
 import { perRound, round, summarize } from './stats.mjs';
 
@@ -37,12 +38,6 @@ const rate = Number(process.env.BENCH_FEED_RATE ?? 100);
 const WEBHOOKS = SMOKE ? 20 : 300;
 const CONCURRENCY = 32;
 const INSTANCE = fileURLToPath(new URL('./servers/feed-instance.mjs', import.meta.url));
-/** @type {RateLimiter} */
-const allowAll = {
-  hit: () => ({ allowed: true, limit: 1_000_000, windowMs: 60_000, remaining: 999_999, resetMs: 60_000 }),
-};
-const body = new TextEncoder().encode(SMALL);
-const headers = { 'content-type': 'application/json', 'content-length': String(body.byteLength) };
 
 /**
  * @typedef {Awaited<ReturnType<typeof build>>} Build
@@ -67,23 +62,7 @@ async function build(root) {
  * @param {Build} build
  * @param {MemoryStore | SqliteStore | PostgresStore} store
  */
-async function world({ core }, store) {
-  await store.putChannel({ id: 'general', ownerId: 'u1', archived: false });
-  const manager = core.createWebhookManager({ store, baseUrl: 'http://127.0.0.1' });
-  /** @type {string[]} */
-  const paths = [];
-  for (let i = 0; i < WEBHOOKS; i++)
-    paths.push(
-      new URL((await manager.create({ userId: 'u1', role: 'owner' }, { channelId: 'general', name: `bench ${i}` })).url)
-        .pathname,
-    );
-  const handle = core.createWebhookHandler({ store, rateLimiter: allowAll });
-  let next = 0;
-  return async () => {
-    const answer = await handle({ method: 'POST', url: roundRobin(paths, next++), headers, body: async () => body });
-    if (answer.status !== 201) throw new Error(`post answered ${answer.status}`);
-  };
-}
+const world = ({ core }, store) => handlerWorld(core, store, WEBHOOKS);
 
 /**
  * Posts for `seconds`, `concurrency` at a time; answers posts per second and CPU µs per post (Node, and `server` when given).

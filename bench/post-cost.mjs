@@ -28,7 +28,7 @@ const headers = { 'content-type': 'application/json', 'content-length': String(b
  * A handler of `core` (a build's main entry) on `store` with `webhooks` webhooks of one channel, and
  * one post to the next of them, which must be answered 201. The history of posts is on, as shipped.
  * @param {typeof import('channel-webhooks')} core
- * @param {WebhookStore & { putChannel(channel: { id: string; ownerId: string; archived: boolean }): Promise<void> }} store
+ * @param {WebhookStore & { putChannel(channel: { id: string; ownerId: string; archived: boolean }): void | Promise<void> }} store
  * @param {number} webhooks
  */
 export async function handlerWorld(core, store, webhooks) {
