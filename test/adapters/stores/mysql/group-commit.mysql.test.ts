@@ -4,7 +4,6 @@ import {
   createMysqlStore,
   type MessageMapping,
   type MysqlPool,
-  type MysqlQuery,
   type MysqlStore,
 } from '../../../../adapters/stores/mysql/index.js';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../../../../src/index.js';
 import { insertInput, makeMessage, makeWebhook, randomHex, randomId } from '../../../../src/testing/fixtures.js';
 import { backends } from '../../../support/backends.js';
+import { recordingPool } from './recording-pool.js';
 
 const { mysqlUrl, title } = backends();
 const tablePrefix = 'cwtest_group_commit_';
@@ -42,32 +42,6 @@ const messages: MessageMapping = {
   table: 'cwtest_gc_posts',
   columns: { id: 'message_id', channelId: 'room_id', body: 'text' },
 };
-
-/**
- * A pool whose statements, on the pool and in transactions, are written down in `sent`, in order,
- * each one the server refused followed by `failed <errno>`.
- */
-function recordingPool(pool: mysql.Pool, sent: string[], setUp: string | null = null): MysqlPool {
-  const record = (query: MysqlQuery, send: () => Promise<[unknown, unknown]>) => {
-    sent.push(query.sql);
-    return send().catch((error: unknown) => {
-      sent.push(`failed ${(error as { errno?: number }).errno}`);
-      throw error;
-    });
-  };
-  return {
-    query: (query) => record(query, () => pool.query(query)),
-    async getConnection() {
-      const connection = await pool.getConnection();
-      if (setUp !== null) await connection.query(setUp);
-      return {
-        query: (query) => record(query, () => connection.query(query)),
-        release: () => connection.release(),
-        destroy: () => connection.destroy(),
-      };
-    },
-  };
-}
 
 /**
  * A pool whose transactions hold their `COMMIT` until `release()` when `holds` says so of the
