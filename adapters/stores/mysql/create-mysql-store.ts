@@ -215,7 +215,7 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
           }
           return { value: undefined, commit: true };
         },
-        MIGRATE_TIMEOUT_MS,
+        { ms: MIGRATE_TIMEOUT_MS },
       );
     },
 
