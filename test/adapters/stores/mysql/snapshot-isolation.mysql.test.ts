@@ -1,7 +1,7 @@
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMysqlStore, type MysqlStore } from '../../../../adapters/stores/mysql/index.js';
-import type { Message, WebhookRecord } from '../../../../src/index.js';
+import { createMysqlStore, type MysqlPool, type MysqlStore } from '../../../../adapters/stores/mysql/index.js';
+import type { Message, PostRecord, WebhookRecord } from '../../../../src/index.js';
 import { runStoreConformance } from '../../../../src/testing/index.js';
 import { insertInput, makeMessage, makeWebhook, randomId } from '../../../../src/testing/fixtures.js';
 import { backends } from '../../../support/backends.js';
@@ -23,6 +23,19 @@ function snapshotPool(connectionLimit: number): mysql.Pool {
   });
   return pool;
 }
+
+const record = (webhookId: string, at: number, fields: Partial<PostRecord> = {}): PostRecord => ({
+  webhookId,
+  at,
+  status: 201,
+  code: null,
+  errors: [],
+  idempotencyKey: null,
+  messageId: `msg_${randomId()}`,
+  bodyBytes: 42,
+  count: 1,
+  ...fields,
+});
 
 describe.skipIf(mysqlUrl === null)(title('MySQL store with innodb_snapshot_isolation on', 'mysql'), () => {
   let pool: mysql.Pool;
@@ -140,6 +153,70 @@ describe.skipIf(mysqlUrl === null)(title('MySQL store with innodb_snapshot_isola
     expect(outcomes).toEqual(instances.map(() => ['created']));
     const [rows] = await pool.query('SELECT room_id, COUNT(*) AS n FROM cwtest_si_posts GROUP BY room_id');
     expect(rows).toEqual(expect.arrayContaining(webhooks.map((webhook) => ({ room_id: webhook.channelId, n: 40 }))));
+  });
+
+  it('two instances recording the history of the same webhooks at once lose nothing, no statement failing', async () => {
+    const webhookIds = Array.from({ length: 6 }, () => `wh_${randomId()}`);
+    const minute = Math.ceil(t0 / 60_000) * 60_000;
+    // Each batch has a record of every webhook and a 429 of the minute, in its own order.
+    const batches = (instance: string, order: string[]) =>
+      Array.from({ length: 8 }, (_, b) =>
+        order.flatMap((webhookId, i) => [
+          record(webhookId, minute + b * 100 + i, { idempotencyKey: `${instance}-${b}` }),
+          record(webhookId, minute + b * 100 + i, { status: 429, code: 'rate_limited', messageId: null }),
+        ]),
+      );
+    const from = sent.length;
+    await Promise.all([
+      ...batches('a', webhookIds).map((batch) => store.recordPosts(batch)),
+      ...batches('b', [...webhookIds].reverse()).map((batch) => peer.recordPosts(batch)),
+    ]);
+    expect(failures(from)).toEqual([]);
+    for (const webhookId of webhookIds) {
+      const kept = await store.listPosts(webhookId, 100);
+      expect(kept.filter((post) => post.status === 429)).toEqual([expect.objectContaining({ status: 429, count: 16 })]);
+      expect(kept.filter((post) => post.status === 201).length).toBe(16);
+    }
+  });
+
+  // During a rolling upgrade, an instance of the release before adds a 429 to its minute's record
+  // with an UPDATE of that row alone, without the webhook's head.
+  it("an older instance adding to a minute's record while a batch holds the heads: both counts are kept, no statement failing", async () => {
+    const webhookId = `wh_${randomId()}`;
+    const minute = Math.ceil(t0 / 60_000) * 60_000;
+    const limited = (at: number, count: number) =>
+      record(webhookId, at, { status: 429, code: 'rate_limited', messageId: null, bodyBytes: null, count });
+    await store.recordPosts([limited(minute + 1_000, 1)]);
+    const older = `UPDATE ${tablePrefix}posts SET count = count + 5, at = LEAST(at, ?) WHERE webhook_id = ? AND status = 429 AND at DIV 60000 = ?`;
+    let added = false;
+    const racing: MysqlPool = {
+      query: (query) => pool.query(query),
+      async getConnection() {
+        const connection = await pool.getConnection();
+        return {
+          async query(query) {
+            const answer = await connection.query(query);
+            // Right after the batch read the 415s and 429s of its rings.
+            if (!added && query.sql.includes('status IN (415, 429)')) {
+              added = true;
+              await peerPool.query(older, [minute + 500, webhookId, minute / 60_000]);
+            }
+            return answer;
+          },
+          release: () => connection.release(),
+          destroy: () => connection.destroy(),
+        };
+      },
+    };
+    const from = sent.length;
+    const next = record(webhookId, minute + 3_000);
+    await createMysqlStore({ pool: recordingPool(racing, sent), tablePrefix }).recordPosts([
+      limited(minute + 2_000, 2),
+      next,
+    ]);
+    expect(added).toBe(true);
+    expect(failures(from)).toEqual([]);
+    expect(await store.listPosts(webhookId, 100)).toEqual([next, limited(minute + 500, 8)]);
   });
 
   it('pruning while both instances post fails no statement, and the feed keeps every message after it', async () => {
