@@ -54,10 +54,10 @@ export interface MysqlStore extends Async<StoreMethods> {
   pruneMessages(before: number, limit?: number): Promise<number>;
   /**
    * Calls `listener` with the channel of each message this store stores, right after its commit,
-   * and without one when the feed's counter moved (another instance stored one): while anything
-   * watches, the store reads that one row every `feedCheckMs`, on a timer that does not keep the
-   * process alive. With a `notifier`, another instance's commit wakes it when announced, and the
-   * row is read only while the notifier is down.
+   * and without one when the feed's counter moved (another instance stored one), or was first read:
+   * while anything watches, the store reads that one row every `feedCheckMs`, on a timer that does
+   * not keep the process alive. With a `notifier`, another instance's commit wakes it when
+   * announced, and the row is read only while the notifier is down.
    */
   watchFeed(listener: (channelId?: string) => void): () => void;
 }

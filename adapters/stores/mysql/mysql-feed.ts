@@ -72,14 +72,9 @@ export function createMysqlFeed(
     () => {
       watching = true;
       seen = null;
-      // The first check only learns the counter: the followers read once they start anyway.
-      counter().then(
-        (now) => {
-          if (seen === null) seen = now;
-        },
-        () => {},
-      );
-      schedule();
+      // The first check wakes the watchers too: a follower reads once it has started watching, but
+      // this read may be answered after that one, and count another instance's commit between them.
+      check();
     },
     () => {
       watching = false;
