@@ -10,9 +10,10 @@ import { countPerWebhook, historySlotRows } from '../sql/index.js';
 import { type createCalls, failsAlone, type MysqlRow, STORE } from './mysql-calls.js';
 import { POST_COLUMNS, toPostRecord } from './rows.js';
 
-// The most heads or ring rows one statement writes: a batch is a few hundred records, and up to the
-// recorder's 10,000 when the server was slow.
-const CHUNK = 500;
+// The most heads or ring rows one statement writes. A batch is a few hundred records at a busy time
+// (up to the recorder's 10,000 after a slow write); one statement of 500 rows held a core long
+// enough to raise the p99 of the posts beside it on a 2-core machine, one of 100 did not.
+const CHUNK = 100;
 
 /**
  * The post history: a ring of the last 100 records of each webhook in `<prefix>posts`, and its
@@ -24,7 +25,7 @@ const CHUNK = 500;
  * Under those locks it reads the heads and, when it has a 415 or 429, the 415s and 429s of those
  * rings; a 415 or 429 whose minute already has its record adds its count there and gives its place
  * back; the others take the places the heads moved past, in the batch's order, and every record goes
- * to its slot in one statement per 500.
+ * to its slot, 100 to a statement.
  */
 export function createPostHistory(calls: ReturnType<typeof createCalls>, p: string) {
   const list = (count: number, item = '?') => Array.from({ length: count }, () => item).join(', ');
