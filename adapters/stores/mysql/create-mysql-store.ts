@@ -87,7 +87,9 @@ const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most
  * sees them. The message takes its place in the feed from one counter row, under its lock, right
  * before its commit, so places commit in order and the feed never skips a message (see
  * `mysqlSchema`). A failed or timed-out call rejects with a `ChannelWebhookError` (`store_failed`
- * or `store_timeout`) and, being one transaction, has written nothing or everything.
+ * or `store_timeout`) and, being one transaction, has written nothing or everything. Transactions
+ * that read run at READ COMMITTED, set for each alone (with the binary log on, `binlog_format` must
+ * be `ROW` or `MIXED`).
  *
  * Posts that arrive while a guarded insert is out share the next transaction, and lookups one query
  * (group commit), each with its own outcome; a post alone costs what it did. A post whose row
