@@ -1,11 +1,6 @@
-import {
-  isChannelWebhookError,
-  type InsertMessageInput,
-  type InsertMessageResult,
-  type Message,
-} from '../../../src/store-kit/index.js';
+import type { InsertMessageInput, InsertMessageResult, Message } from '../../../src/store-kit/index.js';
 import type { ResolvedChannelSource } from '../sql/index.js';
-import type { Answer, createCalls, MysqlRow } from './mysql-calls.js';
+import { type Answer, type createCalls, failsAlone, type MysqlRow } from './mysql-calls.js';
 import { keyText, type messageWrites } from './message-writes.js';
 import { MESSAGE_COLUMNS, toMessage } from './rows.js';
 
@@ -21,13 +16,6 @@ type SingleInsert = (post: InsertMessageInput, deadline: number) => Promise<Inse
 // A post whose webhook or channel row the batch did not lock: another transaction holds it (or,
 // for a channel, it is gone), and the post is sent again alone, which waits for it.
 const ALONE = Symbol('alone');
-
-// Errors after which each post of a batch is sent again alone: a deadlock (1213) or a lock wait
-// timeout (1205) ended the transaction, or the server refused a value one post holds: SQLSTATE
-// classes 22 (data) and 23 (a duplicate entry, a foreign key, NOT NULL, MariaDB's CHECK), and the
-// refusals filed under HY000: MySQL's CHECK (3819), an incorrect string for the column's character
-// set (1366), a trigger's SIGNAL (1644), a batch over `max_allowed_packet` (1153).
-const SEND_ALONE_ERRNOS = new Set([1205, 1213, 1153, 1366, 1644, 3819]);
 
 /**
  * The guarded insert of several posts in one transaction, each with its own outcome, as the single
@@ -105,7 +93,7 @@ export function createBatchInsert(
     });
 
     // Every webhook of a post still to decide is locked by this transaction, so an earlier post
-    // with its key has committed before this read, the transaction's first plain read: it sees it.
+    // with its key has committed before this read, which sees every committed row (READ COMMITTED).
     const keyed = new Map<string, Map<string, Message>>();
     const pairs = uniquePairs(posts.filter((post, i) => outcomes[i] === null && post.idempotencyKey !== null));
     if (pairs.length > 0)
@@ -152,9 +140,14 @@ export function createBatchInsert(
     const posts = batch.map(({ post }) => post);
     let written: Written;
     try {
-      written = await calls.transaction('insertMessage', (tx) => write(tx, posts), Math.max(1, deadline - Date.now()));
+      // READ COMMITTED (see `createCalls`): the read of the keys takes no snapshot that the feed's
+      // counter, changed by every other insert, would then be newer than.
+      written = await calls.transaction('insertMessage', (tx) => write(tx, posts), {
+        ms: Math.max(1, deadline - Date.now()),
+        readCommitted: true,
+      });
     } catch (error) {
-      if (!sendAlone(error)) throw error;
+      if (!failsAlone(error)) throw error;
       let previous: Promise<unknown> = Promise.resolve();
       return batch.map(({ post, deadline: own }) => {
         const outcome = previous.then(() => single(post, own));
@@ -205,11 +198,4 @@ function remember(keyed: Map<string, Map<string, Message>>, webhookId: string, k
   const ofWebhook = keyed.get(webhookId) ?? new Map<string, Message>();
   ofWebhook.set(key, message);
   keyed.set(webhookId, ofWebhook);
-}
-
-/** Whether a batch that failed with `error` is sent again post by post (see SEND_ALONE_ERRNOS). */
-function sendAlone(error: unknown): boolean {
-  const driver = (isChannelWebhookError(error) ? error.cause : error) as { errno?: unknown; sqlState?: unknown } | null;
-  const sqlState = typeof driver?.sqlState === 'string' ? driver.sqlState : '';
-  return SEND_ALONE_ERRNOS.has(Number(driver?.errno)) || sqlState.startsWith('22') || sqlState.startsWith('23');
 }

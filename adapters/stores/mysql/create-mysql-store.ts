@@ -1,22 +1,16 @@
 import {
   ChannelWebhookError,
-  isFolded,
-  mergeFolded,
-  minuteOf,
   type Async,
   type Channel,
   type InsertMessageResult,
   type Message,
-  type PostRecord,
   type StoreMethods,
   type WebhookRecord,
 } from '../../../src/store-kit/index.js';
 import {
-  countPerWebhook,
   createGroupCommit,
   createLookupGate,
   createProvenCredentials,
-  historySlotRows,
   WEBHOOK_COLUMNS,
   webhookRowValues,
 } from '../sql/index.js';
@@ -25,8 +19,9 @@ import { createGuardedInsert } from './guarded-insert.js';
 import { messageWrites } from './message-writes.js';
 import { createCalls, STORE, storeTimedOut, withDeadline } from './mysql-calls.js';
 import { createMysqlFeed } from './mysql-feed.js';
+import { createPostHistory } from './post-history.js';
 import { type MysqlStoreOptions, resolveMysqlOptions } from './options.js';
-import { MESSAGE_COLUMNS, POST_COLUMNS, toMessage, toPostRecord, toWebhook } from './rows.js';
+import { MESSAGE_COLUMNS, toMessage, toWebhook } from './rows.js';
 import { MYSQL_SCHEMA_VERSION, migrationsAfter } from './schema.js';
 
 /**
@@ -59,10 +54,10 @@ export interface MysqlStore extends Async<StoreMethods> {
   pruneMessages(before: number, limit?: number): Promise<number>;
   /**
    * Calls `listener` with the channel of each message this store stores, right after its commit,
-   * and without one when the feed's counter moved (another instance stored one): while anything
-   * watches, the store reads that one row every `feedCheckMs`, on a timer that does not keep the
-   * process alive. With a `notifier`, another instance's commit wakes it when announced, and the
-   * row is read only while the notifier is down.
+   * and without one when the feed's counter moved (another instance stored one), or was first read:
+   * while anything watches, the store reads that one row every `feedCheckMs`, on a timer that does
+   * not keep the process alive. With a `notifier`, another instance's commit wakes it when
+   * announced, and the row is read only while the notifier is down.
    */
   watchFeed(listener: (channelId?: string) => void): () => void;
 }
@@ -92,7 +87,9 @@ const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most
  * sees them. The message takes its place in the feed from one counter row, under its lock, right
  * before its commit, so places commit in order and the feed never skips a message (see
  * `mysqlSchema`). A failed or timed-out call rejects with a `ChannelWebhookError` (`store_failed`
- * or `store_timeout`) and, being one transaction, has written nothing or everything.
+ * or `store_timeout`) and, being one transaction, has written nothing or everything. Transactions
+ * that read run at READ COMMITTED, set for each alone (with the binary log on, `binlog_format` must
+ * be `ROW` or `MIXED`).
  *
  * Posts that arrive while a guarded insert is out share the next transaction, and lookups one query
  * (group commit), each with its own outcome; a post alone costs what it did. A post whose row
@@ -134,6 +131,7 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
   const gate = createLookupGate(maxConcurrentLookups, maxQueuedLookups, STORE);
   const proven = createProvenCredentials(PROVEN_CREDENTIALS);
   const feed = createMysqlFeed(calls, p, feedCheckMs, options.onError, options.notifier);
+  const history = createPostHistory(calls, p);
 
   const sql = {
     getWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ?`,
@@ -215,7 +213,7 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
           }
           return { value: undefined, commit: true };
         },
-        MIGRATE_TIMEOUT_MS,
+        { ms: MIGRATE_TIMEOUT_MS },
       );
     },
 
@@ -316,57 +314,8 @@ export function createMysqlStore(options: MysqlStoreOptions): MysqlStore {
       return result;
     },
 
-    async recordPosts(records) {
-      if (records.length === 0) return;
-      await transaction('recordPosts', async (tx) => {
-        const fresh: PostRecord[] = [];
-        for (const record of mergeFolded(records)) {
-          // A minute's 415s are one record, and so are its 429s: added to it while it is in the ring.
-          if (isFolded(record.status)) {
-            const { affectedRows } = await tx(
-              `UPDATE ${p}posts SET count = count + ?, at = LEAST(at, ?) WHERE webhook_id = ? AND status = ? AND at DIV 60000 = ?`,
-              [record.count, record.at, record.webhookId, record.status, minuteOf(record.at)],
-            );
-            if (affectedRows > 0) continue;
-          }
-          fresh.push(record);
-        }
-        const counts = countPerWebhook(fresh);
-        // Each webhook's head row, locked by its update, keeps two writers of one webhook apart, so
-        // each record's position is above every one in the ring and it takes its slot outright.
-        const headAfter = new Map<string, number>();
-        for (const [webhookId, count] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-          await tx(
-            `INSERT INTO ${p}post_heads (webhook_id, next) VALUES (?, ?) ON DUPLICATE KEY UPDATE next = next + VALUES(next)`,
-            [webhookId, count],
-          );
-          const [head] = (await tx(`SELECT next FROM ${p}post_heads WHERE webhook_id = ?`, [webhookId])).rows;
-          headAfter.set(webhookId, Number(head!.next));
-        }
-        const rows = historySlotRows(fresh, counts, headAfter);
-        for (let i = 0; i < rows.length; i += 32) {
-          const chunk = rows.slice(i, i + 32);
-          await tx(
-            `INSERT INTO ${p}posts (${POST_COLUMNS.replace('webhook_id,', 'webhook_id, slot, position,')})
-             VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
-             ON DUPLICATE KEY UPDATE position = VALUES(position), at = VALUES(at), status = VALUES(status), code = VALUES(code),
-               errors = VALUES(errors), idempotency_key = VALUES(idempotency_key), message_id = VALUES(message_id),
-               body_bytes = VALUES(body_bytes), count = VALUES(count)`,
-            chunk.flat(),
-          );
-        }
-        return { value: undefined, commit: true };
-      });
-    },
-
-    listPosts: async (webhookId, limit) =>
-      (
-        await run(
-          'listPosts',
-          `SELECT ${POST_COLUMNS} FROM ${p}posts WHERE webhook_id = ? ORDER BY position DESC LIMIT ?`,
-          [webhookId, limit],
-        )
-      ).rows.map(toPostRecord),
+    recordPosts: history.record,
+    listPosts: history.list,
 
     readFeed: feed.read,
     watchFeed: feed.watch,

@@ -72,14 +72,9 @@ export function createMysqlFeed(
     () => {
       watching = true;
       seen = null;
-      // The first check only learns the counter: the followers read once they start anyway.
-      counter().then(
-        (now) => {
-          if (seen === null) seen = now;
-        },
-        () => {},
-      );
-      schedule();
+      // The first check wakes the watchers too: a follower reads once it has started watching, but
+      // this read may be answered after that one, and count another instance's commit between them.
+      check();
     },
     () => {
       watching = false;
@@ -156,25 +151,32 @@ export function createMysqlFeed(
 
     /**
      * Deletes up to `limit` messages created before `before`, oldest place first, and raises
-     * `pruned_seq` to the last place deleted, in one transaction.
+     * `pruned_seq` to the last place deleted, in one transaction at READ COMMITTED: at REPEATABLE
+     * READ its scan would lock the gap after the newest message too, which an insert holding the
+     * feed's counter then waits for while the prune waits for the counter: a deadlock.
      */
     async prune(before: number, limit = 1_000): Promise<number> {
       checkArgument('MysqlStore.pruneMessages', 'before', before, EPOCH_MS);
       checkArgument('MysqlStore.pruneMessages', 'limit', limit, integer(1));
       const cutoff = new Date(before).toISOString();
-      return calls.transaction('pruneMessages', async (tx) => {
-        const { rows } = await tx(`SELECT seq FROM ${p}messages WHERE created_at < ? ORDER BY seq LIMIT ? FOR UPDATE`, [
-          cutoff,
-          limit,
-        ]);
-        if (rows.length === 0) return { value: 0, commit: false };
-        const through = String(rows[rows.length - 1]!.seq);
-        const { affectedRows } = await tx(`DELETE FROM ${p}messages WHERE seq IN (${rows.map(() => '?').join(', ')})`, [
-          ...rows.map((row) => String(row.seq)),
-        ]);
-        await tx(`UPDATE ${p}feed SET pruned_seq = GREATEST(pruned_seq, ?) WHERE id = 1`, [through]);
-        return { value: affectedRows, commit: true };
-      });
+      return calls.transaction(
+        'pruneMessages',
+        async (tx) => {
+          const { rows } = await tx(
+            `SELECT seq FROM ${p}messages WHERE created_at < ? ORDER BY seq LIMIT ? FOR UPDATE`,
+            [cutoff, limit],
+          );
+          if (rows.length === 0) return { value: 0, commit: false };
+          const through = String(rows[rows.length - 1]!.seq);
+          const { affectedRows } = await tx(
+            `DELETE FROM ${p}messages WHERE seq IN (${rows.map(() => '?').join(', ')})`,
+            [...rows.map((row) => String(row.seq))],
+          );
+          await tx(`UPDATE ${p}feed SET pruned_seq = GREATEST(pruned_seq, ?) WHERE id = 1`, [through]);
+          return { value: affectedRows, commit: true };
+        },
+        { readCommitted: true },
+      );
     },
   };
 }

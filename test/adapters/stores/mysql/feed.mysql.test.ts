@@ -138,6 +138,44 @@ describe.skipIf(mysqlUrl === null)(title('MySQL feed', 'mysql'), () => {
     }
   });
 
+  // A watch learns the counter with a read of its own, which a busy pool or server may answer only
+  // after another instance's commit that came after the follower's first read.
+  it("wakes a follower whose watch learnt the counter only after another instance's commit", async () => {
+    const webhook = await channel();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let firstRead!: () => void;
+    const hasRead = new Promise<void>((resolve) => (firstRead = resolve));
+    let held = false;
+    const late: MysqlPool = {
+      async query(query) {
+        if (!held && query.sql.startsWith('SELECT next_seq')) {
+          held = true;
+          await released;
+        }
+        const answer = await peerPool.query(query);
+        if (query.sql.startsWith('SELECT epoch')) firstRead();
+        return answer;
+      },
+      getConnection: () => peerPool.getConnection(),
+    };
+    // No check of the counter but the first, in the test's time.
+    const instance = createMysqlStore({ pool: late, tablePrefix, feedCheckMs: 600_000 });
+    const stop = new AbortController();
+    const follower = followFeed(instance, { channelId: webhook.channelId, signal: stop.signal });
+    try {
+      const first = next(follower);
+      await hasRead;
+      const message = await post(store, webhook, 1);
+      release();
+      expect((await first).message).toEqual(message);
+    } finally {
+      release();
+      stop.abort();
+      await follower.return();
+    }
+  });
+
   it('reports a failing check to onError and wakes the followers, whose read then fails too', async () => {
     const errors: unknown[] = [];
     const broken = createMysqlStore({

@@ -4,7 +4,6 @@ import {
   createMysqlStore,
   type MessageMapping,
   type MysqlPool,
-  type MysqlQuery,
   type MysqlStore,
 } from '../../../../adapters/stores/mysql/index.js';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../../../../src/index.js';
 import { insertInput, makeMessage, makeWebhook, randomHex, randomId } from '../../../../src/testing/fixtures.js';
 import { backends } from '../../../support/backends.js';
+import { recordingPool } from './recording-pool.js';
 
 const { mysqlUrl, title } = backends();
 const tablePrefix = 'cwtest_group_commit_';
@@ -42,32 +42,6 @@ const messages: MessageMapping = {
   table: 'cwtest_gc_posts',
   columns: { id: 'message_id', channelId: 'room_id', body: 'text' },
 };
-
-/**
- * A pool whose statements, on the pool and in transactions, are written down in `sent`, in order,
- * each one the server refused followed by `failed <errno>`.
- */
-function recordingPool(pool: mysql.Pool, sent: string[], setUp: string | null = null): MysqlPool {
-  const record = (query: MysqlQuery, send: () => Promise<[unknown, unknown]>) => {
-    sent.push(query.sql);
-    return send().catch((error: unknown) => {
-      sent.push(`failed ${(error as { errno?: number }).errno}`);
-      throw error;
-    });
-  };
-  return {
-    query: (query) => record(query, () => pool.query(query)),
-    async getConnection() {
-      const connection = await pool.getConnection();
-      if (setUp !== null) await connection.query(setUp);
-      return {
-        query: (query) => record(query, () => connection.query(query)),
-        release: () => connection.release(),
-        destroy: () => connection.destroy(),
-      };
-    },
-  };
-}
 
 /**
  * A pool whose transactions hold their `COMMIT` until `release()` when `holds` says so of the
@@ -346,6 +320,65 @@ describe.skipIf(mysqlUrl === null)(title('MySQL group commit on MariaDB', 'mysql
     }
     expect(await appRows(webhook.channelId)).toEqual([posts[0], posts[1], posts[3]].map((input) => input!.message.id));
   });
+
+  // The errors a batch of posts can meet for want of a lock, or for a snapshot a row is newer than
+  // (`innodb_snapshot_isolation`), each made to happen at the batch's insert of its messages, after
+  // it wrote its webhooks' rows and took its places.
+  for (const [errno, sqlState] of [
+    [1020, 'HY000'],
+    [1213, '40001'],
+    [1205, 'HY000'],
+  ] as const)
+    it(`a batch that fails with ${errno} rolls back, and its posts go again alone: each stored once, none lost`, async () => {
+      const webhooks = await Promise.all([seeded(), seeded()]);
+      const first = post(await seeded(), null);
+      const earlier = post(webhooks[0]!, 'earlier');
+      await store.insertMessage(earlier);
+      let failed = false;
+      const failing: MysqlPool = {
+        query: (query) => pool.query(query),
+        async getConnection() {
+          const connection = await pool.getConnection();
+          let batch = false;
+          return {
+            query(query) {
+              batch ||= isBatch(query.sql);
+              if (batch && !failed && query.sql.includes(`INSERT INTO ${tablePrefix}messages`)) {
+                failed = true;
+                return Promise.reject(Object.assign(new Error(`injected ${errno}`), { errno, sqlState }));
+              }
+              return connection.query(query);
+            },
+            release: () => connection.release(),
+            destroy: () => connection.destroy(),
+          };
+        },
+      };
+      const instance = createMysqlStore({ pool: failing, tablePrefix });
+      const posts = [
+        post(webhooks[0]!, null),
+        post(webhooks[1]!, 'k'),
+        post(webhooks[0]!, 'earlier'),
+        post(webhooks[1]!, 'k'),
+        post(webhooks[0]!, 'new'),
+      ];
+      const results = await Promise.all([first, ...posts].map((input) => instance.insertMessage(input)));
+      expect(failed).toBe(true);
+      expect(results.slice(1)).toEqual([
+        created(posts[0]!),
+        created(posts[1]!),
+        { outcome: 'duplicate', message: earlier.message },
+        { outcome: 'duplicate', message: posts[1]!.message },
+        created(posts[4]!),
+      ]);
+      const stored = [
+        ...(await store.listMessages(webhooks[0]!.channelId)),
+        ...(await store.listMessages(webhooks[1]!.channelId)),
+      ];
+      expect(stored.map((message) => message.id).sort()).toEqual(
+        [earlier, posts[0]!, posts[1]!, posts[4]!].map((input) => input.message.id).sort(),
+      );
+    });
 
   it('looks up the webhooks of a batch in one query, each caller getting its own', async () => {
     const webhooks = await Promise.all([seeded(), seeded(), seeded()]);

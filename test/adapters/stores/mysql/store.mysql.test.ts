@@ -1,14 +1,17 @@
 import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createMysqlStore,
   MYSQL_SCHEMA_VERSION,
   mysqlSchema,
   type MysqlPool,
   type MysqlQuery,
+  type MysqlStore,
 } from '../../../../adapters/stores/mysql/index.js';
+import type { PostRecord } from '../../../../src/index.js';
 import { insertInput, makeMessage, makeWebhook, randomHex, randomId } from '../../../../src/testing/fixtures.js';
 import { backends } from '../../../support/backends.js';
+import { recordingPool } from './recording-pool.js';
 
 const { mysqlUrl, title } = backends();
 const tablePrefix = 'cwtest_store_';
@@ -212,6 +215,205 @@ describe.skipIf(mysqlUrl === null)(title('MySQL store on MariaDB', 'mysql'), () 
     });
   });
 
+  const seeded = async (store: MysqlStore) => {
+    const webhook = makeWebhook(`c_${randomId()}`, t0);
+    await store.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: false });
+    await store.insertWebhook(webhook);
+    return webhook;
+  };
+
+  it('a post alone with a key runs at READ COMMITTED and reads its key in the guard; one without runs at the session level', async () => {
+    const sent: string[] = [];
+    const store = createMysqlStore({ pool: recordingPool(pool, sent), tablePrefix });
+    const webhook = await seeded(store);
+    const kinds = (from: number) =>
+      sent
+        .slice(from)
+        .map((sql) => /^\s*(SET TRANSACTION[^,]*|START TRANSACTION|COMMIT|ROLLBACK|\w+ \S+ \S+)/.exec(sql)![1]);
+    let from = sent.length;
+    await store.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 1), null));
+    const plain = [
+      `UPDATE ${tablePrefix}webhooks SET`,
+      'SELECT w.channel_id AS',
+      `UPDATE ${tablePrefix}feed SET`,
+      `INSERT INTO ${tablePrefix}messages`,
+      'COMMIT',
+    ];
+    expect(kinds(from)).toEqual(['START TRANSACTION', ...plain]);
+    from = sent.length;
+    const keyed = makeMessage(webhook, t0 + 2);
+    await store.insertMessage(insertInput(webhook, keyed, 'k'));
+    expect(kinds(from)).toEqual(['SET TRANSACTION ISOLATION LEVEL READ COMMITTED', 'START TRANSACTION', ...plain]);
+    from = sent.length;
+    expect(await store.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 3), 'k'))).toEqual({
+      outcome: 'duplicate',
+      message: keyed,
+    });
+    expect(kinds(from)).toEqual([
+      'SET TRANSACTION ISOLATION LEVEL READ COMMITTED',
+      'START TRANSACTION',
+      ...plain.slice(0, 2),
+      'ROLLBACK',
+    ]);
+  });
+
+  it("the store's READ COMMITTED never reaches the app's own transactions on the pool's connections", async () => {
+    const single = mysql.createPool({ uri: mysqlUrl!, connectionLimit: 1 });
+    try {
+      const store = createMysqlStore({ pool: single, tablePrefix });
+      const webhook = await seeded(store);
+      const message = makeMessage(webhook, t0 + 1);
+      await store.insertMessage(insertInput(webhook, message, 'k'));
+      await store.insertMessage(insertInput(webhook, makeMessage(webhook, t0 + 2), 'k'));
+      await store.recordPosts([makeRecord(webhook.id)]);
+      await store.pruneMessages(t0 - 1);
+      const connection = await single.getConnection();
+      try {
+        await connection.query('START TRANSACTION');
+        await connection.query(`SELECT id FROM ${tablePrefix}feed FOR UPDATE`);
+        const [rows] = await connection.query(
+          'SELECT trx_isolation_level AS level FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()',
+        );
+        expect(rows).toEqual([{ level: 'REPEATABLE READ' }]);
+      } finally {
+        await connection.query('ROLLBACK');
+        connection.release();
+      }
+    } finally {
+      await single.end();
+    }
+    // A connection whose START TRANSACTION failed after the level was set is closed, not given back.
+    const ends: string[] = [];
+    const refusing: MysqlPool = {
+      query: (query) => pool.query(query),
+      async getConnection() {
+        const connection = await pool.getConnection();
+        return {
+          query: (query) =>
+            query.sql === 'START TRANSACTION' ? Promise.reject(new Error('refused')) : connection.query(query),
+          release: () => {
+            ends.push('release');
+            connection.release();
+          },
+          destroy: () => {
+            ends.push('destroy');
+            connection.destroy();
+          },
+        };
+      },
+    };
+    const webhook = await seeded(createMysqlStore({ pool, tablePrefix }));
+    await expect(
+      createMysqlStore({ pool: refusing, tablePrefix }).insertMessage(
+        insertInput(webhook, makeMessage(webhook, t0 + 1), 'k'),
+      ),
+    ).rejects.toMatchObject({ code: 'store_failed' });
+    expect(ends).toEqual(['destroy']);
+  });
+
+  // At REPEATABLE READ the guard's read of a key not yet stored would lock the gap of the key index
+  // where it would go, and the next webhook's posts insert into that gap, holding the feed's counter
+  // that the keyed post waits for next.
+  it('a post with a key locks no gap of the key index: a post to the next webhook is stored meanwhile', async () => {
+    const prefix = `cwtest_gap_${unique()}_`;
+    const store = createMysqlStore({ pool, tablePrefix: prefix });
+    await store.migrate();
+    const [first, next] = await Promise.all(
+      ['a', 'b'].map(async (letter) => {
+        const webhook = makeWebhook(`c_${randomId()}`, t0, { id: `wh_${letter.repeat(22)}` });
+        await store.putChannel({ id: webhook.channelId, ownerId: 'u1', archived: false });
+        await store.insertWebhook(webhook);
+        return webhook;
+      }),
+    );
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let guarded!: () => void;
+    const hasGuarded = new Promise<void>((resolve) => (guarded = resolve));
+    const holding: MysqlPool = {
+      query: (query) => pool.query(query),
+      async getConnection() {
+        const connection = await peerPool.getConnection();
+        return {
+          async query(query) {
+            if (query.sql.includes(`UPDATE ${prefix}feed`)) {
+              guarded();
+              await released;
+            }
+            return connection.query(query);
+          },
+          release: () => connection.release(),
+          destroy: () => connection.destroy(),
+        };
+      },
+    };
+    const keyed = makeMessage(first!, t0 + 1);
+    const storingKeyed = createMysqlStore({ pool: holding, tablePrefix: prefix }).insertMessage(
+      insertInput(first!, keyed, 'k'),
+    );
+    try {
+      await hasGuarded;
+      const other = makeMessage(next!, t0 + 2);
+      expect(await store.insertMessage(insertInput(next!, other, null))).toEqual({
+        outcome: 'created',
+        message: other,
+      });
+      release();
+      expect(await storingKeyed).toEqual({ outcome: 'created', message: keyed });
+    } finally {
+      release();
+    }
+  });
+
+  // At REPEATABLE READ the prune's scan locks the gap after the newest message: an insert that took
+  // its place before then waits for the prune, which waits for the feed's counter that insert holds.
+  it('a prune while an insert holds its place in the feed: the insert is stored, then the prune goes on', async () => {
+    const prefix = `cwtest_prune_${unique()}_`;
+    const store = createMysqlStore({ pool, tablePrefix: prefix });
+    await store.migrate();
+    const webhook = await seeded(store);
+    for (let i = 0; i < 3; i++) await store.insertMessage(insertInput(webhook, makeMessage(webhook, t0), null));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let placed!: () => void;
+    const hasPlace = new Promise<void>((resolve) => (placed = resolve));
+    const holding: MysqlPool = {
+      query: (query) => pool.query(query),
+      async getConnection() {
+        const connection = await peerPool.getConnection();
+        return {
+          async query(query) {
+            if (query.sql.includes(`INSERT INTO ${prefix}messages`)) {
+              placed();
+              await released;
+            }
+            return connection.query(query);
+          },
+          release: () => connection.release(),
+          destroy: () => connection.destroy(),
+        };
+      },
+    };
+    const later = makeMessage(webhook, t0 + 60_000);
+    const storing = createMysqlStore({ pool: holding, tablePrefix: prefix }).insertMessage(
+      insertInput(webhook, later, null),
+    );
+    try {
+      await hasPlace;
+      const sent: string[] = [];
+      const pruning = createMysqlStore({ pool: recordingPool(pool, sent), tablePrefix: prefix }).pruneMessages(t0 + 1);
+      // The prune has deleted and waits for the counter.
+      await vi.waitFor(() => expect(sent.at(-1)).toContain(`UPDATE ${prefix}feed SET pruned_seq`));
+      release();
+      expect(await storing).toEqual({ outcome: 'created', message: later });
+      expect(await pruning).toBe(3);
+      expect(sent.filter((sql) => sql.startsWith('failed'))).toEqual([]);
+      expect(await store.listMessages(webhook.channelId)).toEqual([later]);
+    } finally {
+      release();
+    }
+  });
+
   it('an insert blocked past its deadline times out, writes nothing, and a retry stores it once', async () => {
     const locker = await pool.getConnection();
     try {
@@ -248,3 +450,18 @@ describe.skipIf(mysqlUrl === null)(title('MySQL store on MariaDB', 'mysql'), () 
     }
   });
 });
+
+/** A record of a 201. */
+function makeRecord(webhookId: string): PostRecord {
+  return {
+    webhookId,
+    at: t0,
+    status: 201,
+    code: null,
+    errors: [],
+    idempotencyKey: null,
+    messageId: `msg_${randomId()}`,
+    bodyBytes: 2,
+    count: 1,
+  };
+}
