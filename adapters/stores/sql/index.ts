@@ -30,6 +30,7 @@ export {
   MESSAGE_COLUMNS,
   orNull,
   toMessage,
+  type LastPostPlace,
   type SqliteAppTables,
   type SqliteExec,
   type SqliteRow,
