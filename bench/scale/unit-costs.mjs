@@ -5,6 +5,8 @@
 //   400 KB and of 400 MB: a typed array (a read per line), objects (one object to the next), and a
 //   `Map` of 2,000 and of 2,000,000 webhook ids (a lookup with a string made as a URL's is, one field
 //   of the value read).
+// - `caches`: ns per dependent read in a typed array of 1 to 64 MB: how much of the caches a core
+//   gets, where reads start to cost what no cache holds.
 // - `sqlite`: µs of CPU per point read whose leaf page SQLite's cache holds and per one it reads from
 //   the operating system's page cache; per page a transaction dirties (its change, its WAL frame at
 //   commit and its copy at the checkpoint after: transactions of 32 updates, each row on a page of
@@ -186,4 +188,7 @@ const memory = {
   objects: { small: objectRead(SMALL_BYTES), large: objectRead(LARGE_BYTES) },
   mapLookup: { small: mapRead(2_000), large: mapRead(SMOKE ? 20_000 : 2_000_000) },
 };
-console.log(JSON.stringify({ memory, sqlite: sqliteCosts() }));
+const caches = Object.fromEntries(
+  (SMOKE ? [1, 2] : [1, 2, 4, 8, 16, 64]).map((mib) => [`${mib} MB`, typedArrayRead(mib * 2 ** 20)]),
+);
+console.log(JSON.stringify({ memory, caches, sqlite: sqliteCosts() }));

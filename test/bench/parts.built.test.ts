@@ -183,11 +183,14 @@ describe('npm run bench:scale without servers, in a smoke run', () => {
       });
       const figures = JSON.parse(stdout) as {
         memory: Record<'typedArray' | 'objects' | 'mapLookup', { small: number; large: number }>;
+        caches: Record<string, number>;
         sqlite: Record<'cachedReadUs' | 'osCacheReadUs' | 'dirtiedPageUs' | 'checkpointCopyUs', number>;
       };
       // Measured, not judged: a smoke run's working sets are small, and its figures mean nothing.
       const memory = Object.values(figures.memory).flatMap(({ small, large }) => [small, large]);
-      expect([...memory, ...Object.values(figures.sqlite)].every(Number.isFinite)).toBe(true);
+      const all = [...memory, ...Object.values(figures.caches), ...Object.values(figures.sqlite)];
+      expect(all.every(Number.isFinite)).toBe(true);
+      expect(Object.keys(figures.caches)).toEqual(['1 MB', '2 MB']);
       expect(Object.keys(figures.sqlite)).toEqual([
         'cachedReadUs',
         'osCacheReadUs',
