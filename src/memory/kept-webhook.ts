@@ -1,4 +1,5 @@
 import type { WebhookRecord } from '../ports.js';
+import type { HistoryRing } from './history-ring.js';
 
 /**
  * A webhook as the memory store keeps it: the record's fields, but the time of its last post as a
@@ -10,13 +11,15 @@ import type { WebhookRecord } from '../ports.js';
  */
 export interface KeptWebhook extends Omit<WebhookRecord, 'lastPostAt'> {
   lastPostTime: number;
+  /** Its post history, once it has one (see `HistoryRing`). */
+  history: HistoryRing | null;
 }
 
-/** The kept form of a record, sharing nothing with it. */
-export function keepWebhook(webhook: WebhookRecord): KeptWebhook {
+/** The kept form of a record, sharing nothing with it but its channel's id, given as `channelId`. */
+export function keepWebhook(webhook: WebhookRecord, channelId: string): KeptWebhook {
   return {
     id: webhook.id,
-    channelId: webhook.channelId,
+    channelId,
     name: webhook.name,
     secretHash: webhook.secretHash,
     createdBy: webhook.createdBy,
@@ -26,6 +29,7 @@ export function keepWebhook(webhook: WebhookRecord): KeptWebhook {
     lastPostTime: webhook.lastPostAt ?? Number.NaN,
     description: webhook.description,
     avatarUrl: webhook.avatarUrl,
+    history: null,
   };
 }
 

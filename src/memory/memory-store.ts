@@ -1,5 +1,3 @@
-import { isFolded, minuteOf } from '../history/post-record.js';
-import { POST_HISTORY_LIMIT } from '../limits.js';
 import {
   checkReadFeedOptions,
   cursorExpired,
@@ -9,6 +7,7 @@ import {
   parseCursor,
 } from '../feed/cursor.js';
 import { createFeedWatchers } from '../feed/watchers.js';
+import { addToHistory, type HistoryRing, newestRecords, newHistoryRing } from './history-ring.js';
 import { handOutWebhook, keepWebhook, type KeptWebhook } from './kept-webhook.js';
 import { checkArgument, EPOCH_MS, integer } from '../arguments/index.js';
 import type {
@@ -17,7 +16,6 @@ import type {
   FeedPage,
   ImmediateStoreMethods,
   Message,
-  PostRecord,
   ReadFeedOptions,
   StoreMethods,
   Sync,
@@ -86,10 +84,11 @@ export function createMemoryStore(): MemoryStore {
   const messagesByChannel = new Map<string, Message[]>();
   // Keyed by webhook id, then idempotency key: keys are scoped to their webhook.
   const messagesByKey = new Map<string, Map<string, Message>>();
-  // Each webhook's history: a ring of slots written in turn and, once full, overwritten in place, so
-  // that a post's record is copied into a slot that lives on rather than kept as an object of its own
-  // (a long-lived object per post would cost the garbage collector a full collection now and then).
-  const rings = new Map<string, Ring>();
+  // Each webhook's history is kept on its record (see `HistoryRing`), not in a map of its own:
+  // here only the history of an id the store holds no webhook for, which the port allows.
+  const unheldHistories = new Map<string, HistoryRing>();
+  // One string per channel id, shared by the webhooks of the channel, rather than a copy in each.
+  const channelIds = new Map<string, string>();
   // The feed: every kept message in the order stored, with its number beside it, and per channel
   // the numbers of its messages beside `messagesByChannel`'s list (a small integer each, rather
   // than an entry object per message). `prunedThrough` is the highest number pruned.
@@ -123,7 +122,12 @@ export function createMemoryStore(): MemoryStore {
     },
     insertWebhook(webhook) {
       if (webhooks.has(webhook.id)) throw new Error(`a webhook with id ${webhook.id} already exists`);
-      webhooks.set(webhook.id, keepWebhook(webhook));
+      const channelId = channelIds.get(webhook.channelId) ?? webhook.channelId;
+      channelIds.set(channelId, channelId);
+      const kept = keepWebhook(webhook, channelId);
+      kept.history = unheldHistories.get(webhook.id) ?? null;
+      unheldHistories.delete(webhook.id);
+      webhooks.set(webhook.id, kept);
     },
     getWebhook(webhookId) {
       const webhook = webhooks.get(webhookId);
@@ -193,27 +197,19 @@ export function createMemoryStore(): MemoryStore {
       // One record after the other: a 415 or 429 finds the record of its minute in the ring even when
       // an earlier record of this very batch put it there.
       for (const record of records) {
-        const ring = rings.get(record.webhookId) ?? { slots: [], written: 0 };
-        if (ring.written === 0) rings.set(record.webhookId, ring);
-        if (isFolded(record.status) && addToItsMinute(ring, record)) continue;
-        const slot = ring.written % POST_HISTORY_LIMIT;
-        if (slot === ring.slots.length) ring.slots.push(fill({} as PostRecord, record));
-        else fill(ring.slots[slot]!, record);
-        ring.written++;
+        const webhook = webhooks.get(record.webhookId);
+        let ring = webhook === undefined ? unheldHistories.get(record.webhookId) : webhook.history;
+        if (ring === undefined || ring === null) {
+          ring = newHistoryRing();
+          if (webhook === undefined) unheldHistories.set(record.webhookId, ring);
+          else webhook.history = ring;
+        }
+        addToHistory(ring, record);
       }
     },
     listPosts(webhookId, limit) {
-      const ring = rings.get(webhookId);
-      if (ring === undefined) return [];
-      const newest: PostRecord[] = [];
-      for (
-        let position = ring.written - 1;
-        position >= 0 && position >= ring.written - Math.min(limit, POST_HISTORY_LIMIT);
-        position--
-      ) {
-        newest.push(Object.freeze({ ...ring.slots[position % POST_HISTORY_LIMIT]! }));
-      }
-      return newest;
+      const ring = webhooks.get(webhookId)?.history ?? unheldHistories.get(webhookId);
+      return ring === undefined ? [] : newestRecords(ring, webhookId, limit);
     },
     readFeed(options) {
       checkReadFeedOptions('memory store', options);
@@ -267,43 +263,6 @@ export function createMemoryStore(): MemoryStore {
     },
   };
 }
-
-/** A webhook's history: up to 100 slots, and how many records were ever written to them. */
-interface Ring {
-  slots: PostRecord[];
-  written: number;
-}
-
-/** Adds a folded record to the webhook's record of the same status and minute, when the ring still holds one. */
-function addToItsMinute(ring: Ring, record: PostRecord): boolean {
-  const minute = minuteOf(record.at);
-  const earlier = ring.slots.find((slot) => slot.status === record.status && minuteOf(slot.at) === minute);
-  if (earlier === undefined) return false;
-  earlier.at = Math.min(earlier.at, record.at);
-  earlier.count += record.count;
-  return true;
-}
-
-// Writes a record into a slot, in one fixed key order (one hidden class for every slot), with frozen
-// copies of its errors: what the caller keeps can change nothing stored, and what `listPosts`
-// hands out shares only those frozen errors.
-function fill(slot: PostRecord, record: PostRecord): PostRecord {
-  slot.webhookId = record.webhookId;
-  slot.at = record.at;
-  slot.status = record.status;
-  slot.code = record.code;
-  slot.errors =
-    record.errors.length === 0
-      ? NO_ERRORS
-      : (Object.freeze(record.errors.map((error) => Object.freeze({ ...error }))) as PostRecord['errors']);
-  slot.idempotencyKey = record.idempotencyKey;
-  slot.messageId = record.messageId;
-  slot.bodyBytes = record.bodyBytes;
-  slot.count = record.count;
-  return slot;
-}
-
-const NO_ERRORS = Object.freeze([]) as unknown as PostRecord['errors'];
 
 /** Removes from `messages`, and from `numbers` beside it, the messages in `pruned`, in place. */
 function keep(messages: Message[], numbers: number[], pruned: Set<Message>): void {

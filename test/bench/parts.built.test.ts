@@ -175,6 +175,33 @@ describe('npm run bench:scale without servers, in a smoke run', () => {
   );
 
   it(
+    'measures the units of the growth model: reads of memory and pages of SQLite',
+    async () => {
+      const { stdout } = await run(process.execPath, [join(root, 'bench', 'scale', 'unit-costs.mjs')], {
+        env: { ...process.env, ...SMOKE_ENV },
+        timeout: SMOKE_TIMEOUT_MS,
+      });
+      const figures = JSON.parse(stdout) as {
+        memory: Record<'typedArray' | 'objects' | 'mapLookup', { small: number; large: number }>;
+        caches: Record<string, number>;
+        sqlite: Record<'cachedReadUs' | 'osCacheReadUs' | 'dirtiedPageUs' | 'checkpointCopyUs', number>;
+      };
+      // Measured, not judged: a smoke run's working sets are small, and its figures mean nothing.
+      const memory = Object.values(figures.memory).flatMap(({ small, large }) => [small, large]);
+      const all = [...memory, ...Object.values(figures.caches), ...Object.values(figures.sqlite)];
+      expect(all.every(Number.isFinite)).toBe(true);
+      expect(Object.keys(figures.caches)).toEqual(['1 MB', '2 MB']);
+      expect(Object.keys(figures.sqlite)).toEqual([
+        'cachedReadUs',
+        'osCacheReadUs',
+        'dirtiedPageUs',
+        'checkpointCopyUs',
+      ]);
+    },
+    SMOKE_TIMEOUT_MS,
+  );
+
+  it(
     'measures the working set of the memory store',
     async () => {
       const { stdout } = await run(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/ports.js';
+import { createMemoryStore } from '../../src/memory/memory-store.js';
+import type { Message, PostRecord, WebhookRecord } from '../../src/ports.js';
 import { CHANNEL_ID, settle, setup } from '../support/setup.js';
 
 const BLOCKS = [
@@ -75,5 +76,46 @@ describe('what the memory store hands out cannot change what it stored', () => {
     expect(() => ((record as { revokedAt: number | null }).revokedAt = 1)).toThrow(TypeError);
     expect(() => ((record as { secretHash: string }).secretHash = '0'.repeat(64))).toThrow(TypeError);
     expect((await s.post({ text: 'still active' })).status).toBe(201);
+  });
+});
+
+// Rule: a webhook's history is kept with its record, and the history of an id the store holds no
+// webhook for is kept too (the port allows it); a webhook inserted later takes that history over.
+describe('the memory store keeps each history with its webhook', () => {
+  const t0 = Date.UTC(2026, 0, 1);
+  const record = (webhookId: string, n: number): PostRecord => ({
+    webhookId,
+    at: t0 + n,
+    status: n % 2 === 0 ? 201 : 400,
+    code: n % 2 === 0 ? null : 'invalid_payload',
+    errors: n % 2 === 0 ? [] : [{ pointer: '/text', message: `post ${n}` }],
+    idempotencyKey: null,
+    messageId: n % 2 === 0 ? `m-${n}` : null,
+    bodyBytes: 20 + n,
+    count: 1,
+  });
+  const webhook = (id: string): WebhookRecord => ({
+    id,
+    channelId: 'general',
+    name: id,
+    secretHash: 'a'.repeat(64),
+    createdBy: 'u1',
+    createdAt: t0,
+    rotatedAt: null,
+    revokedAt: null,
+    lastPostAt: null,
+    description: null,
+    avatarUrl: null,
+  });
+
+  it('records of a webhook, and of an id inserted as a webhook after them, come back newest first', () => {
+    const store = createMemoryStore();
+    store.insertWebhook(webhook('wh_held'));
+    store.recordPosts([record('wh_held', 1), record('wh_later', 2), record('wh_held', 3)]);
+    store.insertWebhook(webhook('wh_later'));
+    store.recordPosts([record('wh_later', 4), record('wh_held', 5)]);
+    expect(store.listPosts('wh_held', 100)).toEqual([record('wh_held', 5), record('wh_held', 3), record('wh_held', 1)]);
+    expect(store.listPosts('wh_later', 100)).toEqual([record('wh_later', 4), record('wh_later', 2)]);
+    expect(store.listPosts('wh_never', 100)).toEqual([]);
   });
 });

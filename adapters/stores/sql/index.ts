@@ -31,6 +31,7 @@ export {
   MESSAGE_COLUMNS,
   orNull,
   toMessage,
+  type LastPostPlace,
   type SqliteAppTables,
   type SqliteExec,
   type SqliteRow,

@@ -52,6 +52,21 @@ export interface SqliteStatements {
   insertMessage(input: InsertMessageInput): InsertMessageResult;
 }
 
+/**
+ * Where a webhook's `lastPostAt` is kept: the statement the guarded insert sets it with (bound to
+ * the post's time, then the webhook's id), and the expression that reads it in a query of the
+ * webhook table (which may name that table's columns, and `<prefix>webhooks.id`).
+ */
+export interface LastPostPlace {
+  set: string;
+  read: string;
+}
+
+/** `lastPostAt` in the webhook's own row (the Durable Object's schema keeps it there). */
+export function lastPostInRow(p: string): LastPostPlace {
+  return { set: `UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`, read: 'last_post_at' };
+}
+
 /** The host app's own tables the statements read channels from and write messages to, if any. */
 export interface SqliteAppTables {
   /** Where channels are read (default: the store's `<prefix>channels`). */
@@ -60,10 +75,19 @@ export interface SqliteAppTables {
   messages?: ResolvedMessageMapping | null;
 }
 
-/** The statements of {@link SqliteStatements} over `db`, on the tables of prefix `p` and the app's own `tables`. */
-export function createSqliteStatements(db: SqliteExec, p: string, tables: SqliteAppTables = {}): SqliteStatements {
+/**
+ * The statements of {@link SqliteStatements} over `db`, on the tables of prefix `p` and the app's
+ * own `tables`, with `lastPostAt` kept where `lastPost` says.
+ */
+export function createSqliteStatements(
+  db: SqliteExec,
+  p: string,
+  tables: SqliteAppTables = {},
+  lastPost: LastPostPlace = lastPostInRow(p),
+): SqliteStatements {
   const c = tables.channels ?? { table: `${p}channels`, id: 'id', ownerId: 'owner_id', archived: 'archived' };
   const mapped = tables.messages ?? null;
+  const columns = WEBHOOK_COLUMNS.replace('last_post_at', `${lastPost.read} AS last_post_at`);
   // Built once: the SQLite store prepares each statement by its text, once.
   const sql = {
     putChannel: `INSERT INTO ${c.table} (${c.id}, ${c.ownerId}, ${c.archived}) VALUES (?, ?, ?)
@@ -71,13 +95,13 @@ export function createSqliteStatements(db: SqliteExec, p: string, tables: Sqlite
     getChannel: `SELECT ${c.id} AS id, ${c.ownerId} AS owner_id, coalesce(${c.archived}, 0) AS archived FROM ${c.table} WHERE ${c.id} = ?`,
     listMessages: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE channel_id = ? ORDER BY seq`,
     insertWebhook: `INSERT INTO ${p}webhooks (${WEBHOOK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    getWebhook: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE id = ?`,
-    listWebhooks: `SELECT ${WEBHOOK_COLUMNS} FROM ${p}webhooks WHERE channel_id = ? ORDER BY created_at, seq`,
-    updateWebhookSecret: `UPDATE ${p}webhooks SET secret_hash = ?, rotated_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
-    revokeWebhook: `UPDATE ${p}webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${WEBHOOK_COLUMNS}`,
+    getWebhook: `SELECT ${columns} FROM ${p}webhooks WHERE id = ?`,
+    listWebhooks: `SELECT ${columns} FROM ${p}webhooks WHERE channel_id = ? ORDER BY created_at, seq`,
+    updateWebhookSecret: `UPDATE ${p}webhooks SET secret_hash = ?, rotated_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING ${columns}`,
+    revokeWebhook: `UPDATE ${p}webhooks SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? RETURNING ${columns}`,
     // A field left out of the change keeps its value; one given as null is cleared.
     updateWebhookProfile: `UPDATE ${p}webhooks SET description = CASE WHEN ? THEN ? ELSE description END, avatar_url = CASE WHEN ? THEN ? ELSE avatar_url END
-       WHERE id = ? AND revoked_at IS NULL RETURNING ${WEBHOOK_COLUMNS}`,
+       WHERE id = ? AND revoked_at IS NULL RETURNING ${columns}`,
     // `found` tells a missing channel from one whose archived column is NULL (not archived).
     guard: `SELECT w.revoked_at IS NULL AND w.secret_hash = ? AS active, ch.${c.id} IS NOT NULL AS found,
        coalesce(ch.${c.archived}, 0) AS archived
@@ -85,7 +109,7 @@ export function createSqliteStatements(db: SqliteExec, p: string, tables: Sqlite
     keyed: `SELECT ${MESSAGE_COLUMNS} FROM ${p}messages WHERE webhook_id = ? AND idempotency_key = ?`,
     insertMessage: `INSERT INTO ${p}messages (id, channel_id, webhook_id, author_name, body, blocks, created_at, idempotency_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    lastPostAt: `UPDATE ${p}webhooks SET last_post_at = ? WHERE id = ?`,
+    lastPostAt: lastPost.set,
     appMessage:
       mapped === null
         ? ''

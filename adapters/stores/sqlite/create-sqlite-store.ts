@@ -4,6 +4,7 @@ import {
   createSqliteStatements,
   historySlotRows,
   MESSAGE_COLUMNS,
+  type LastPostPlace,
   MESSAGE_MAPPING,
   orNull,
   postRecordValues,
@@ -202,6 +203,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
     },
     p,
     tables,
+    lastPostPlace(p),
   );
 
   /** Appends a batch of history records to the log, inside the caller's transaction; folds a full log. */
@@ -215,15 +217,28 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
   }
 
   /**
-   * Moves every record of the log into its webhook's ring, in the order they were written, then
-   * empties the log, inside the caller's transaction. The log is only ever emptied whole, so its
+   * Moves every record of the log into its webhook's ring, in the order they were written, and the
+   * last posts' times into the heads, then empties the log, inside the caller's transaction. The log is only ever emptied whole, so its
    * `seq`s run without a gap and `max - min + 1` is its length.
    */
   function foldLog(): void {
+    foldTimes();
     const rows = statement(`SELECT ${POST_COLUMNS} FROM ${p}post_log ORDER BY seq`).all() as PostRow[];
     if (rows.length === 0) return;
     writeRings(rows.map(toPostRecord));
     statement(`DELETE FROM ${p}post_log`).run();
+  }
+
+  /**
+   * Moves the times of the last posts into the history heads, inside the caller's transaction: with
+   * the log's records, so that a fold writes each head's page once for both.
+   */
+  function foldTimes(): void {
+    statement(
+      `INSERT INTO ${p}post_heads (webhook_id, next, last_post_at) SELECT webhook_id, 0, at FROM ${p}post_times WHERE true
+       ON CONFLICT (webhook_id) DO UPDATE SET last_post_at = excluded.last_post_at`,
+    ).run();
+    statement(`DELETE FROM ${p}post_times`).run();
   }
 
   /** Writes a batch of history records into the rings, inside the caller's transaction. */
@@ -327,6 +342,20 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
       ),
     recordPosts: (records) =>
       records.length === 0 ? Promise.resolve() : writer.run(party, 'recordPosts', () => appendRecords(records)),
+  };
+}
+
+/**
+ * Where the store keeps a webhook's `lastPostAt` (schema version 7): the time of a post goes to
+ * `post_times`, one row per webhook that posted since the last fold, which the fold moves into
+ * the webhook's history head; the webhook's row keeps the time written before version 7. A read
+ * takes the first of the three that has one, so it sees every post's time as soon as it committed.
+ */
+function lastPostPlace(p: string): LastPostPlace {
+  const webhook = `webhook_id = ${p}webhooks.id`;
+  return {
+    set: `INSERT INTO ${p}post_times (at, webhook_id) VALUES (?, ?) ON CONFLICT (webhook_id) DO UPDATE SET at = excluded.at`,
+    read: `coalesce((SELECT at FROM ${p}post_times WHERE ${webhook}), (SELECT last_post_at FROM ${p}post_heads WHERE ${webhook}), last_post_at)`,
   };
 }
 

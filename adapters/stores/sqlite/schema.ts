@@ -145,6 +145,18 @@ INSERT INTO ${p}rate_log (key, expires_at, tag) SELECT key, expires_at, tag FROM
 DROP TABLE ${p}rate_hits;
 `,
   },
+  {
+    version: 7,
+    // A post's time goes to a small table of the webhooks that posted since the last fold, and from
+    // there into their history heads, rather than into the webhook's row: the row is read by every
+    // post and is no longer written by one. Rows keep the times written before this step.
+    sql: (p) => `ALTER TABLE ${p}post_heads ADD COLUMN last_post_at INTEGER;
+CREATE TABLE IF NOT EXISTS ${p}post_times (
+  webhook_id TEXT PRIMARY KEY,
+  at INTEGER NOT NULL
+) WITHOUT ROWID;
+`,
+  },
 ];
 
 /**
@@ -194,6 +206,12 @@ export const SQLITE_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
  *   is folded into the rings, and emptied, in one transaction once it holds 2,048 records and
  *   before every `listPosts`. So the log never holds more than 2,048 records and a read sees every
  *   record written before it.
+ * - Nor does a post write its webhook's row, which every post reads: the guarded insert sets the
+ *   webhook's time in `post_times` (a row per webhook that posted since the last fold, a few pages
+ *   that the posts of a batch share), and each fold of the post log moves those times into the
+ *   webhooks' `post_heads` rows, which it writes anyway. A read of a webhook takes its
+ *   `lastPostAt` from `post_times`, else `post_heads`, else its row (the times written before
+ *   version 7), so it sees every post's time once its insert committed.
  *
  * @example
  * ```ts

@@ -270,6 +270,7 @@ describe('SQLite store: start-up and schema', () => {
         'hooks_migrations',
         'hooks_post_heads',
         'hooks_post_log',
+        'hooks_post_times',
         'hooks_posts',
         'hooks_rate_log',
         'hooks_webhooks',

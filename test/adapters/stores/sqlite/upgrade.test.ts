@@ -26,6 +26,7 @@ const SHIPPED = [
   { fixture: 'v2', versions: [1, 2] },
   { fixture: 'v4-before-3', versions: [1, 2, 4] },
   { fixture: 'v4', versions: [1, 2, 3, 4] },
+  { fixture: 'v6', versions: [1, 2, 3, 4, 5, 6] },
 ] as const;
 
 const fixture = (name: string) =>
@@ -170,8 +171,30 @@ function fillAsRelease(database: Database.Database, versions: readonly number[])
     database.prepare('INSERT INTO channel_webhooks_post_heads (webhook_id, next) VALUES (?, 2)').run(active.id);
     history.push(...records.reverse());
   }
+  if (versions.includes(5)) {
+    // A record still in the post log, not yet folded into the ring.
+    const logged: PostRecord = {
+      webhookId: active.id,
+      at: DAY + 3_000,
+      status: 201,
+      code: null,
+      errors: [],
+      idempotencyKey: 'deploy-3',
+      messageId: messages[3]!.id,
+      bodyBytes: 21,
+      count: 1,
+    };
+    database
+      .prepare(
+        `INSERT INTO channel_webhooks_post_log (webhook_id, at, status, code, errors, idempotency_key, message_id, body_bytes, count)
+         VALUES (?, ?, 201, NULL, '[]', ?, ?, 21, 1)`,
+      )
+      .run(active.id, logged.at, JSON.stringify(logged.idempotencyKey), logged.messageId);
+    history.unshift(logged);
+  }
   // The limiter's window in flight: the active webhook has used its 60 of the minute.
-  const hit = database.prepare('INSERT INTO channel_webhooks_rate_hits (key, expires_at, tag) VALUES (?, ?, ?)');
+  const hits = versions.includes(6) ? 'rate_log' : 'rate_hits';
+  const hit = database.prepare(`INSERT INTO channel_webhooks_${hits} (key, expires_at, tag) VALUES (?, ?, ?)`);
   for (let i = 0; i < 60; i++) hit.run(active.id, DAY + 9_000 + i + 60_000, i);
   return { channelId, active, rotated, revoked, messages, keyed, history };
 }
@@ -205,6 +228,11 @@ async function expectStillServing(database: Database.Database, world: OldWorld) 
     rateLimiter: createMemoryRateLimiter(),
     clock: createFakeClock(DAY + 10_000),
   });
+  // The last posts' times the rows held, until a post writes a newer one.
+  expect([store.getWebhook(world.active.id)?.lastPostAt, store.getWebhook(world.rotated.id)?.lastPostAt]).toEqual([
+    DAY + 4_000,
+    DAY + 4_000,
+  ]);
   const post = (id: string, secret: string, text: string, key?: string) =>
     handle({
       method: 'POST',
@@ -224,6 +252,11 @@ async function expectStillServing(database: Database.Database, world: OldWorld) 
     await post(world.revoked.id, world.revoked.secret, 'revoked'),
   ];
   expect(refused.map((answer) => answer.status)).toEqual([404, 404]);
+  expect(store.listWebhooks(world.channelId).map((webhook) => [webhook.id, webhook.lastPostAt])).toEqual([
+    [world.active.id, DAY + 10_000],
+    [world.rotated.id, DAY + 4_000],
+    [world.revoked.id, DAY + 4_000],
+  ]);
 
   const feed = store.readFeed({ channelId: world.channelId, limit: 100 });
   expect(feed.entries.map((entry) => entry.message).slice(0, world.messages.length)).toEqual(world.messages);
