@@ -1,6 +1,6 @@
 import { checkOptions } from '../../../src/store-kit/index.js';
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
-import { allSteps, migrationsTableSql, recordStepsSql } from './migrations.js';
+import { allSteps, migrationsTableSql, postHistoryTablesSql, recordStepsSql } from './migrations.js';
 
 /**
  * Options of {@link postgresSchema}.
@@ -102,25 +102,7 @@ CREATE UNIQUE INDEX ${p}messages_key_idx ON ${p}messages (webhook_id, idempotenc
 
 CREATE INDEX ${p}messages_channel_feed_idx ON ${p}messages (channel_id, tx, seq);
 
-CREATE TABLE ${p}post_heads (
-  webhook_id text PRIMARY KEY,
-  next bigint NOT NULL
-) WITH (fillfactor = 70);
-
-CREATE TABLE ${p}posts (
-  webhook_id text NOT NULL,
-  slot integer NOT NULL,
-  position bigint NOT NULL,
-  at bigint NOT NULL,
-  status integer NOT NULL,
-  code text,
-  errors json NOT NULL,
-  idempotency_key text,
-  message_id text,
-  body_bytes integer,
-  count integer NOT NULL,
-  PRIMARY KEY (webhook_id, slot)
-) WITH (fillfactor = 70);
+${postHistoryTablesSql(p)}
 CREATE TABLE ${p}feed (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
   epoch text NOT NULL DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 8),
