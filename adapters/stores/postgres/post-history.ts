@@ -72,11 +72,11 @@ SELECT pg_advisory_xact_lock(${lockKey});
 WITH taken AS (
   DELETE FROM ${p}post_log RETURNING seq, webhook_ids, records, folded
 ), incoming AS MATERIALIZED (
-  SELECT t.seq, e.o, e.webhook_id, e.r
+  SELECT t.seq, e.o, e.webhook_id, e.r, e.o = ANY (t.folded) AS folded
   FROM taken t, ROWS FROM (unnest(t.webhook_ids), json_array_elements(t.records)) WITH ORDINALITY AS e(webhook_id, r, o)
 ), limited AS MATERIALIZED (
   SELECT i.seq, i.o, i.webhook_id, (i.r->>0)::integer AS status, (i.r->>1)::numeric AS at, (i.r->>2)::numeric AS count
-  FROM (SELECT seq, unnest(folded) AS o FROM taken) f JOIN incoming i USING (seq, o)
+  FROM incoming i WHERE i.folded
 ), minutes AS MATERIALIZED (
   SELECT DISTINCT ON (webhook_id, status, floor(at / 60000)) webhook_id, status, floor(at / 60000) AS minute, seq, o,
     min(at) OVER w AS at, sum(count) OVER w AS count
