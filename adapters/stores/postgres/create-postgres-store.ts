@@ -113,8 +113,11 @@ const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most
  * every connection; a post whose credential this store saw accepted (or issued) waits in a lane of
  * its own that such a flood cannot fill, so real senders keep posting through it. Bad options
  * throw `ChannelWebhookError` code `invalid_argument`. The post history (`recordPosts`, `listPosts`)
- * is a ring of 100 records per webhook, one statement per batch; a batch the server refuses for a
- * value one record holds is written again record by record, so that record fails alone.
+ * is written in post order and read per webhook: a batch is one row of a log, folded into one row
+ * per webhook that keeps its last 100 records before every `listPosts` and once this instance has
+ * appended 8,192 records (see `postgresSchema`). Folds of any number of instances take turns on an
+ * advisory lock of the table prefix; appends wait for none. A batch the server refuses for a
+ * value one record holds is appended again record by record, so that record fails alone.
  *
  * Each call has one deadline, `timeoutMs` from the call: it bounds the wait for a lookup slot and for
  * a pool connection, and what is left of it goes to node-postgres as the query's `query_timeout`,
