@@ -7,7 +7,7 @@ import {
   webhookRowValues,
   type ResolvedMessageMapping,
 } from '../sql/index.js';
-import { MESSAGE_FIELDS, POST_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
+import { MESSAGE_FIELDS, WEBHOOK_FIELDS, asFields, channelFields, readRows } from './rows.js';
 import {
   type PostgresListenClient,
   type PostgresQueryable,
@@ -22,14 +22,12 @@ import {
   createNotifiedFeed,
   isChannelWebhookError,
   mergeFolded,
-  POST_HISTORY_LIMIT,
   type Async,
   type Channel,
   type FeedPage,
   type InsertMessageInput,
   type InsertMessageResult,
   type Message,
-  type PostRecord,
   type ReadFeedOptions,
   type StoreMethods,
   type WebhookRecord,
@@ -38,6 +36,15 @@ import {
 import { announceBatchSql, announceSql, createFeedReader, feedChannel, feedStatements } from './postgres-feed.js';
 import { createFeedListener } from './feed-listener.js';
 import { createGroupCommit } from '../sql/index.js';
+import {
+  appendPostsSql,
+  appendValues,
+  FOLD_AT,
+  foldPostsSql,
+  listPostsSql,
+  readPosts,
+  type StoredRecord,
+} from './post-history.js';
 
 /**
  * The PostgreSQL store, with the extra methods of the reference stores and its migration.
@@ -106,8 +113,11 @@ const GROUP_COMMIT = { maxSize: MAX_BATCH, inFlight: 1, stalledAfterMs: 25, most
  * every connection; a post whose credential this store saw accepted (or issued) waits in a lane of
  * its own that such a flood cannot fill, so real senders keep posting through it. Bad options
  * throw `ChannelWebhookError` code `invalid_argument`. The post history (`recordPosts`, `listPosts`)
- * is a ring of 100 records per webhook, one statement per batch; a batch the server refuses for a
- * value one record holds is written again record by record, so that record fails alone.
+ * is written in post order and read per webhook: a batch is one row of a log, folded into one row
+ * per webhook that keeps its last 100 records before every `listPosts` and once this instance has
+ * appended 8,192 records (see `postgresSchema`). Folds of any number of instances take turns on an
+ * advisory lock of the table prefix; appends wait for none. A batch the server refuses for a
+ * value one record holds is appended again record by record, so that record fails alone.
  *
  * Each call has one deadline, `timeoutMs` from the call: it bounds the wait for a lookup slot and for
  * a pool connection, and what is left of it goes to node-postgres as the query's `query_timeout`,
@@ -150,6 +160,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   // Turned off for good when the server loses track of a prepared statement: a pooler between the
   // pool and PostgreSQL that does not keep them (PgBouncer in transaction mode before 1.21).
   let prepare = preparedStatements;
+  // Records this instance appended to the post log since it last folded it.
+  let unfolded = 0;
   const notified =
     options.notifier === undefined
       ? null
@@ -201,11 +213,12 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       'getWebhook',
       `SELECT ${asFields(WEBHOOK_FIELDS)} FROM ${p}webhooks WHERE id = ANY($1::text[])`,
     ),
-    recordPosts: statement('recordPosts', recordPostsSql(p)),
-    listPosts: statement(
-      'listPosts',
-      `SELECT ${asFields(POST_FIELDS)} FROM ${p}posts WHERE webhook_id = $1 ORDER BY position DESC LIMIT $2`,
-    ),
+    recordPosts: statement('recordPosts', appendPostsSql(p)),
+    // The fold is one simple-protocol query of several statements, never prepared; it is named for
+    // the method whose call it is part of.
+    foldForRecord: statement('recordPosts', foldPostsSql(p, lockKey(p)), false),
+    foldForList: statement('listPosts', foldPostsSql(p, lockKey(p)), false),
+    listPosts: statement('listPosts', listPostsSql(p)),
     readFeed: statement('readFeed', feedStatements(p).all),
     readChannelFeed: statement('readChannelFeed', feedStatements(p).channel),
   };
@@ -419,83 +432,51 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
     async recordPosts(records) {
       if (records.length === 0) return;
-      // One JSON array for the whole batch, as one parameter: one round trip however many records.
-      // PostgreSQL's JSON functions refuse `\u0000` and a lone surrogate in what they unpack (a
-      // sender chooses both, as a property name a 400's pointer repeats), so the errors and the key
-      // travel as JSON text inside it, unpacked as text and kept exactly in the `json` column.
-      const rows = mergeFolded(records).map((record, i) => ({
-        i,
-        webhook_id: record.webhookId,
-        at: record.at,
-        status: record.status,
-        code: record.code,
-        errors: JSON.stringify(record.errors),
-        idempotency_key: record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
-        message_id: record.messageId,
-        body_bytes: record.bodyBytes,
-        count: record.count,
-      }));
+      // One row of the log for the whole batch: one round trip, one row, however many records.
+      const batch = mergeFolded(records);
+      let appended = batch.length;
+      const failures: unknown[] = [];
       try {
-        await run(sql.recordPosts, [JSON.stringify(rows)]);
+        await run(sql.recordPosts, appendValues(batch));
       } catch (error) {
-        if (rows.length === 1 || !refusedForItsData(error)) throw error;
-        // One record the server refuses fails the whole statement: the others are written again one
+        if (batch.length === 1 || !refusedForItsData(error)) throw error;
+        // One record the server refuses fails the whole append: the others are appended again one
         // by one, in order, and only the records that fail alone are lost (and reported, once).
-        const failures: unknown[] = [];
-        for (const row of rows) {
+        for (const record of batch) {
           try {
-            await run(sql.recordPosts, [JSON.stringify([row])]);
+            await run(sql.recordPosts, appendValues([record]));
           } catch (failure) {
             failures.push(failure);
+            appended--;
           }
         }
-        if (failures.length > 0)
+      }
+      unfolded += appended;
+      if (unfolded >= FOLD_AT) {
+        unfolded = 0;
+        await run(sql.foldForRecord, []).catch((error: unknown) => {
           throw new ChannelWebhookError(
             'store_failed',
-            `PostgreSQL store: recordPosts failed for ${failures.length} of ${rows.length} records, each written alone; the others are kept`,
-            { cause: failures.length === 1 ? failures[0] : new AggregateError(failures) },
+            'PostgreSQL store: recordPosts appended its records to the post log, but folding the log failed; the log keeps them for the next fold',
+            { cause: error },
           );
+        });
       }
+      if (failures.length > 0)
+        throw new ChannelWebhookError(
+          'store_failed',
+          `PostgreSQL store: recordPosts failed for ${failures.length} of ${batch.length} records, each written alone; the others are kept`,
+          { cause: failures.length === 1 ? failures[0] : new AggregateError(failures) },
+        );
     },
 
-    listPosts: async (webhookId, limit) => readRows<PostRecord>(await run(sql.listPosts, [webhookId, limit])),
+    async listPosts(webhookId, limit) {
+      // Reads are rare and posts many: a read folds the log first, so it sees every record
+      // appended before it.
+      await run(sql.foldForList, []);
+      return readPosts(webhookId, readRows<StoredRecord[]>(await run(sql.listPosts, [webhookId, limit])), limit);
+    },
   };
-}
-
-/**
- * The history's batch write, one statement: `merged` adds each 415 or 429 record to the record of
- * its webhook, status and minute still in the ring; every other record takes the next positions of its webhook
- * (`heads`, whose row lock keeps two writers of one webhook apart) and the slots they fall on, over
- * older records only. A webhook's records past the last 100 of the batch would fall on the batch's
- * own slots, so they are left out. Every part is a join on a key: the statement's estimated cost
- * stays far below `jit_above_cost`, whose compilation would cost a batch tens of milliseconds.
- */
-function recordPostsSql(p: string): string {
-  return `WITH incoming AS (
-     SELECT * FROM json_to_recordset($1::json) AS r(i int, webhook_id text, at bigint, status int, code text, errors text,
-       idempotency_key text, message_id text, body_bytes int, count int)
-   ), merged AS (
-     UPDATE ${p}posts h SET count = h.count + r.count, at = least(h.at, r.at)
-     FROM incoming r
-     WHERE r.status IN (415, 429) AND h.webhook_id = r.webhook_id AND h.status = r.status AND h.at / 60000 = r.at / 60000
-     RETURNING r.i
-   ), fresh AS (
-     SELECT r.*, row_number() OVER (PARTITION BY r.webhook_id ORDER BY r.i) AS n, count(*) OVER (PARTITION BY r.webhook_id) AS total
-     FROM incoming r WHERE r.i NOT IN (SELECT i FROM merged)
-   ), heads AS (
-     INSERT INTO ${p}post_heads AS head (webhook_id, next) SELECT webhook_id, max(total) FROM fresh GROUP BY webhook_id
-     ON CONFLICT (webhook_id) DO UPDATE SET next = head.next + EXCLUDED.next
-     RETURNING webhook_id, next
-   )
-   INSERT INTO ${p}posts AS h (webhook_id, slot, position, at, status, code, errors, idempotency_key, message_id, body_bytes, count)
-   SELECT f.webhook_id, ((heads.next - f.total + f.n - 1) % ${POST_HISTORY_LIMIT})::int, heads.next - f.total + f.n - 1, f.at, f.status, f.code,
-     f.errors::json, f.idempotency_key, f.message_id, f.body_bytes, f.count
-   FROM fresh f JOIN heads USING (webhook_id)
-   WHERE f.n > f.total - ${POST_HISTORY_LIMIT}
-   ON CONFLICT (webhook_id, slot) DO UPDATE SET position = EXCLUDED.position, at = EXCLUDED.at, status = EXCLUDED.status,
-     code = EXCLUDED.code, errors = EXCLUDED.errors, idempotency_key = EXCLUDED.idempotency_key, message_id = EXCLUDED.message_id,
-     body_bytes = EXCLUDED.body_bytes, count = EXCLUDED.count
-   WHERE h.position < EXCLUDED.position`;
 }
 
 /**

@@ -147,7 +147,45 @@ INSERT INTO ${p}feed DEFAULT VALUES ON CONFLICT DO NOTHING;
 `,
     present: (p) => hasColumn(p, 'messages', 'tx'),
   },
+  {
+    version: 7,
+    // The history as a log in post order, folded into chunks per webhook (see `postgresSchema`).
+    // Each webhook's ring becomes one chunk of its records in their order, ending where its head
+    // did, so listPosts answers as before; no database without a record can have this step.
+    name: 'post_log',
+    sql: (p) => `${postHistoryTablesSql(p)}INSERT INTO ${p}post_chunks (webhook_id, position, length, records)
+SELECT webhook_id, max(position) + 1 - count(*), count(*),
+  json_agg(json_build_array(status, at, count, code, errors::text, idempotency_key, message_id, body_bytes) ORDER BY position)
+FROM ${p}posts GROUP BY webhook_id;
+DROP TABLE ${p}posts, ${p}post_heads;
+`,
+    present: (p) => `to_regclass('${p}post_log') IS NOT NULL`,
+  },
 ];
+
+/**
+ * The tables of the post history since version 7: the log that posts append to and the chunks it
+ * is folded into (see `postgresSchema`). The log's records are stored out of line uncompressed: a
+ * batch is written once and read once, and compressing it cost more than the rest of its append.
+ */
+export function postHistoryTablesSql(p: string): string {
+  return `CREATE TABLE ${p}post_log (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  webhook_ids text[] NOT NULL,
+  records json NOT NULL,
+  folded integer[] NOT NULL
+);
+ALTER TABLE ${p}post_log ALTER COLUMN records SET STORAGE EXTERNAL;
+
+CREATE TABLE ${p}post_chunks (
+  webhook_id text NOT NULL,
+  position bigint NOT NULL,
+  length integer NOT NULL,
+  records json NOT NULL,
+  PRIMARY KEY (webhook_id, position)
+);
+`;
+}
 
 function hasColumn(p: string, table: string, column: string): string {
   return `EXISTS (SELECT FROM pg_attribute WHERE attrelid = to_regclass('${p}${table}') AND attname = '${column}' AND NOT attisdropped)`;

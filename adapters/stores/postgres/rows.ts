@@ -15,10 +15,6 @@ export const MESSAGE_FIELDS = `json_build_object('id', id, 'channelId', channel_
   'author', json_build_object('type', 'webhook', 'id', webhook_id, 'name', author_name),
   'createdAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
-/** A post record as a JSON object of `PostRecord`'s fields; the key is kept as JSON text, as in messages. */
-export const POST_FIELDS = `json_build_object('webhookId', webhook_id, 'at', at, 'status', status, 'code', code, 'errors', errors,
-  'idempotencyKey', idempotency_key::json, 'messageId', message_id, 'bodyBytes', body_bytes, 'count', count)`;
-
 /** A channel of the configured source as a JSON object of `Channel`'s fields. */
 export function channelFields(c: ResolvedOptions['channels']): string {
   return `json_build_object('id', ${c.id}::text, 'ownerId', ${c.ownerId}::text, 'archived', coalesce(${c.archived}, false))`;

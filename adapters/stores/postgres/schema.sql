@@ -51,25 +51,22 @@ CREATE UNIQUE INDEX channel_webhooks_messages_key_idx ON channel_webhooks_messag
 
 CREATE INDEX channel_webhooks_messages_channel_feed_idx ON channel_webhooks_messages (channel_id, tx, seq);
 
-CREATE TABLE channel_webhooks_post_heads (
-  webhook_id text PRIMARY KEY,
-  next bigint NOT NULL
-) WITH (fillfactor = 70);
+CREATE TABLE channel_webhooks_post_log (
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  webhook_ids text[] NOT NULL,
+  records json NOT NULL,
+  folded integer[] NOT NULL
+);
+ALTER TABLE channel_webhooks_post_log ALTER COLUMN records SET STORAGE EXTERNAL;
 
-CREATE TABLE channel_webhooks_posts (
+CREATE TABLE channel_webhooks_post_chunks (
   webhook_id text NOT NULL,
-  slot integer NOT NULL,
   position bigint NOT NULL,
-  at bigint NOT NULL,
-  status integer NOT NULL,
-  code text,
-  errors json NOT NULL,
-  idempotency_key text,
-  message_id text,
-  body_bytes integer,
-  count integer NOT NULL,
-  PRIMARY KEY (webhook_id, slot)
-) WITH (fillfactor = 70);
+  length integer NOT NULL,
+  records json NOT NULL,
+  PRIMARY KEY (webhook_id, position)
+);
+
 CREATE TABLE channel_webhooks_feed (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
   epoch text NOT NULL DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 8),
@@ -79,4 +76,4 @@ CREATE TABLE channel_webhooks_feed (
 
 INSERT INTO channel_webhooks_feed DEFAULT VALUES ON CONFLICT DO NOTHING;
 
-INSERT INTO channel_webhooks_migrations (version, name) VALUES (1, 'tables'), (2, 'webhook_last_post_at'), (3, 'partial_idempotency_key_index'), (4, 'webhook_profile'), (5, 'post_history'), (6, 'message_feed') ON CONFLICT (version) DO NOTHING;
+INSERT INTO channel_webhooks_migrations (version, name) VALUES (1, 'tables'), (2, 'webhook_last_post_at'), (3, 'partial_idempotency_key_index'), (4, 'webhook_profile'), (5, 'post_history'), (6, 'message_feed'), (7, 'post_log') ON CONFLICT (version) DO NOTHING;

@@ -1,6 +1,6 @@
 import { checkOptions } from '../../../src/store-kit/index.js';
 import { DEFAULT_TABLE_PREFIX, TABLE_PREFIX } from '../sql/index.js';
-import { allSteps, migrationsTableSql, recordStepsSql } from './migrations.js';
+import { allSteps, migrationsTableSql, postHistoryTablesSql, recordStepsSql } from './migrations.js';
 
 /**
  * Options of {@link postgresSchema}.
@@ -46,10 +46,19 @@ export interface PostgresSchemaOptions {
  *   `(tx, seq)`, and the channel index `(channel_id, tx, seq)`, so every channel and each one read in
  *   feed order (`listMessages` too); both grow at their right edge, as transaction ids increase.
  * - There are no foreign keys: a webhook may outlive its channel (then it can only be revoked).
- * - The post history is a ring per webhook: `post_heads` counts each webhook's records, and the
- *   record numbered `position` takes the slot `position % 100` of `posts`, over the one 100 records
- *   before it. So it never holds more than 100 rows a webhook, a record costs an update in place and
- *   never a delete, and with room left on each page (`fillfactor`) those updates touch no index.
+ * - The post history is written in post order and read per webhook. `recordPosts` appends a batch
+ *   as one row of `post_log`: its webhook ids, its records as one JSON array (each an array
+ *   `[status, at, count, code, errors, idempotency_key, message_id, body_bytes]`, the errors and
+ *   the key as JSON text, as in `messages`) kept out of line uncompressed, and the places of its
+ *   415s and 429s. A fold moves the whole log into `post_chunks` in one transaction, under the
+ *   advisory lock of the table prefix: for each webhook with records in it, one row that holds
+ *   them in order, numbered on from `position` (its records counted since its first), its last 100
+ *   only; the webhook's chunks wholly older than its last 100 records are deleted, and a minute's
+ *   415s, or 429s, are added to that minute's record when the last 100 hold one. A fold runs before
+ *   every `listPosts`, so a read sees every record appended before it, and whenever an instance has
+ *   appended 8,192 records, so the log holds about that many per instance (and what a stopped
+ *   instance left, until the next fold). A record costs a share of one row, where it was two rows
+ *   of its own (its webhook's head and its ring slot, each upserted); bench/README.md has the figures.
  *
  * @example
  * ```ts
@@ -102,25 +111,7 @@ CREATE UNIQUE INDEX ${p}messages_key_idx ON ${p}messages (webhook_id, idempotenc
 
 CREATE INDEX ${p}messages_channel_feed_idx ON ${p}messages (channel_id, tx, seq);
 
-CREATE TABLE ${p}post_heads (
-  webhook_id text PRIMARY KEY,
-  next bigint NOT NULL
-) WITH (fillfactor = 70);
-
-CREATE TABLE ${p}posts (
-  webhook_id text NOT NULL,
-  slot integer NOT NULL,
-  position bigint NOT NULL,
-  at bigint NOT NULL,
-  status integer NOT NULL,
-  code text,
-  errors json NOT NULL,
-  idempotency_key text,
-  message_id text,
-  body_bytes integer,
-  count integer NOT NULL,
-  PRIMARY KEY (webhook_id, slot)
-) WITH (fillfactor = 70);
+${postHistoryTablesSql(p)}
 CREATE TABLE ${p}feed (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
   epoch text NOT NULL DEFAULT substr(md5(random()::text || clock_timestamp()::text), 1, 8),

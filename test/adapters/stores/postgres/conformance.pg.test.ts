@@ -129,8 +129,8 @@ describe.skipIf(databaseUrl === null)(title('PostgreSQL store', 'postgres'), () 
         `${prefix}feed`,
         `${prefix}messages`,
         `${prefix}migrations`,
-        `${prefix}post_heads`,
-        `${prefix}posts`,
+        `${prefix}post_chunks`,
+        `${prefix}post_log`,
         `${prefix}webhooks`,
       ]);
     });

@@ -23,7 +23,7 @@ import { backends } from '../../../support/backends.js';
 // versions' DDL, copied from the package's history (test/fixtures/schemas/postgres/).
 
 const { databaseUrl, title } = backends();
-// 6 is today's tables, as the last release before versions were recorded made them.
+// 6 is the tables of the last release before versions were recorded; later versions are recorded.
 const OLD_VERSIONS = [1, 2, 3, 4, 5, 6] as const;
 const DAY = Date.UTC(2026, 10, 20);
 
@@ -197,7 +197,7 @@ describe.skipIf(databaseUrl === null)(
       return { channelId, active, rotated, revoked, messages, keys, history };
     }
 
-    /** Every column, index, constraint and storage option of a prefix's tables, with the prefix taken out. */
+    /** Every column (and how it is stored), index, constraint and storage option of a prefix's tables, with the prefix taken out. */
     async function shape(p: string) {
       const like = `${p}%`;
       const strip = (text: string) => text.replaceAll(p, '<p>');
@@ -220,9 +220,17 @@ describe.skipIf(databaseUrl === null)(
         `SELECT relname, reloptions FROM pg_class WHERE relname LIKE $1 AND relkind = 'r' AND relnamespace = current_schema()::regnamespace ORDER BY relname`,
         [like],
       );
+      const storage = await pool.query(
+        `SELECT c.relname, a.attname, a.attstorage FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+       WHERE c.relname LIKE $1 AND c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace AND a.attnum > 0 AND NOT a.attisdropped
+       ORDER BY c.relname, a.attnum`,
+        [like],
+      );
       const migrations = await pool.query(`SELECT version, name FROM ${p}migrations ORDER BY version`);
       return JSON.parse(
-        strip(JSON.stringify([columns.rows, indexes.rows, constraints.rows, options.rows, migrations.rows])),
+        strip(
+          JSON.stringify([columns.rows, indexes.rows, constraints.rows, options.rows, storage.rows, migrations.rows]),
+        ),
       ) as unknown;
     }
 
@@ -305,8 +313,8 @@ describe.skipIf(databaseUrl === null)(
     it('the steps of postgresMigrations(), run in order by a tool, make the same tables and records', async () => {
       const p = uniquePrefix('steps');
       const steps = postgresMigrations({ tablePrefix: p });
-      expect(steps.map((step) => step.version)).toEqual([1, 2, 3, 4, 5, 6]);
-      expect(POSTGRES_SCHEMA_VERSION).toBe(6);
+      expect(steps.map((step) => step.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(POSTGRES_SCHEMA_VERSION).toBe(7);
       for (const step of steps) await pool.query(step.sql);
       expect(await shape(p)).toEqual(current);
     });
@@ -362,26 +370,142 @@ describe.skipIf(databaseUrl === null)(
       const { rows } = await pool.query(
         `SELECT version, count(*)::int AS n FROM ${p}migrations GROUP BY version ORDER BY version`,
       );
-      expect(rows).toEqual([1, 2, 3, 4, 5, 6].map((version) => ({ version, n: 1 })));
+      expect(rows).toEqual([1, 2, 3, 4, 5, 6, 7].map((version) => ({ version, n: 1 })));
       expect(await shape(p)).toEqual(current);
       await expectStillServing(p, world);
     });
 
-    it('migrate() over tables of today that recorded no version only records it, and again changes nothing', async () => {
+    it('migrate() over version 6 tables that recorded no version records steps 1 to 6, runs step 7 alone, and again changes nothing', async () => {
       const p = uniquePrefix('again');
       await pool.query(fixture(6, p));
       await fillAsVersion(6, p);
-      const files = `SELECT relname, relfilenode FROM pg_class WHERE relname LIKE '${p}%' AND relname NOT LIKE '${p}migrations%' ORDER BY relname`;
+      // Every table but the history's keeps its file: steps 1 to 6 are only recorded.
+      const files = `SELECT relname, relfilenode FROM pg_class WHERE relname LIKE '${p}%' AND relname NOT LIKE '${p}migrations%' AND relname NOT LIKE '${p}post%' ORDER BY relname`;
       const before = (await pool.query(files)).rows;
       const store = createPostgresStore({ pool, tablePrefix: p });
       await store.migrate();
       expect((await pool.query(files)).rows).toEqual(before);
       const recorded = `SELECT version, applied_at FROM ${p}migrations ORDER BY version`;
       const steps = (await pool.query(recorded)).rows;
-      expect(steps.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(steps.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(await shape(p)).toEqual(current);
+      const all = `SELECT relname, relfilenode FROM pg_class WHERE relname LIKE '${p}%' ORDER BY relname`;
+      const migrated = (await pool.query(all)).rows;
       await store.migrate();
-      expect((await pool.query(files)).rows).toEqual(before);
+      expect((await pool.query(all)).rows).toEqual(migrated);
       expect((await pool.query(recorded)).rows).toEqual(steps);
+    });
+
+    it('version 6 to 7: every ring, wrapped or not, reads the same after as before, and the minute of a moved 429 goes on counting', async () => {
+      // A database of version 6 as the last release's migrate() left it (its steps recorded), its
+      // rings written as that release wrote them: the record numbered n in slot n % 100, over the
+      // one 100 records before it, and each webhook's head the count of its records.
+      const p = uniquePrefix('v6_rings');
+      for (const step of postgresMigrations({ tablePrefix: p }).slice(0, 6)) await pool.query(step.sql);
+      const minute = DAY + 30 * 60_000;
+      const rings = new Map<string, PostRecord[]>();
+      for (const [i, total] of [250, 100, 37, 1].entries()) {
+        const webhookId = generateWebhookId();
+        const records = Array.from({ length: total }, (_, n): PostRecord => {
+          const at = minute - total + n;
+          if (n % 50 === 7)
+            return {
+              webhookId,
+              at,
+              status: 429,
+              code: 'rate_limited',
+              errors: [],
+              idempotencyKey: null,
+              messageId: null,
+              bodyBytes: null,
+              count: 3 + n,
+            };
+          if (n % 50 === 8)
+            return {
+              webhookId,
+              at,
+              status: 400,
+              code: 'invalid_payload',
+              errors: [{ pointer: `/\u0000${i}\uD800`, message: 'is not an allowed property' }],
+              idempotencyKey: `key \u0000 \uD800 "${n}" 🚀`,
+              messageId: null,
+              bodyBytes: 10 + n,
+              count: 1,
+            };
+          return {
+            webhookId,
+            at,
+            status: 201,
+            code: null,
+            errors: [],
+            idempotencyKey: n % 3 === 0 ? `deploy-${n}` : null,
+            messageId: randomUUID(),
+            bodyBytes: 20 + n,
+            count: 1,
+          };
+        });
+        records.push({
+          webhookId,
+          at: minute + 1,
+          status: 429,
+          code: 'rate_limited',
+          errors: [],
+          idempotencyKey: null,
+          messageId: null,
+          bodyBytes: null,
+          count: 2,
+        });
+        for (const [position, record] of records.entries()) {
+          await pool.query(
+            `INSERT INTO ${p}posts (webhook_id, slot, position, at, status, code, errors, idempotency_key, message_id, body_bytes, count)
+             VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8, $9, $10, $11)
+             ON CONFLICT (webhook_id, slot) DO UPDATE SET position = EXCLUDED.position, at = EXCLUDED.at, status = EXCLUDED.status,
+               code = EXCLUDED.code, errors = EXCLUDED.errors, idempotency_key = EXCLUDED.idempotency_key,
+               message_id = EXCLUDED.message_id, body_bytes = EXCLUDED.body_bytes, count = EXCLUDED.count`,
+            [
+              webhookId,
+              position % 100,
+              position,
+              record.at,
+              record.status,
+              record.code,
+              JSON.stringify(record.errors),
+              record.idempotencyKey === null ? null : JSON.stringify(record.idempotencyKey),
+              record.messageId,
+              record.bodyBytes,
+              record.count,
+            ],
+          );
+        }
+        await pool.query(`INSERT INTO ${p}post_heads (webhook_id, next) VALUES ($1, $2)`, [webhookId, records.length]);
+        rings.set(webhookId, records.slice(-100).reverse());
+      }
+
+      await createPostgresStore({ pool, tablePrefix: p }).migrate();
+      expect(await shape(p)).toEqual(current);
+      const store = createPostgresStore({ pool: peerPool, tablePrefix: p });
+      for (const [webhookId, newestFirst] of rings) expect(await store.listPosts(webhookId, 100)).toEqual(newestFirst);
+
+      // The minute's next 429s are added to the record the ring had for it.
+      for (const webhookId of rings.keys())
+        await store.recordPosts([
+          {
+            webhookId,
+            at: minute + 2,
+            status: 429,
+            code: 'rate_limited',
+            errors: [],
+            idempotencyKey: null,
+            messageId: null,
+            bodyBytes: null,
+            count: 5,
+          },
+        ]);
+      for (const [webhookId, newestFirst] of rings)
+        expect(await store.listPosts(webhookId, 100)).toEqual([
+          { ...newestFirst[0]!, count: 7 },
+          ...newestFirst.slice(1),
+        ]);
     });
   },
 );
