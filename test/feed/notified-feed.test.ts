@@ -60,7 +60,7 @@ describe('createNotifiedFeed', () => {
     const test = createTestNotifier();
     const feed = createNotifiedFeed({ notifier: test.notifier, pollMs: 60_000, report: () => {} });
     const heard: Array<string | undefined> = [];
-    feed.watch((channelId) => heard.push(channelId));
+    const unwatch = feed.watch((channelId) => heard.push(channelId));
     feed.stored('general');
     feed.stored('random');
     feed.stored('general');
@@ -69,6 +69,7 @@ describe('createNotifiedFeed', () => {
     feed.stored('general');
     await tick();
     expect(test.announced).toEqual([['general', 'random'], ['general']]);
+    unwatch();
   });
 
   it('polls until the notifier is ready and while it is down, reporting the outage, and wakes once when it is back', async () => {
@@ -80,7 +81,7 @@ describe('createNotifiedFeed', () => {
       report: (error, stage) => reports.push([error, stage]),
     });
     let wakes = 0;
-    feed.watch(() => wakes++);
+    const unwatch = feed.watch(() => wakes++);
     await expect.poll(() => wakes, { interval: 5 }).toBeGreaterThanOrEqual(3);
     test.ready();
     const atReady = wakes;
@@ -96,6 +97,7 @@ describe('createNotifiedFeed', () => {
     expect(wakes).toBe(atReady + polled + 1);
     await sleep(110);
     expect(wakes).toBe(atReady + polled + 1);
+    unwatch();
   });
 
   it('with a poll of its own, wakes the watchers only when it says something moved, and on a failed poll', async () => {
@@ -113,10 +115,12 @@ describe('createNotifiedFeed', () => {
       report: (_, stage) => reports.push(stage),
     });
     let wakes = 0;
-    feed.watch(() => wakes++);
+    const unwatch = feed.watch(() => wakes++);
     await expect.poll(() => answers.length, { interval: 5 }).toBe(0);
     expect(wakes).toBe(2);
     expect(reports).toEqual(['feed poll']);
+    // The poll goes on while anything watches: this file leaves no timer running for the next.
+    unwatch();
   });
 
   it('reports the first announcement that fails, not the rest of that outage, and the first after one that went', async () => {
@@ -140,6 +144,9 @@ describe('createNotifiedFeed', () => {
     await tick();
     expect(reports).toEqual(['feed announce: PUBLISH failed', 'feed announce: PUBLISH failed again']);
     expect(test.announced).toEqual([['general']]);
+    // And that one goes too once the notifier takes it: no resend is left running after the test.
+    test.failAnnouncements(null);
+    await expect.poll(() => test.announced, { timeout: 3_000 }).toEqual([['general'], ['general']]);
   });
 
   it('sends the channels of a failed announcement again, with those of later commits, once the notifier takes them', async () => {
