@@ -1,27 +1,16 @@
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMysqlStore, type MysqlStore } from '../../../../adapters/stores/mysql/index.js';
-import type { PostRecord } from '../../../../src/index.js';
 import { randomId } from '../../../../src/testing/fixtures.js';
 import { backends } from '../../../support/backends.js';
+import { postRecord } from '../../../support/post-records.js';
 import { recordingPool } from './recording-pool.js';
 
 const { mysqlUrl, title } = backends();
 const tablePrefix = 'cwtest_history_';
 const minute = Math.ceil(Date.UTC(2026, 0, 1, 12) / 60_000) * 60_000;
 
-const record = (webhookId: string, at: number, fields: Partial<PostRecord> = {}): PostRecord => ({
-  webhookId,
-  at,
-  status: 201,
-  code: null,
-  errors: [],
-  idempotencyKey: null,
-  messageId: `msg_${randomId()}`,
-  bodyBytes: 42,
-  count: 1,
-  ...fields,
-});
+const record = postRecord;
 const limited = (webhookId: string, at: number, count = 1) =>
   record(webhookId, at, { status: 429, code: 'rate_limited', messageId: null, bodyBytes: null, count });
 

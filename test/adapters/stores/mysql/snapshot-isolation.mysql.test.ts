@@ -1,10 +1,11 @@
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMysqlStore, type MysqlPool, type MysqlStore } from '../../../../adapters/stores/mysql/index.js';
-import type { Message, PostRecord, WebhookRecord } from '../../../../src/index.js';
+import type { Message, WebhookRecord } from '../../../../src/index.js';
 import { runStoreConformance } from '../../../../src/testing/index.js';
 import { insertInput, makeMessage, makeWebhook, randomId } from '../../../../src/testing/fixtures.js';
 import { backends } from '../../../support/backends.js';
+import { postRecord } from '../../../support/post-records.js';
 import { recordingPool } from './recording-pool.js';
 
 const { mysqlUrl, title } = backends();
@@ -24,18 +25,7 @@ function snapshotPool(connectionLimit: number): mysql.Pool {
   return pool;
 }
 
-const record = (webhookId: string, at: number, fields: Partial<PostRecord> = {}): PostRecord => ({
-  webhookId,
-  at,
-  status: 201,
-  code: null,
-  errors: [],
-  idempotencyKey: null,
-  messageId: `msg_${randomId()}`,
-  bodyBytes: 42,
-  count: 1,
-  ...fields,
-});
+const record = postRecord;
 
 describe.skipIf(mysqlUrl === null)(title('MySQL store with innodb_snapshot_isolation on', 'mysql'), () => {
   let pool: mysql.Pool;

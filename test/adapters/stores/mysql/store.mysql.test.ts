@@ -11,6 +11,7 @@ import {
 import type { PostRecord } from '../../../../src/index.js';
 import { insertInput, makeMessage, makeWebhook, randomHex, randomId } from '../../../../src/testing/fixtures.js';
 import { backends } from '../../../support/backends.js';
+import { postRecord } from '../../../support/post-records.js';
 import { recordingPool } from './recording-pool.js';
 
 const { mysqlUrl, title } = backends();
@@ -452,16 +453,4 @@ describe.skipIf(mysqlUrl === null)(title('MySQL store on MariaDB', 'mysql'), () 
 });
 
 /** A record of a 201. */
-function makeRecord(webhookId: string): PostRecord {
-  return {
-    webhookId,
-    at: t0,
-    status: 201,
-    code: null,
-    errors: [],
-    idempotencyKey: null,
-    messageId: `msg_${randomId()}`,
-    bodyBytes: 2,
-    count: 1,
-  };
-}
+const makeRecord = (webhookId: string): PostRecord => postRecord(webhookId, t0, { bodyBytes: 2 });
