@@ -6,7 +6,7 @@ import {
   POST_HISTORY_LIMIT,
   type PostRecord,
 } from '../../../src/store-kit/index.js';
-import { countPerWebhook, historySlotRows } from '../sql/index.js';
+import { chunksOf, countPerWebhook, historySlotRows } from '../sql/index.js';
 import { type createCalls, failsAlone, type MysqlRow, STORE } from './mysql-calls.js';
 import { POST_COLUMNS, toPostRecord } from './rows.js';
 
@@ -56,20 +56,20 @@ export function createPostHistory(calls: ReturnType<typeof createCalls>, p: stri
       async (tx) => {
         const counts = countPerWebhook(records);
         const webhookIds = [...counts.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        for (const ids of chunks(webhookIds))
+        for (const ids of chunksOf(webhookIds, CHUNK))
           await tx(
             sql.moveHeads(ids.length),
             ids.flatMap((id) => [id, counts.get(id)]),
           );
         const heads = new Map<string, number>();
-        for (const ids of chunks(webhookIds))
+        for (const ids of chunksOf(webhookIds, CHUNK))
           for (const row of (await tx(sql.heads(ids.length), ids)).rows)
             heads.set(String(row.webhook_id), Number(row.next));
 
         // Each 415 or 429 joins its minute's record when its ring has one.
         const withFolded = [...new Set(records.filter((record) => isFolded(record.status)).map((r) => r.webhookId))];
         const minutes = new Map<string, MysqlRow>();
-        for (const ids of chunks(withFolded))
+        for (const ids of chunksOf(withFolded, CHUNK))
           for (const row of (await tx(sql.folded(ids.length), ids)).rows) {
             const key = minuteKey(String(row.webhook_id), Number(row.status), Number(row.at));
             if (Number(row.position) > Number(minutes.get(key)?.position ?? -1)) minutes.set(key, row);
@@ -85,7 +85,7 @@ export function createPostHistory(calls: ReturnType<typeof createCalls>, p: stri
         }
         const givenBack = countPerWebhook(joined.map(({ record }) => record));
         const headAfter = new Map([...heads].map(([id, next]) => [id, next - (givenBack.get(id) ?? 0)]));
-        for (const ids of chunks([...givenBack.keys()]))
+        for (const ids of chunksOf([...givenBack.keys()], CHUNK))
           await tx(sql.giveBack(ids.length), [...ids.flatMap((id) => [id, givenBack.get(id)]), ...ids]);
 
         // A joined record's slot that a newer record of the batch takes is left to that one.
@@ -107,7 +107,7 @@ export function createPostHistory(calls: ReturnType<typeof createCalls>, p: stri
             ]),
           ...historySlotRows(fresh, countPerWebhook(fresh), headAfter),
         ];
-        for (const chunk of chunks(rows)) await tx(sql.writeSlots(chunk.length), chunk.flat());
+        for (const chunk of chunksOf(rows, CHUNK)) await tx(sql.writeSlots(chunk.length), chunk.flat());
         return { value: undefined, commit: true };
       },
       { readCommitted: true },
@@ -148,10 +148,4 @@ export function createPostHistory(calls: ReturnType<typeof createCalls>, p: stri
 /** The minute a 415 or 429 record of a webhook stands for. */
 function minuteKey(webhookId: string, status: number, at: number): string {
   return `${status} ${minuteOf(at)} ${webhookId}`;
-}
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
 }

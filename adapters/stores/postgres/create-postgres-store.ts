@@ -171,6 +171,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           report: createFailureReport(options.onError, 'createPostgresStore'),
         });
 
+  const foldSql = foldPostsSql(p, lockKey(p));
   const sql = {
     migrate: statement('migrate', migrateSql(p, lockKey(p)), false),
     putChannel: statement(
@@ -216,8 +217,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     recordPosts: statement('recordPosts', appendPostsSql(p)),
     // The fold is one simple-protocol query of several statements, never prepared; it is named for
     // the method whose call it is part of.
-    foldForRecord: statement('recordPosts', foldPostsSql(p, lockKey(p)), false),
-    foldForList: statement('listPosts', foldPostsSql(p, lockKey(p)), false),
+    foldForRecord: statement('recordPosts', foldSql, false),
+    foldForList: statement('listPosts', foldSql, false),
     listPosts: statement('listPosts', listPostsSql(p)),
     readFeed: statement('readFeed', feedStatements(p).all),
     readChannelFeed: statement('readChannelFeed', feedStatements(p).channel),

@@ -50,3 +50,10 @@ export function postRecordValues(record: PostRecord): unknown[] {
     record.count,
   ];
 }
+
+/** `items` in runs of at most `size`, in order: the rows of one multi-row statement each. */
+export function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}

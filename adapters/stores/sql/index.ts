@@ -23,7 +23,7 @@ export {
 } from './app-tables.js';
 export { WEBHOOK_COLUMNS, webhookRowValues } from './webhook-row.js';
 export { createFailureReport } from './failure-report.js';
-export { countPerWebhook, historySlotRows, postRecordValues } from './history-slots.js';
+export { chunksOf, countPerWebhook, historySlotRows, postRecordValues } from './history-slots.js';
 export { createLookupGate, createProvenCredentials, type LookupGate } from './lookup-gate.js';
 export { createGroupCommit, type GroupCommitLimits, type Pending, type SendBatch } from './group-commit.js';
 export {

@@ -2,6 +2,7 @@ import {
   CHANNEL_SOURCE,
   countPerWebhook,
   createSqliteStatements,
+  chunksOf,
   historySlotRows,
   MESSAGE_COLUMNS,
   type LastPostPlace,
@@ -218,8 +219,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore | Sq
 
   /**
    * Moves every record of the log into its webhook's ring, in the order they were written, and the
-   * last posts' times into the heads, then empties the log, inside the caller's transaction. The log is only ever emptied whole, so its
-   * `seq`s run without a gap and `max - min + 1` is its length.
+   * last posts' times into the heads, then empties the log, inside the caller's transaction. The
+   * log is only ever emptied whole, so its `seq`s run without a gap and `max - min + 1` is its length.
    */
   function foldLog(): void {
     foldTimes();
@@ -368,12 +369,6 @@ const CHUNK = 32;
  * each ring page once for all the records it takes.
  */
 const FOLD_AT = 2_048;
-
-function chunksOf<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}
 
 /** Adds `count` to each webhook's head (its number of records ever written) and returns the new heads. */
 function headsSql(p: string, webhooks: number): string {
