@@ -40,6 +40,9 @@ export function createMysqlFeed(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let seen: string | null = null;
   let watching = false;
+  // Counts the watches started: a check still out from an earlier one ends with its answer, so that
+  // a watch stopped and started again keeps one chain of checks, not two.
+  let watch = 0;
 
   const counter = async () => {
     const { rows } = await calls.run('watchFeed', `SELECT next_seq FROM ${p}feed WHERE id = 1`);
@@ -47,9 +50,11 @@ export function createMysqlFeed(
   };
   // One check at a time, each scheduled after the last one ends, so a slow server never has them pile up.
   const check = () => {
+    const ofWatch = watch;
+    const stands = () => watching && ofWatch === watch;
     counter().then(
       (now) => {
-        if (!watching) return;
+        if (!stands()) return;
         if (now !== seen) {
           seen = now;
           watchers.notify();
@@ -57,7 +62,7 @@ export function createMysqlFeed(
         schedule();
       },
       (error: unknown) => {
-        if (!watching) return;
+        if (!stands()) return;
         report(error);
         watchers.notify();
         schedule();
@@ -71,6 +76,7 @@ export function createMysqlFeed(
   const watchers = createFeedWatchers(
     () => {
       watching = true;
+      watch++;
       seen = null;
       // The first check wakes the watchers too: a follower reads once it has started watching, but
       // this read may be answered after that one, and count another instance's commit between them.

@@ -5,6 +5,7 @@ import { followFeed, type FeedEntry, type Message } from '../../../../src/index.
 import { insertInput, makeMessage, makeWebhook, randomId } from '../../../../src/testing/fixtures.js';
 import type { WebhookRecord } from '../../../../src/ports.js';
 import { backends } from '../../../support/backends.js';
+import { recordingPool } from './recording-pool.js';
 
 const { mysqlUrl, title } = backends();
 const tablePrefix = 'cwtest_feed_';
@@ -174,6 +175,24 @@ describe.skipIf(mysqlUrl === null)(title('MySQL feed', 'mysql'), () => {
       stop.abort();
       await follower.return();
     }
+  });
+
+  it('a watch stopped and started again while its first check is out keeps one check of the counter going, not two', async () => {
+    const sent: string[] = [];
+    const watched = createMysqlStore({ pool: recordingPool(pool, sent), tablePrefix, feedCheckMs: 50 });
+    const stopFirst = watched.watchFeed(() => {});
+    stopFirst();
+    const stopWatching = watched.watchFeed(() => {});
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      stopWatching();
+    }
+    // One check every 50 ms at the most, each after the last one answered: 20 in a second, and the
+    // two first checks. Two chains of checks would send about twice as many.
+    const checks = sent.filter((sql) => sql.includes('SELECT next_seq FROM')).length;
+    expect(checks).toBeGreaterThan(5);
+    expect(checks).toBeLessThanOrEqual(23);
   });
 
   it('reports a failing check to onError and wakes the followers, whose read then fails too', async () => {
